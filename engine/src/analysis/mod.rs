@@ -1,0 +1,8 @@
+//! Measurements on rendered audio: the quantities a tuner or an acoustician reads
+//! off a recording.
+
+mod level;
+mod spectrum;
+
+pub use level::{peak, rms};
+pub use spectrum::{amplitude_at, peak_frequency};

@@ -1,0 +1,87 @@
+//! Physical values of one key, interpolated from a preset's anchors.
+
+use super::Preset;
+use crate::resonators::StringParams;
+use crate::wdf::FeltLaw;
+
+/// Everything needed to build one key's string and hammer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyParams {
+    /// MIDI key.
+    pub key: u8,
+    /// The string.
+    pub string: StringParams,
+    /// Hammer mass, kg.
+    pub hammer_mass_kg: f64,
+    /// The hammer's felt.
+    pub felt: FeltLaw,
+}
+
+impl Preset {
+    /// Equal-tempered fundamental of `key`, Hz.
+    pub fn fundamental_hz(&self, key: u8) -> f64 {
+        self.tuning.a4_hz * 2f64.powf((f64::from(key) - 69.0) / 12.0)
+    }
+
+    /// The physical values at `key`: geometric interpolation between the anchors
+    /// around it, the nearest anchor's values outside them.
+    pub fn key_params(&self, key: u8) -> KeyParams {
+        let anchors = &self.anchors;
+        let upper = anchors.iter().position(|a| a.key >= key);
+        let (lo, hi, t) = match upper {
+            None => (anchors.len() - 1, anchors.len() - 1, 0.0),
+            Some(0) => (0, 0, 0.0),
+            Some(i) => {
+                let (a, b) = (&anchors[i - 1], &anchors[i]);
+                let t = f64::from(key - a.key) / f64::from(b.key - a.key);
+                (i - 1, i, t)
+            }
+        };
+        let (a, b) = (&anchors[lo], &anchors[hi]);
+        let geo = |x: f64, y: f64| {
+            if x > 0.0 && y > 0.0 {
+                x * (y / x).powf(t)
+            } else {
+                x + (y - x) * t
+            }
+        };
+        KeyParams {
+            key,
+            string: StringParams {
+                length_m: geo(a.length_m, b.length_m),
+                mass_kg: geo(a.string_mass_kg, b.string_mass_kg),
+                fundamental_hz: self.fundamental_hz(key),
+                strike_position: geo(a.strike_position, b.strike_position),
+                loss_b1: geo(a.loss_b1, b.loss_b1),
+                loss_b2: geo(a.loss_b2, b.loss_b2),
+            },
+            hammer_mass_kg: geo(a.hammer_mass_kg, b.hammer_mass_kg),
+            felt: FeltLaw {
+                stiffness: geo(a.felt_stiffness, b.felt_stiffness),
+                exponent: geo(a.felt_exponent, b.felt_exponent),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_are_reproduced_and_interpolated_between() {
+        let p = Preset::default_grand();
+        let c4 = p.key_params(60);
+        assert_eq!(c4.string.length_m, 0.62);
+        assert_eq!(c4.felt.exponent, 2.5);
+        assert!((p.fundamental_hz(69) - 440.0).abs() < 1e-12);
+        // Halfway between C4 and C7 in keys, the length is the geometric mean.
+        let g = p.key_params(78);
+        assert!((g.string.length_m - (0.62f64 * 0.09).sqrt()).abs() < 1e-12);
+        // Every key has a physically sensible tension: 300 N to 2 kN.
+        for key in 21..=108 {
+            let t = p.key_params(key).string.tension();
+            assert!((300.0..2000.0).contains(&t), "key {key}: {t} N");
+        }
+    }
+}

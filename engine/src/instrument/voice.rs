@@ -1,0 +1,258 @@
+//! One key of a struck-string instrument: a felt hammer and its string.
+
+use super::KeyParams;
+use crate::resonators::{StringDesignError, WaveguideString};
+use crate::wdf::{Capacitor, FeltRoot, ResistiveSource, SeriesAdaptor3};
+
+/// The hammer leaves the tree once it is this many start gaps away from the string
+/// (the proximity condition of seed 004, Section 4, ceases to hold).
+const PROXIMITY_GAPS: f64 = 2.0;
+
+/// Longest a hammer stays grafted to its string after a strike, s: by then a real
+/// action's backcheck has caught it.
+const MAX_FLIGHT_S: f64 = 0.25;
+
+/// What happened during the last strike, as measured in the simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct StrikeReport {
+    /// Hammer speed at release into free flight, m/s.
+    pub strike_speed_m_s: f64,
+    /// Time from release to first touch, s (`None` if it never touched).
+    pub first_touch_s: Option<f64>,
+    /// Duration of the first contact, s (`None` while still touching or never touched).
+    pub contact_duration_s: Option<f64>,
+    /// Number of separate contacts so far.
+    pub contacts: u32,
+    /// Number of force pulses (local maxima) during the first contact.
+    pub force_pulses: u32,
+    /// Largest felt force, N.
+    pub peak_force_n: f64,
+    /// Hammer velocity (m/s, positive towards the string) when the first contact ended.
+    pub rebound_velocity_m_s: Option<f64>,
+    /// Whether the hammer has left the string's neighbourhood (the graft is pruned).
+    pub hammer_gone: bool,
+}
+
+/// A hammer in flight or in contact: the wave-digital tree grafted onto the string.
+///
+/// Tree: the felt is the root; a series adaptor below it joins the hammer mass
+/// (a capacitor) and the string's contact point (a resistive source).
+#[derive(Debug, Clone, Copy)]
+struct GraftedHammer {
+    mass: Capacitor,
+    contact: ResistiveSource,
+    adaptor: SeriesAdaptor3,
+    felt: FeltRoot,
+    /// Hammer velocity, m/s, positive towards the string.
+    velocity: f64,
+    /// Samples since release.
+    age: u64,
+    /// Force of the previous two samples, for counting pulses.
+    previous_forces: [f64; 2],
+}
+
+/// A key's string and the hammer that strikes it.
+///
+/// Allocates: the string's delay lines, in [`StruckString::new`]; nothing after.
+#[derive(Debug, Clone)]
+pub struct StruckString {
+    params: KeyParams,
+    sample_rate: f64,
+    start_gap_m: f64,
+    string: WaveguideString,
+    hammer: Option<GraftedHammer>,
+    report: StrikeReport,
+    /// Consecutive samples with the bridge force below the silence threshold.
+    quiet_samples: u32,
+    /// Bridge force below which the string counts as silent, N.
+    silence_threshold_n: f64,
+    sounding: bool,
+}
+
+impl StruckString {
+    /// Builds the key at `sample_rate` (Hz). `silence_threshold_n` is the bridge
+    /// force (N) below which a string that has rung for a whole period goes to sleep.
+    pub fn new(
+        params: KeyParams,
+        sample_rate: f64,
+        start_gap_m: f64,
+        damper_t60_s: f64,
+        damper_travel_s: f64,
+        silence_threshold_n: f64,
+    ) -> Result<Self, StringDesignError> {
+        Ok(Self {
+            params,
+            sample_rate,
+            start_gap_m,
+            string: WaveguideString::new(
+                params.string,
+                sample_rate,
+                damper_t60_s,
+                damper_travel_s,
+            )?,
+            hammer: None,
+            report: StrikeReport::default(),
+            quiet_samples: 0,
+            silence_threshold_n,
+            sounding: false,
+        })
+    }
+
+    /// The physical values of this key.
+    pub fn params(&self) -> &KeyParams {
+        &self.params
+    }
+
+    /// The string.
+    pub fn string(&self) -> &WaveguideString {
+        &self.string
+    }
+
+    /// Hammer velocity (m/s, towards the string) while it is grafted to the string.
+    pub fn hammer_velocity(&self) -> Option<f64> {
+        self.hammer.as_ref().map(|h| h.velocity)
+    }
+
+    /// What the last strike did.
+    pub fn report(&self) -> &StrikeReport {
+        &self.report
+    }
+
+    /// Whether the string is sounding or a hammer is in flight.
+    pub fn is_active(&self) -> bool {
+        self.sounding || self.hammer.is_some()
+    }
+
+    /// Releases the hammer towards the string at `speed_m_s` from the start gap and
+    /// lifts the damper. A string still ringing is struck where it is.
+    pub fn strike(&mut self, speed_m_s: f64) {
+        let speed = if speed_m_s.is_finite() {
+            speed_m_s.max(1e-3)
+        } else {
+            1e-3
+        };
+        let mass = Capacitor::new(self.params.hammer_mass_kg, self.sample_rate, speed);
+        let contact = ResistiveSource::new(self.string.contact_resistance());
+        let adaptor = SeriesAdaptor3::new(mass.port_resistance(), contact.port_resistance());
+        let closing_rate = speed - self.string.free_velocity();
+        let felt = FeltRoot::new(
+            self.params.felt,
+            adaptor.adapted_resistance(),
+            self.sample_rate,
+            -self.start_gap_m,
+            closing_rate,
+        );
+        self.hammer = Some(GraftedHammer {
+            mass,
+            contact,
+            adaptor,
+            felt,
+            velocity: speed,
+            age: 0,
+            previous_forces: [0.0; 2],
+        });
+        self.report = StrikeReport {
+            strike_speed_m_s: speed,
+            ..StrikeReport::default()
+        };
+        self.string.set_damper(false);
+        self.quiet_samples = 0;
+        self.sounding = true;
+    }
+
+    /// Lowers (`true`) or lifts (`false`) the damper.
+    pub fn set_damper(&mut self, engaged: bool) {
+        self.string.set_damper(engaged);
+    }
+
+    /// Advances one sample; returns the bridge force, N.
+    #[inline]
+    pub fn tick(&mut self) -> f64 {
+        let force = match self.hammer.as_mut() {
+            Some(hammer) => {
+                // The contact point is a source whose EMF is minus the free velocity
+                // (the string's velocity enters the loop with the opposite sign).
+                hammer.contact.emf = -self.string.free_velocity();
+                let a_mass = hammer.mass.reflected();
+                let a_contact = hammer.contact.reflected();
+                let up = hammer.adaptor.reflect_up(a_mass, a_contact);
+                let down = hammer.felt.reflect(up);
+                let (to_mass, to_contact) = hammer.adaptor.scatter_down(a_mass, a_contact, down);
+                hammer.velocity = hammer.mass.accept(to_mass);
+                // Port current is −F (see `FeltRoot`).
+                -hammer.contact.current(to_contact)
+            }
+            None => 0.0,
+        };
+        let bridge = self.string.step(force);
+        if self.hammer.is_some() {
+            self.track_contact();
+        }
+        if bridge.abs() < self.silence_threshold_n {
+            self.quiet_samples = self.quiet_samples.saturating_add(1);
+        } else {
+            self.quiet_samples = 0;
+        }
+        bridge
+    }
+
+    /// Updates the strike report and prunes the hammer when it has gone.
+    fn track_contact(&mut self) {
+        let Some(hammer) = self.hammer.as_mut() else {
+            return;
+        };
+        hammer.age += 1;
+        let t = hammer.age as f64 / self.sample_rate;
+        let force = hammer.felt.force();
+        let report = &mut self.report;
+        let touching = force > 0.0;
+        let was_touching = hammer.previous_forces[0] > 0.0;
+        if touching && !was_touching {
+            report.contacts += 1;
+            if report.first_touch_s.is_none() {
+                report.first_touch_s = Some(t);
+            }
+        }
+        if report.contacts == 1 && report.contact_duration_s.is_none() {
+            let [f1, f2] = hammer.previous_forces;
+            if f1 > f2 && f1 >= force && f1 > 0.0 {
+                report.force_pulses += 1;
+            }
+            if !touching && was_touching {
+                report.contact_duration_s = Some(t - report.first_touch_s.unwrap_or(t));
+                report.rebound_velocity_m_s = Some(hammer.velocity);
+            }
+        }
+        report.peak_force_n = report.peak_force_n.max(force);
+        hammer.previous_forces = [force, hammer.previous_forces[0]];
+
+        let far = hammer.felt.compression() < -PROXIMITY_GAPS * self.start_gap_m;
+        let caught = t > MAX_FLIGHT_S;
+        if (report.contacts > 0 && !touching && far) || caught {
+            self.hammer = None;
+            report.hammer_gone = true;
+        }
+    }
+
+    /// Whether the string has been silent for a whole period with no hammer near it;
+    /// if so it is put to sleep (brought exactly to rest) and `true` is returned.
+    pub fn sleep_if_silent(&mut self) -> bool {
+        if self.hammer.is_none()
+            && self.sounding
+            && f64::from(self.quiet_samples) > self.string.period_samples() + 2.0
+        {
+            self.string.reset();
+            self.sounding = false;
+        }
+        !self.sounding && self.hammer.is_none()
+    }
+
+    /// Brings everything to rest: string still, damper up, no hammer.
+    pub fn reset(&mut self) {
+        self.string.reset();
+        self.hammer = None;
+        self.report = StrikeReport::default();
+        self.quiet_samples = 0;
+        self.sounding = false;
+    }
+}

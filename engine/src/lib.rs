@@ -1,0 +1,21 @@
+//! Orchard's engine: physically modelled mechanical instruments, free of any plugin,
+//! GUI or audio-IO framework.
+//!
+//! Every sound comes from simulated physics. The first instrument is a felt hammer
+//! striking a string: the string is a digital waveguide, the hammer a mass, and the
+//! felt a nonlinear spring that sits at the root of a wave-digital tree joining them
+//! (seed `004_e9356a9e2b72b516.txt`, Section 4).
+//!
+//! Layout:
+//! - [`wdf`]: wave-digital elements, adaptors and nonlinear roots.
+//! - [`resonators`]: waveguide strings and the filters inside them.
+//! - [`instrument`]: instrument descriptions (presets as data) and struck-string voices.
+//! - [`rt`]: the audio-thread synthesiser that plays voices from note events.
+//! - [`analysis`]: measurements on rendered audio (pitch, level).
+#![warn(missing_docs)]
+
+pub mod analysis;
+pub mod instrument;
+pub mod resonators;
+pub mod rt;
+pub mod wdf;

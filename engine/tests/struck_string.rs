@@ -1,0 +1,237 @@
+//! The first physical voice, measured from its sound and its simulation.
+
+use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
+use orchard_engine::analysis::{peak, peak_frequency, rms};
+use orchard_engine::instrument::{Preset, StruckString};
+use orchard_engine::rt::Synth;
+
+#[global_allocator]
+static ALLOCATOR: AllocDisabler = AllocDisabler;
+
+/// Renders `key` struck at MIDI `velocity`, held for `seconds`; returns the left channel.
+fn render_note(sample_rate: f64, key: u8, velocity: u8, seconds: f64) -> Vec<f32> {
+    let mut synth = Synth::new(&Preset::default_grand(), sample_rate).unwrap();
+    let frames = (seconds * sample_rate) as usize;
+    let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
+    synth.note_on(key, f32::from(velocity) / 127.0);
+    synth.process(&mut left, &mut right);
+    left
+}
+
+fn cents(measured: f64, expected: f64) -> f64 {
+    1200.0 * (measured / expected).log2()
+}
+
+#[test]
+fn struck_string_sounds_at_its_pitch() {
+    for &(sample_rate, key, expected) in &[
+        (48_000.0, 69, 440.0),
+        (48_000.0, 60, 261.625_565),
+        (44_100.0, 69, 440.0),
+        (96_000.0, 60, 261.625_565),
+    ] {
+        let audio = render_note(sample_rate, key, 80, 1.5);
+        // Skip the strike transient; measure the ringing string.
+        let start = (0.1 * sample_rate) as usize;
+        let semitone = 2f64.powf(1.0 / 12.0);
+        let f = peak_frequency(
+            &audio[start..],
+            sample_rate,
+            expected / semitone,
+            expected * semitone,
+        )
+        .unwrap();
+        let c = cents(f, expected);
+        assert!(
+            c.abs() < 2.0,
+            "key {key} at {sample_rate} Hz: {f} Hz is {c:.3} cents off"
+        );
+    }
+}
+
+#[test]
+fn harder_strikes_are_louder() {
+    let sample_rate = 48_000.0;
+    let window = (0.2 * sample_rate) as usize;
+    let levels: Vec<f64> = [20u8, 40, 60, 80, 100, 127]
+        .iter()
+        .map(|&v| rms(&render_note(sample_rate, 60, v, 0.2)[..window]))
+        .collect();
+    for pair in levels.windows(2) {
+        assert!(
+            pair[1] > pair[0] * 1.05,
+            "RMS not rising with velocity: {levels:?}"
+        );
+    }
+    // Fortissimo on one string stays well inside full scale.
+    assert!(peak(&render_note(sample_rate, 60, 127, 0.3)) < 0.5);
+}
+
+/// C4 struck at 3 m/s: contact lasts milliseconds (Suzuki measured ≈3 ms), then the
+/// hammer rebounds and leaves the string.
+#[test]
+fn hammer_contact_is_physical() {
+    let sample_rate = 48_000.0;
+    let preset = Preset::default_grand();
+    let mut voice =
+        StruckString::new(preset.key_params(60), sample_rate, 2e-3, 0.25, 0.006, 1e-9).unwrap();
+    voice.strike(3.0);
+    for _ in 0..(0.1 * sample_rate) as usize {
+        voice.tick();
+    }
+    let report = *voice.report();
+    let duration = report.contact_duration_s.expect("the first contact ended");
+    assert!((1e-3..6e-3).contains(&duration), "contact {duration} s");
+    // The felt starts 2 mm away: first touch after 2/3 ms.
+    let touch = report.first_touch_s.unwrap();
+    assert!(
+        (touch - 2e-3 / 3.0).abs() < 2.0 / sample_rate,
+        "touch at {touch} s"
+    );
+    assert!(report.rebound_velocity_m_s.unwrap() < 0.0, "{report:?}");
+    assert!(report.hammer_gone, "{report:?}");
+    // Peak felt force of a C4 hammer at 3 m/s is tens of newtons.
+    assert!((5.0..200.0).contains(&report.peak_force_n), "{report:?}");
+}
+
+/// Through the strike, the hammer's kinetic energy goes into the string: what the
+/// string and the rebounding hammer hold afterwards equals it, less the little the
+/// string's losses took meanwhile (the felt itself is lossless here).
+#[test]
+fn strike_conserves_energy() {
+    let sample_rate = 96_000.0;
+    let preset = Preset::default_grand();
+    let params = preset.key_params(60);
+    let mut voice = StruckString::new(params, sample_rate, 0.5e-3, 0.25, 0.006, 1e-9).unwrap();
+    let speed = 3.0;
+    voice.strike(speed);
+    let mut last_velocity = speed;
+    // Until the first contact ends, plus a little: before any wave has reached the
+    // bridge twice, so only the loss filter's first pass has acted.
+    while voice.report().contact_duration_s.is_none() {
+        voice.tick();
+        last_velocity = voice.hammer_velocity().unwrap_or(last_velocity);
+    }
+    let m = params.hammer_mass_kg;
+    let before = 0.5 * m * speed * speed;
+    let after = voice.string().energy_j(sample_rate) + 0.5 * m * last_velocity * last_velocity;
+    assert!(
+        after <= before * 1.001,
+        "energy created: {after} J from {before} J"
+    );
+    assert!(
+        after >= before * 0.97,
+        "energy lost: {after} J from {before} J"
+    );
+}
+
+#[test]
+fn damper_silences_a_released_note() {
+    let sample_rate = 48_000.0;
+    let mut synth = Synth::new(&Preset::default_grand(), sample_rate).unwrap();
+    let block = 480;
+    let (mut l, mut r) = (vec![0.0f32; block], vec![0.0f32; block]);
+    synth.note_on(48, 100.0 / 127.0);
+    for _ in 0..50 {
+        synth.process(&mut l, &mut r);
+    }
+    let held = peak(&l);
+    synth.note_off(48);
+    for _ in 0..50 {
+        synth.process(&mut l, &mut r);
+    }
+    // Half a second after release: 60 dB below the held level, and asleep soon after.
+    assert!(peak(&l) < held * 1e-3, "{} vs {held}", peak(&l));
+    for _ in 0..100 {
+        synth.process(&mut l, &mut r);
+    }
+    assert!(!synth.is_active());
+    assert_eq!(peak(&l), 0.0);
+}
+
+/// The audio path allocates nothing: notes, process and reset under assert_no_alloc.
+#[test]
+fn processing_never_allocates() {
+    let mut synth = Synth::new(&Preset::default_grand(), 44_100.0).unwrap();
+    let (mut l, mut r) = (vec![0.0f32; 4096], vec![0.0f32; 4096]);
+    assert_no_alloc(|| {
+        for (i, key) in (21u8..=108).step_by(5).enumerate() {
+            synth.note_on(key, (i as f32 * 0.07) % 1.0 + 0.05);
+            synth.process(&mut l[..64], &mut r[..64]);
+        }
+        synth.note_on(200, 1.0);
+        synth.note_on(60, f32::NAN);
+        synth.process(&mut l, &mut r);
+        synth.all_notes_off();
+        synth.process(&mut l, &mut r);
+        synth.reset();
+        synth.process(&mut l[..1], &mut r[..1]);
+    });
+    assert!(l.iter().chain(&r).all(|s| s.is_finite()));
+}
+
+/// Sample-accurate events: the same performance rendered in blocks of 1, 64 and 4096
+/// frames is bit-identical.
+#[test]
+fn block_size_does_not_change_the_sound() {
+    use orchard_engine::rt::{SynthEvent, TimedEvent};
+    let sample_rate = 44_100.0;
+    let frames = 30_000;
+    // (frame, event): a chord, a repeated note, releases.
+    let score = [
+        (
+            0,
+            SynthEvent::NoteOn {
+                key: 60,
+                velocity: 0.8,
+            },
+        ),
+        (
+            5,
+            SynthEvent::NoteOn {
+                key: 64,
+                velocity: 0.5,
+            },
+        ),
+        (
+            4_000,
+            SynthEvent::NoteOn {
+                key: 67,
+                velocity: 0.6,
+            },
+        ),
+        (
+            9_001,
+            SynthEvent::NoteOn {
+                key: 60,
+                velocity: 1.0,
+            },
+        ),
+        (15_000, SynthEvent::NoteOff { key: 60 }),
+        (20_000, SynthEvent::AllNotesOff),
+    ];
+    let render = |block: usize| {
+        let mut synth = Synth::new(&Preset::default_grand(), sample_rate).unwrap();
+        let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
+        for start in (0..frames).step_by(block) {
+            let end = (start + block).min(frames);
+            let events = score
+                .iter()
+                .filter(|(frame, _)| (start..end).contains(frame))
+                .map(|&(frame, event)| TimedEvent {
+                    offset: frame - start,
+                    event,
+                });
+            synth.process_events(&mut left[start..end], &mut right[start..end], events);
+        }
+        (left, right)
+    };
+    let reference = render(4096);
+    assert!(peak(&reference.0) > 0.01);
+    for block in [1, 64] {
+        assert!(
+            render(block) == reference,
+            "block size {block} changed the output"
+        );
+    }
+}

@@ -1,0 +1,167 @@
+//! Orchard as a VST3 and CLAP instrument plugin, plus the pieces its command-line
+//! renderer and standalone app share.
+//!
+//! Lifecycle contract: `activate` builds the synthesiser for the host's sample rate
+//! (the only place that allocates); `process` and `reset` run on the audio thread
+//! and never allocate, lock or block.
+#![warn(missing_docs)]
+
+pub mod cli;
+mod params;
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use nice_plug::midi::Key;
+use nice_plug::prelude::*;
+use orchard_engine::instrument::Preset;
+use orchard_engine::rt::{Synth, SynthEvent, TimedEvent};
+
+pub use params::OrchardParams;
+
+/// The plugin: one synthesiser playing the embedded grand piano.
+pub struct Orchard {
+    params: Arc<OrchardParams>,
+    preset: Preset,
+    synth: Option<Synth>,
+}
+
+impl Default for Orchard {
+    fn default() -> Self {
+        Self {
+            params: Arc::new(OrchardParams::default()),
+            preset: Preset::default_grand(),
+            synth: None,
+        }
+    }
+}
+
+/// Translates a host note event into a synthesiser event, if it is one Orchard plays.
+fn synth_event(event: &NoteEvent<()>) -> Option<TimedEvent> {
+    let key_number = |key: &Key| match key {
+        Key::Number(n) => Some(*n),
+        Key::Wildcard => None,
+    };
+    let event_now = match event {
+        NoteEvent::NoteOn { key, velocity, .. } => SynthEvent::NoteOn {
+            key: key_number(key)?,
+            velocity: *velocity,
+        },
+        NoteEvent::NoteOff { key, .. } | NoteEvent::Choke { key, .. } => SynthEvent::NoteOff {
+            key: key_number(key)?,
+        },
+        NoteEvent::MidiCC { cc, .. } if *cc == control_change::ALL_NOTES_OFF => {
+            SynthEvent::AllNotesOff
+        }
+        NoteEvent::MidiCC { cc, .. } if *cc == control_change::ALL_SOUND_OFF => {
+            SynthEvent::AllSoundOff
+        }
+        _ => return None,
+    };
+    Some(TimedEvent {
+        offset: event.timing() as usize,
+        event: event_now,
+    })
+}
+
+impl Plugin for Orchard {
+    const NAME: &'static str = "Orchard";
+    const VENDOR: &'static str = "Orchard";
+    const URL: &'static str = "https://crates.io/crates/orchard";
+    const EMAIL: &'static str = "orchard@example.invalid";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+
+    const AUDIO_IO_LAYOUTS: &'static [AudioIOLayout] = &[AudioIOLayout {
+        main_input_channels: None,
+        main_output_channels: NonZeroU32::new(2),
+        ..AudioIOLayout::const_default()
+    }];
+    const MIDI_INPUT: MidiConfig = MidiConfig::MidiCCs;
+    const SAMPLE_ACCURATE_AUTOMATION: bool = true;
+
+    type Editor = ();
+    type SysExMessage = ();
+    type BackgroundTask = ();
+
+    fn params(&self) -> Arc<dyn Params> {
+        self.params.clone()
+    }
+
+    fn activate(
+        &mut self,
+        _audio_io_layout: &AudioIOLayout,
+        buffer_config: &BufferConfig,
+        _context: &mut impl ActivateContext<Self>,
+    ) -> bool {
+        let sample_rate = f64::from(buffer_config.sample_rate);
+        if self.synth.as_ref().map(Synth::sample_rate) == Some(sample_rate) {
+            return true;
+        }
+        match Synth::new(&self.preset, sample_rate) {
+            Ok(synth) => {
+                self.synth = Some(synth);
+                true
+            }
+            Err(error) => {
+                nice_error!("Orchard cannot run at this sample rate: {error}");
+                false
+            }
+        }
+    }
+
+    fn reset(&mut self) {
+        if let Some(synth) = self.synth.as_mut() {
+            synth.reset();
+        }
+    }
+
+    fn process(
+        &mut self,
+        buffer: &mut Buffer,
+        _aux: &mut AuxiliaryBuffers,
+        context: &mut impl ProcessContext<Self>,
+    ) -> ProcessStatus {
+        let Some(synth) = self.synth.as_mut() else {
+            return ProcessStatus::Error("process called before activate");
+        };
+        let [left, right] = buffer.as_slice() else {
+            return ProcessStatus::Error("Orchard renders exactly two output channels");
+        };
+        let events = std::iter::from_fn(|| context.next_event()).filter_map(|e| synth_event(&e));
+        synth.process_events(left, right, events);
+
+        let level = &self.params.output_level.smoothed;
+        for (l, r) in left.iter_mut().zip(right.iter_mut()) {
+            let gain = level.next();
+            *l *= gain;
+            *r *= gain;
+        }
+        if synth.is_active() {
+            ProcessStatus::KeepAlive
+        } else {
+            ProcessStatus::Normal
+        }
+    }
+}
+
+impl ClapPlugin for Orchard {
+    const CLAP_ID: &'static str = "org.orchard-instruments.orchard";
+    const CLAP_DESCRIPTION: Option<&'static str> =
+        Some("Physically modelled grand piano: felt hammers striking strings");
+    const CLAP_MANUAL_URL: Option<&'static str> = None;
+    const CLAP_SUPPORT_URL: Option<&'static str> = None;
+    const CLAP_FEATURES: &'static [ClapFeature] = &[
+        ClapFeature::Instrument,
+        ClapFeature::Synthesizer,
+        ClapFeature::Stereo,
+    ];
+}
+
+impl Vst3Plugin for Orchard {
+    const VST3_CLASS_ID: [u8; 16] = *b"OrchardPianoInst";
+    const VST3_SUBCATEGORIES: &'static [Vst3SubCategory] =
+        &[Vst3SubCategory::Instrument, Vst3SubCategory::Synth];
+}
+
+nice_export_clap!(Orchard);
+nice_export_vst3!(Orchard);

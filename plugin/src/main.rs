@@ -1,0 +1,23 @@
+//! `orchard`: the command-line front end. `orchard --help` lists what it does.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use orchard::cli::{Cli, Command, run_render};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Render(args) => run_render(args),
+    };
+    match result {
+        Ok(summary) => {
+            println!("{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(reason) => {
+            eprintln!("orchard: error: {reason}");
+            ExitCode::FAILURE
+        }
+    }
+}
