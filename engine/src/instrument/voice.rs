@@ -190,10 +190,24 @@ impl StruckString {
         }
         if bridge.abs() < self.silence_threshold_n {
             self.quiet_samples = self.quiet_samples.saturating_add(1);
+            self.sleep_if_silent();
         } else {
             self.quiet_samples = 0;
         }
         bridge
+    }
+
+    /// Puts the string to sleep (exactly at rest) once every wave on it has passed
+    /// the bridge below the silence threshold, with no hammer near. Deciding this per
+    /// sample keeps the output independent of how audio is divided into blocks.
+    fn sleep_if_silent(&mut self) {
+        if self.sounding
+            && self.hammer.is_none()
+            && f64::from(self.quiet_samples) > self.string.period_samples() + 2.0
+        {
+            self.string.reset();
+            self.sounding = false;
+        }
     }
 
     /// Updates the strike report and prunes the hammer when it has gone.
@@ -232,19 +246,6 @@ impl StruckString {
             self.hammer = None;
             report.hammer_gone = true;
         }
-    }
-
-    /// Whether the string has been silent for a whole period with no hammer near it;
-    /// if so it is put to sleep (brought exactly to rest) and `true` is returned.
-    pub fn sleep_if_silent(&mut self) -> bool {
-        if self.hammer.is_none()
-            && self.sounding
-            && f64::from(self.quiet_samples) > self.string.period_samples() + 2.0
-        {
-            self.string.reset();
-            self.sounding = false;
-        }
-        !self.sounding && self.hammer.is_none()
     }
 
     /// Brings everything to rest: string still, damper up, no hammer.

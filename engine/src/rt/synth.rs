@@ -159,7 +159,6 @@ impl Synth {
                 *l += (gain_l * force) as f32;
                 *r += (gain_r * force) as f32;
             }
-            voice.sleep_if_silent();
         }
     }
 

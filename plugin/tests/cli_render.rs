@@ -1,0 +1,228 @@
+//! `orchard render` run as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use midly::num::{u4, u7, u15, u28};
+use midly::{Format, Header, MidiMessage, Smf, Timing, TrackEvent, TrackEventKind};
+
+/// A scratch directory unique to this test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("orchard-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn orchard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_orchard"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn read_wav(path: &Path) -> (hound::WavSpec, Vec<f32>) {
+    let mut reader = hound::WavReader::open(path).unwrap();
+    let spec = reader.spec();
+    let samples = match spec.sample_format {
+        hound::SampleFormat::Float => reader.samples::<f32>().map(Result::unwrap).collect(),
+        hound::SampleFormat::Int => {
+            let full = (1i64 << (spec.bits_per_sample - 1)) as f32;
+            reader
+                .samples::<i32>()
+                .map(|s| s.unwrap() as f32 / full)
+                .collect()
+        }
+    };
+    (spec, samples)
+}
+
+/// The README's command: `render --demo -o demo.wav`.
+#[test]
+fn demo_renders_to_a_readable_wav() {
+    let dir = scratch("demo");
+    let out = dir.join("demo.wav");
+    let result = orchard(&["render", "--demo", "-o", out.to_str().unwrap()]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+
+    let (spec, samples) = read_wav(&out);
+    assert_eq!(spec.sample_rate, 48_000);
+    assert_eq!(spec.channels, 2);
+    assert_eq!(
+        (spec.bits_per_sample, spec.sample_format),
+        (24, hound::SampleFormat::Int)
+    );
+    let seconds = samples.len() as f64 / 2.0 / 48_000.0;
+    // The phrase ends at 7.7 s; every damper is down by then and strings stop within
+    // about a second.
+    let end = orchard::cli::demo::phrase().end_s;
+    assert!(
+        seconds >= end && seconds < end + 1.5,
+        "{seconds} s for a {end} s phrase"
+    );
+    assert!(samples.iter().all(|s| s.is_finite()));
+    let peak = samples.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    assert!(peak > 0.05, "nearly silent: peak {peak}");
+    assert!(peak < 1.0, "clipped: peak {peak}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn sample_rate_and_float_format_are_honoured() {
+    let dir = scratch("float");
+    let out = dir.join("demo.wav");
+    let args = [
+        "render",
+        "--demo",
+        "-o",
+        out.to_str().unwrap(),
+        "--sample-rate",
+        "44100",
+    ];
+    let result = orchard(&[&args[..], &["--format", "float32"]].concat());
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let (spec, samples) = read_wav(&out);
+    assert_eq!(spec.sample_rate, 44_100);
+    assert_eq!(
+        (spec.bits_per_sample, spec.sample_format),
+        (32, hound::SampleFormat::Float)
+    );
+    assert!(samples.iter().any(|s| s.abs() > 0.05));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A one-note MIDI file: the note starts at one second (tempo 120, 480 ticks per
+/// beat, two beats of rest) and the file is rendered to its end.
+#[test]
+fn renders_a_midi_file() {
+    let dir = scratch("midi");
+    let midi = dir.join("one-note.mid");
+    let event = |delta: u32, on: bool| TrackEvent {
+        delta: u28::new(delta),
+        kind: TrackEventKind::Midi {
+            channel: u4::new(0),
+            message: if on {
+                MidiMessage::NoteOn {
+                    key: u7::new(69),
+                    vel: u7::new(90),
+                }
+            } else {
+                MidiMessage::NoteOff {
+                    key: u7::new(69),
+                    vel: u7::new(0),
+                }
+            },
+        },
+    };
+    let smf = Smf {
+        header: Header::new(Format::SingleTrack, Timing::Metrical(u15::new(480))),
+        tracks: vec![vec![event(960, true), event(480, false)]],
+    };
+    smf.save(&midi).unwrap();
+    let out = dir.join("one-note.wav");
+    let result = orchard(&[
+        "render",
+        midi.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let (_, samples) = read_wav(&out);
+    let left: Vec<f32> = samples.iter().step_by(2).copied().collect();
+    let onset = left.iter().position(|s| s.abs() > 1e-4).unwrap() as f64 / 48_000.0;
+    // The hammer leaves at 1.0 s and flies 2 mm at a few m/s before it touches.
+    assert!((1.0..1.005).contains(&onset), "onset at {onset} s");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Asserts a failed run: non-zero exit, one line on stderr naming the problem, no panic.
+fn assert_clean_failure(result: &Output, mentions: &str) {
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(!result.status.success(), "succeeded: {stderr}");
+    assert_eq!(
+        stderr.trim_end().lines().count(),
+        1,
+        "not one line: {stderr}"
+    );
+    assert!(stderr.starts_with("orchard: error: "), "{stderr}");
+    assert!(
+        stderr.contains(mentions),
+        "{stderr} does not mention {mentions}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn bad_inputs_fail_with_one_clear_line() {
+    let dir = scratch("errors");
+    let out = dir.join("out.wav");
+    let out_arg = out.to_str().unwrap();
+
+    let missing = dir.join("missing.mid");
+    assert_clean_failure(
+        &orchard(&["render", missing.to_str().unwrap(), "-o", out_arg]),
+        "missing.mid",
+    );
+
+    let garbage = dir.join("garbage.mid");
+    std::fs::write(&garbage, b"this is not a MIDI file, just words").unwrap();
+    assert_clean_failure(
+        &orchard(&["render", garbage.to_str().unwrap(), "-o", out_arg]),
+        "not a valid Standard MIDI File",
+    );
+
+    let truncated = dir.join("truncated.mid");
+    std::fs::write(
+        &truncated,
+        b"MThd\x00\x00\x00\x06\x00\x00\x00\x01\x01\xe0MTrk\x00\x00\x00\x20\x00\x90",
+    )
+    .unwrap();
+    assert_clean_failure(
+        &orchard(&["render", truncated.to_str().unwrap(), "-o", out_arg]),
+        "not a valid Standard MIDI File",
+    );
+
+    assert_clean_failure(
+        &orchard(&["render", dir.to_str().unwrap(), "-o", out_arg]),
+        "cannot read",
+    );
+
+    let unwritable = dir.join("no-such-directory").join("out.wav");
+    assert_clean_failure(
+        &orchard(&["render", "--demo", "-o", unwritable.to_str().unwrap()]),
+        "cannot write",
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A failed render never destroys the file it would have replaced.
+#[test]
+fn failed_render_keeps_the_existing_output() {
+    let dir = scratch("keep");
+    let out = dir.join("take1.wav");
+    std::fs::write(&out, b"precious").unwrap();
+    let garbage = dir.join("garbage.mid");
+    std::fs::write(&garbage, b"MThd garbage").unwrap();
+    let result = orchard(&[
+        "render",
+        garbage.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!result.status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), b"precious");
+    let leftovers = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(leftovers, 2, "a partial file was left behind");
+    std::fs::remove_dir_all(dir).ok();
+}
