@@ -67,6 +67,8 @@ pub struct StruckString {
     /// Bridge force below which the string counts as silent, N.
     silence_threshold_n: f64,
     sounding: bool,
+    /// How many times the simulation went non-finite and was reset.
+    non_finite_resets: u32,
 }
 
 impl StruckString {
@@ -95,6 +97,7 @@ impl StruckString {
             quiet_samples: 0,
             silence_threshold_n,
             sounding: false,
+            non_finite_resets: 0,
         })
     }
 
@@ -116,6 +119,11 @@ impl StruckString {
     /// What the last strike did.
     pub fn report(&self) -> &StrikeReport {
         &self.report
+    }
+
+    /// How many times this key's simulation went non-finite and was silenced.
+    pub fn non_finite_resets(&self) -> u32 {
+        self.non_finite_resets
     }
 
     /// Whether the string is sounding or a hammer is in flight.
@@ -185,6 +193,16 @@ impl StruckString {
             None => 0.0,
         };
         let bridge = self.string.step(force);
+        let hammer_finite = self
+            .hammer
+            .as_ref()
+            .is_none_or(|h| h.felt.compression().is_finite() && h.velocity.is_finite());
+        if !(bridge.is_finite() && hammer_finite) {
+            // Contain the fault: this key falls silent instead of poisoning the mix.
+            self.reset();
+            self.non_finite_resets = self.non_finite_resets.saturating_add(1);
+            return 0.0;
+        }
         if self.hammer.is_some() {
             self.track_contact();
         }

@@ -109,7 +109,8 @@ impl Synth {
     /// Strikes `key` with normalised `velocity` (MIDI velocity / 127, 0 to 1).
     /// Keys the instrument lacks are ignored; velocity 0 is a note-off, as in MIDI.
     pub fn note_on(&mut self, key: u8, velocity: f32) {
-        if !(velocity > 0.0) {
+        // NaN and non-positive velocities release the key, as velocity 0 does in MIDI.
+        if velocity.is_nan() || velocity <= 0.0 {
             self.note_off(key);
             return;
         }
