@@ -49,6 +49,34 @@ fn struck_string_sounds_at_its_pitch() {
     }
 }
 
+/// Every seventh key from A0 to C8 rings at its equal-tempered pitch to a tenth of
+/// a cent: the loop's fractional delay absorbs the loss filter's phase delay.
+#[test]
+fn whole_keyboard_is_in_tune() {
+    let sample_rate = 48_000.0;
+    let preset = Preset::default_grand();
+    for key in (21u8..=108).step_by(7).chain([108]) {
+        let expected = preset.fundamental_hz(key);
+        // Enough periods for a sharp spectral peak, skipping the strike.
+        let seconds = (80.0 / expected).max(0.5);
+        let audio = render_note(sample_rate, key, 90, seconds + 0.05);
+        let start = (0.05 * sample_rate) as usize;
+        let band = 2f64.powf(0.5 / 12.0);
+        let f = peak_frequency(
+            &audio[start..],
+            sample_rate,
+            expected / band,
+            expected * band,
+        )
+        .unwrap();
+        let c = cents(f, expected);
+        assert!(
+            c.abs() < 0.1,
+            "key {key}: {f} Hz is {c:.3} cents from {expected} Hz"
+        );
+    }
+}
+
 #[test]
 fn harder_strikes_are_louder() {
     let sample_rate = 48_000.0;
