@@ -8,4 +8,4 @@ pub use key_params::KeyParams;
 pub use preset::{
     Anchor, DamperSpec, HammerSpec, Keyboard, OutputSpec, Preset, PresetError, Tuning, VelocityMap,
 };
-pub use voice::{StrikeReport, StruckString};
+pub use voice::{StrikeReport, StruckString, VoiceError};

@@ -2,7 +2,8 @@
 
 use super::KeyParams;
 use crate::resonators::{StringDesignError, WaveguideString};
-use crate::wdf::{Capacitor, FeltRoot, ResistiveSource, SeriesAdaptor3};
+use crate::wdf::description::{capacitor, element, series};
+use crate::wdf::{Bct, Element, FeltRoot, LeafId, SourceId, TreeDescription, TreeError};
 
 /// The hammer leaves the tree once it is this many start gaps away from the string
 /// (the proximity condition of seed 004, Section 4, ceases to hold).
@@ -33,34 +34,95 @@ pub struct StrikeReport {
     pub hammer_gone: bool,
 }
 
-/// A hammer in flight or in contact: the wave-digital tree grafted onto the string.
-///
-/// Tree: the felt is the root; a series adaptor below it joins the hammer mass
-/// (a capacitor) and the string's contact point (a resistive source).
-#[derive(Debug, Clone, Copy)]
-struct GraftedHammer {
-    mass: Capacitor,
-    contact: ResistiveSource,
-    adaptor: SeriesAdaptor3,
-    felt: FeltRoot,
-    /// Hammer velocity, m/s, positive towards the string.
-    velocity: f64,
+/// The flight of a hammer between its release and its pruning.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Flight {
     /// Samples since release.
     age: u64,
-    /// Force of the previous two samples, for counting pulses.
+    /// Felt force of the previous two samples, for counting pulses.
     previous_forces: [f64; 2],
 }
 
+/// The hammer as a wave-digital tree, grafted onto the string while it is near.
+///
+/// Description: the felt is the root; below it, in series (the same force acts on
+/// both), the hammer mass (a capacitor of `m` kg, its voltage the hammer velocity)
+/// and the string's contact point (a resistive source of `1/(2·Z0)` whose EMF is
+/// minus the velocity the arriving waves would give the point).
+#[derive(Debug, Clone)]
+struct HammerTree {
+    tree: Bct,
+    mass: LeafId,
+    contact_leaf: LeafId,
+    contact: SourceId,
+}
+
+impl HammerTree {
+    fn new(
+        params: &KeyParams,
+        string: &WaveguideString,
+        sample_rate: f64,
+    ) -> Result<Self, TreeError> {
+        let description = TreeDescription::new(
+            "felt",
+            Element::Felt { law: params.felt },
+            series([
+                capacitor("hammer", params.hammer_mass_kg),
+                element(
+                    "string",
+                    Element::ResistiveVoltageSource {
+                        volts: 0.0,
+                        ohms: string.contact_resistance(),
+                    },
+                ),
+            ]),
+        );
+        let tree = Bct::new(&description, sample_rate)?;
+        Ok(Self {
+            mass: tree.leaf("hammer")?,
+            contact_leaf: tree.leaf("string")?,
+            contact: tree.source("string")?,
+            tree,
+        })
+    }
+
+    fn felt(&self) -> &FeltRoot {
+        self.tree.felt().expect("the hammer tree's root is a felt")
+    }
+}
+
+/// Why a key could not be built.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VoiceError {
+    /// The string cannot be built at this sample rate.
+    String(StringDesignError),
+    /// The hammer's tree is invalid (a value out of range).
+    Hammer(TreeError),
+}
+
+impl std::fmt::Display for VoiceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::String(e) => e.fmt(f),
+            Self::Hammer(e) => write!(f, "hammer: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for VoiceError {}
+
 /// A key's string and the hammer that strikes it.
 ///
-/// Allocates: the string's delay lines, in [`StruckString::new`]; nothing after.
+/// Allocates: the string's delay lines and the hammer tree, in
+/// [`StruckString::new`]; nothing after.
 #[derive(Debug, Clone)]
 pub struct StruckString {
     params: KeyParams,
     sample_rate: f64,
     start_gap_m: f64,
     string: WaveguideString,
-    hammer: Option<GraftedHammer>,
+    hammer: HammerTree,
+    flight: Option<Flight>,
     report: StrikeReport,
     /// Consecutive samples with the bridge force below the silence threshold.
     quiet_samples: u32,
@@ -81,18 +143,17 @@ impl StruckString {
         damper_t60_s: f64,
         damper_travel_s: f64,
         silence_threshold_n: f64,
-    ) -> Result<Self, StringDesignError> {
+    ) -> Result<Self, VoiceError> {
+        let string =
+            WaveguideString::new(params.string, sample_rate, damper_t60_s, damper_travel_s)
+                .map_err(VoiceError::String)?;
         Ok(Self {
+            hammer: HammerTree::new(&params, &string, sample_rate).map_err(VoiceError::Hammer)?,
             params,
             sample_rate,
             start_gap_m,
-            string: WaveguideString::new(
-                params.string,
-                sample_rate,
-                damper_t60_s,
-                damper_travel_s,
-            )?,
-            hammer: None,
+            string,
+            flight: None,
             report: StrikeReport::default(),
             quiet_samples: 0,
             silence_threshold_n,
@@ -113,7 +174,8 @@ impl StruckString {
 
     /// Hammer velocity (m/s, towards the string) while it is grafted to the string.
     pub fn hammer_velocity(&self) -> Option<f64> {
-        self.hammer.as_ref().map(|h| h.velocity)
+        self.flight
+            .map(|_| self.hammer.tree.voltage(self.hammer.mass))
     }
 
     /// What the last strike did.
@@ -128,7 +190,7 @@ impl StruckString {
 
     /// Whether the string is sounding or a hammer is in flight.
     pub fn is_active(&self) -> bool {
-        self.sounding || self.hammer.is_some()
+        self.sounding || self.flight.is_some()
     }
 
     /// Releases the hammer towards the string at `speed_m_s` from the start gap and
@@ -139,23 +201,14 @@ impl StruckString {
         } else {
             1e-3
         };
-        let mass = Capacitor::new(self.params.hammer_mass_kg, self.sample_rate, speed);
-        let contact = ResistiveSource::new(self.string.contact_resistance());
-        let adaptor = SeriesAdaptor3::new(mass.port_resistance(), contact.port_resistance());
         let closing_rate = speed - self.string.free_velocity();
-        let felt = FeltRoot::new(
-            self.params.felt,
-            adaptor.adapted_resistance(),
-            self.sample_rate,
-            -self.start_gap_m,
-            closing_rate,
-        );
-        self.hammer = Some(GraftedHammer {
-            mass,
-            contact,
-            adaptor,
-            felt,
-            velocity: speed,
+        let tree = &mut self.hammer.tree;
+        tree.reset();
+        tree.set_reactive_state(self.hammer.mass, speed);
+        if let Some(felt) = tree.felt_mut() {
+            felt.set_state(-self.start_gap_m, closing_rate);
+        }
+        self.flight = Some(Flight {
             age: 0,
             previous_forces: [0.0; 2],
         });
@@ -176,34 +229,28 @@ impl StruckString {
     /// Advances one sample; returns the bridge force, N.
     #[inline]
     pub fn tick(&mut self) -> f64 {
-        let force = match self.hammer.as_mut() {
-            Some(hammer) => {
-                // The contact point is a source whose EMF is minus the free velocity
-                // (the string's velocity enters the loop with the opposite sign).
-                hammer.contact.emf = -self.string.free_velocity();
-                let a_mass = hammer.mass.reflected();
-                let a_contact = hammer.contact.reflected();
-                let up = hammer.adaptor.reflect_up(a_mass, a_contact);
-                let down = hammer.felt.reflect(up);
-                let (to_mass, to_contact) = hammer.adaptor.scatter_down(a_mass, a_contact, down);
-                hammer.velocity = hammer.mass.accept(to_mass);
-                // Port current is −F (see `FeltRoot`).
-                -hammer.contact.current(to_contact)
-            }
-            None => 0.0,
+        let force = if self.flight.is_some() {
+            let hammer = &mut self.hammer;
+            hammer
+                .tree
+                .set_source(hammer.contact, -self.string.free_velocity());
+            hammer.tree.tick();
+            // The same force acts on hammer and string; into the string's port
+            // flows −F.
+            -hammer.tree.current(hammer.contact_leaf)
+        } else {
+            0.0
         };
         let bridge = self.string.step(force);
-        let hammer_finite = self
-            .hammer
-            .as_ref()
-            .is_none_or(|h| h.felt.compression().is_finite() && h.velocity.is_finite());
+        let hammer_finite = self.flight.is_none()
+            || (self.hammer.felt().compression().is_finite() && force.is_finite());
         if !(bridge.is_finite() && hammer_finite) {
             // Contain the fault: this key falls silent instead of poisoning the mix.
             self.reset();
             self.non_finite_resets = self.non_finite_resets.saturating_add(1);
             return 0.0;
         }
-        if self.hammer.is_some() {
+        if self.flight.is_some() {
             self.track_contact();
         }
         if bridge.abs() < self.silence_threshold_n {
@@ -220,7 +267,7 @@ impl StruckString {
     /// sample keeps the output independent of how audio is divided into blocks.
     fn sleep_if_silent(&mut self) {
         if self.sounding
-            && self.hammer.is_none()
+            && self.flight.is_none()
             && f64::from(self.quiet_samples) > self.string.period_samples() + 2.0
         {
             self.string.reset();
@@ -230,15 +277,16 @@ impl StruckString {
 
     /// Updates the strike report and prunes the hammer when it has gone.
     fn track_contact(&mut self) {
-        let Some(hammer) = self.hammer.as_mut() else {
+        let Some(flight) = self.flight.as_mut() else {
             return;
         };
-        hammer.age += 1;
-        let t = hammer.age as f64 / self.sample_rate;
-        let force = hammer.felt.force();
+        flight.age += 1;
+        let t = flight.age as f64 / self.sample_rate;
+        let felt = self.hammer.felt();
+        let force = felt.force();
         let report = &mut self.report;
         let touching = force > 0.0;
-        let was_touching = hammer.previous_forces[0] > 0.0;
+        let was_touching = flight.previous_forces[0] > 0.0;
         if touching && !was_touching {
             report.contacts += 1;
             if report.first_touch_s.is_none() {
@@ -246,22 +294,22 @@ impl StruckString {
             }
         }
         if report.contacts == 1 && report.contact_duration_s.is_none() {
-            let [f1, f2] = hammer.previous_forces;
+            let [f1, f2] = flight.previous_forces;
             if f1 > f2 && f1 >= force && f1 > 0.0 {
                 report.force_pulses += 1;
             }
             if !touching && was_touching {
                 report.contact_duration_s = Some(t - report.first_touch_s.unwrap_or(t));
-                report.rebound_velocity_m_s = Some(hammer.velocity);
+                report.rebound_velocity_m_s = Some(self.hammer.tree.voltage(self.hammer.mass));
             }
         }
         report.peak_force_n = report.peak_force_n.max(force);
-        hammer.previous_forces = [force, hammer.previous_forces[0]];
+        flight.previous_forces = [force, flight.previous_forces[0]];
 
-        let far = hammer.felt.compression() < -PROXIMITY_GAPS * self.start_gap_m;
+        let far = felt.compression() < -PROXIMITY_GAPS * self.start_gap_m;
         let caught = t > MAX_FLIGHT_S;
         if (report.contacts > 0 && !touching && far) || caught {
-            self.hammer = None;
+            self.flight = None;
             report.hammer_gone = true;
         }
     }
@@ -269,7 +317,8 @@ impl StruckString {
     /// Brings everything to rest: string still, damper up, no hammer.
     pub fn reset(&mut self) {
         self.string.reset();
-        self.hammer = None;
+        self.hammer.tree.reset();
+        self.flight = None;
         self.report = StrikeReport::default();
         self.quiet_samples = 0;
         self.sounding = false;

@@ -4,8 +4,7 @@ use std::f64::consts::FRAC_PI_4;
 use std::fmt;
 
 use super::{SynthEvent, TimedEvent};
-use crate::instrument::{Preset, StrikeReport, StruckString};
-use crate::resonators::StringDesignError;
+use crate::instrument::{Preset, StrikeReport, StruckString, VoiceError};
 
 /// Output level below which a string counts as silent: −120 dBFS.
 const SILENCE_LEVEL: f64 = 1e-6;
@@ -20,7 +19,7 @@ pub enum SynthError {
         /// MIDI key.
         key: u8,
         /// Why.
-        reason: StringDesignError,
+        reason: VoiceError,
     },
 }
 

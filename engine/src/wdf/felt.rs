@@ -2,7 +2,7 @@
 
 /// The static compression law of hammer felt, `F = K·x^p` for compression `x > 0`
 /// and no force otherwise (the felt only pushes).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FeltLaw {
     /// Stiffness `K` in N/m^p.
     pub stiffness: f64,
@@ -29,10 +29,11 @@ const MAX_NEWTON_STEPS: usize = 60;
 
 /// The felt between a hammer and what it strikes, as the root of a series tree.
 ///
-/// The felt is a nonlinear spring: its through quantity is the contact force
-/// `F = law(x)` and its across quantity the compression rate `ẋ` (m/s). The tree
-/// below the root carries the hammer mass and the struck object in series, so the
-/// root port sees velocity `−ẋ` and current `−F` (see the module conventions).
+/// The felt is a nonlinear spring, in the mobility analogy a nonlinear inductor:
+/// its across quantity is the compression rate `v = ẋ` (m/s) and its through
+/// quantity the contact force `i = F = law(x)` (N). Below it, the hammer mass and
+/// the struck object hang in series: the same force acts on both, and the
+/// compression rate is the hammer's velocity less the object's.
 /// The compression is integrated by the trapezoidal rule, consistent with the
 /// bilinear transform of the reactive leaves, and each sample's implicit equation
 /// `x + c·law(x) = s` is solved exactly by Newton's method from an upper bound, which
@@ -72,6 +73,24 @@ impl FeltRoot {
         }
     }
 
+    /// Places the felt at `compression` (m, negative for a gap), closing at
+    /// `compression_rate` (m/s): the start of a strike.
+    pub fn set_state(&mut self, compression: f64, compression_rate: f64) {
+        self.compression = compression;
+        self.compression_rate = compression_rate;
+        self.force = self.law.force(compression);
+    }
+
+    /// Follows a change of the port resistance of the tree below (s/kg).
+    pub fn set_port_resistance(&mut self, port_resistance: f64) {
+        self.port_resistance = port_resistance;
+    }
+
+    /// The compression law.
+    pub fn law(&self) -> FeltLaw {
+        self.law
+    }
+
     /// Compression (m): positive while the felt is squeezed, negative for a gap.
     pub fn compression(&self) -> f64 {
         self.compression
@@ -91,16 +110,18 @@ impl FeltRoot {
     /// one sample. Returns the wave sent back into the tree.
     #[inline]
     pub fn reflect(&mut self, incident: f64) -> f64 {
-        // Port: v = −ẋ, i = −F, so a = −ẋ − R·F and b = −ẋ + R·F = a + 2·R·F.
+        // Port: v = ẋ, i = F, so a = ẋ + R·F and b = ẋ − R·F = a − 2·R·F. The
+        // trapezoidal rule x[n] = x[n−1] + T/2·(ẋ[n] + ẋ[n−1]) with ẋ[n] = a − R·F(x[n])
+        // leaves x + (T·R/2)·F(x) = x[n−1] + T/2·(ẋ[n−1] + a) to solve.
         let r = self.port_resistance;
-        let predicted = self.compression + self.half_period * (self.compression_rate - incident);
+        let predicted = self.compression + self.half_period * (self.compression_rate + incident);
         let c = self.half_period * r;
         let x = self.solve(predicted, c);
         let force = self.law.force(x);
         self.compression = x;
-        self.compression_rate = -incident - r * force;
+        self.compression_rate = incident - r * force;
         self.force = force;
-        incident + 2.0 * r * force
+        incident - 2.0 * r * force
     }
 
     /// Solves `x + c·law(x) = s` for `x`.
@@ -148,8 +169,8 @@ mod tests {
     #[test]
     fn open_circuit_while_apart() {
         let mut felt = root();
-        let b = felt.reflect(-3.0);
-        assert_eq!(b, -3.0);
+        let b = felt.reflect(3.0);
+        assert_eq!(b, 3.0);
         assert_eq!(felt.force(), 0.0);
         assert!(felt.compression() < -1e-3 + 3.0 / 48_000.0 + 1e-12);
     }
@@ -169,15 +190,15 @@ mod tests {
             2.0,
         );
         let (x0, v0) = (felt.compression(), felt.compression_rate());
-        let a = -2.5;
+        let a = 2.5;
         let b = felt.reflect(a);
         let (x1, v1) = (felt.compression(), felt.compression_rate());
         let trapezoid = x0 + 0.5 / 48_000.0 * (v0 + v1);
         assert!(((x1 - trapezoid) / x1).abs() < 1e-12);
-        // Port relations: v = (a+b)/2 = −ẋ, i = (a−b)/(2R) = −F.
-        assert!(((0.5 * (a + b) + v1) / v1).abs() < 1e-12);
+        // Port relations: v = (a+b)/2 = ẋ, i = (a−b)/(2R) = F.
+        assert!(((0.5 * (a + b) - v1) / v1).abs() < 1e-12);
         let f = felt.force();
-        assert!((((a - b) / (2.0 * 2e-3) + f) / f).abs() < 1e-12);
+        assert!((((a - b) / (2.0 * 2e-3) - f) / f).abs() < 1e-12);
         assert!((f - 4.5e9 * x1.powf(2.5)).abs() / f < 1e-12);
     }
 }

@@ -1,23 +1,40 @@
-//! Wave-digital building blocks.
+//! Wave-digital structures: macro-adaptors as Binary Connection Trees (seed
+//! `004_e9356a9e2b72b516.txt`, Sections 2–4) and, as a second engine and the
+//! reference that checks the first, the Wave Tableau.
 //!
-//! Conventions, used by every element and adaptor in this module (Fettweis):
-//! a port has a reference resistance `R` (> 0); with `v` the across quantity and `i`
-//! the through quantity flowing *into the element*, the wave travelling into the
-//! element is `a = v + R·i` and the wave it sends back is `b = v − R·i`. An adaptor
-//! sees the same two waves with the roles swapped: an element's reflected wave is
-//! the adaptor's incident wave.
+//! A tree is described as data ([`TreeDescription`]: elements joined in series and
+//! parallel, polarity inverters, transformers and unit delays, with one root) and
+//! built into a flat runtime ([`Bct`]) that evaluates it per sample without
+//! allocation or dynamic dispatch. The rules of macro-adaptors are checked when a
+//! tree is built: one nonlinear or non-adaptable element, at the root; no loops;
+//! every adaptor's up port adapted.
+//!
+//! Conventions, used by every element and adaptor in this module (Fettweis): a port
+//! has a reference resistance `R` (> 0); with `v` the across quantity and `i` the
+//! through quantity flowing *into the element*, the wave travelling into the
+//! element is `a = v + R·i` and the wave it sends back is `b = v − R·i`.
 //!
 //! Mechanical systems use the mobility analogy: force is the through quantity
 //! ("current", N) and velocity the across quantity ("voltage", m/s). A mass is then a
 //! capacitor of capacitance `m` (kg), a spring an inductor, and parts that carry the
 //! same force are connected in series. Port resistances are in s/kg.
 
-mod capacitor;
+mod bct;
+mod coefficients;
+mod dc;
+pub mod description;
+mod element;
 mod felt;
-mod resistive_source;
-mod series_adaptor;
+mod leaves;
+mod root;
+mod tableau;
+mod topology;
 
-pub use capacitor::Capacitor;
+pub use bct::{Bct, CoefficientPlanner, LeafId, SourceId};
+pub use coefficients::Patch;
+pub use description::{Connection, Named, TreeDescription};
+pub use element::Element;
 pub use felt::{FeltLaw, FeltRoot};
-pub use resistive_source::ResistiveSource;
-pub use series_adaptor::SeriesAdaptor3;
+pub use root::{solve_diode, solve_diode_pair, wright_omega};
+pub use tableau::WaveTableau;
+pub use topology::TreeError;
