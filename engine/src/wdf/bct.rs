@@ -196,6 +196,17 @@ impl Bct {
         self.leaves.absorb(down);
     }
 
+    /// Runs a block: drives `source` with `input`, one value per sample, and writes
+    /// the voltage across `probe` after each sample's backward scan into `output`
+    /// (the shorter of the two slices sets the length).
+    pub fn process(&mut self, source: SourceId, input: &[f64], probe: LeafId, output: &mut [f64]) {
+        for (&x, y) in input.iter().zip(output.iter_mut()) {
+            self.set_source(source, x);
+            self.tick();
+            *y = self.voltage(probe);
+        }
+    }
+
     /// Voltage across a leaf at the last sample, `(a + b)/2`.
     #[inline]
     pub fn voltage(&self, leaf: LeafId) -> f64 {

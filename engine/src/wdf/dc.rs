@@ -143,7 +143,8 @@ fn split(lines: [Line; 2], junction: Junction, at: Operating) -> [Operating; 2] 
 }
 
 /// Solves the root element against the tree's line `α·v + β·i_tree = γ` seen at
-/// the root side, where the root's current is `i_root = −i_tree`.
+/// the root side, where the root's current is `i_root = −i_tree`. Returns the
+/// root's own voltage and current.
 fn solve_root(element: &Element, tree: Line, root_name: &str) -> Result<Operating, TreeError> {
     // In root terms: α·v − β·i_root = γ.
     let (a1, b1, g1) = (tree.alpha, -tree.beta, tree.gamma);
@@ -218,7 +219,7 @@ fn solve_root(element: &Element, tree: Line, root_name: &str) -> Result<Operatin
             if det.abs() > 1e-300 {
                 let v = (root.gamma * b1 - root.beta * g1) / det;
                 let i = (root.alpha * g1 - a1 * root.gamma) / det;
-                return Ok(Operating { v, i: -i });
+                return Ok(Operating { v, i });
             }
             // Parallel lines: consistent ones leave one quantity free; take it as zero.
             let candidates = [Operating { v: 0.0, i: 0.0 }];

@@ -9,6 +9,9 @@ use super::leaves::LeafBank;
 use super::root::Root;
 use super::topology::{Junction, Topology, TreeError};
 
+/// Largest tableau built: its dense matrices grow with the square of this.
+const MAX_INTERNAL_PORTS: usize = 3 * 4096;
+
 /// One side of a connection: an adaptor port inside the macro-adaptor, or one of
 /// its external ports (a leaf, the root, either side of a unit delay).
 #[derive(Debug, Clone, Copy)]
@@ -54,6 +57,13 @@ impl WaveTableau {
         let delay_down = |j: usize| n_leaves + 2 + 2 * j;
         let externals = n_leaves + 1 + 2 * topology.unit_delays.len();
         let internals = 3 * topology.adaptors.len();
+        if internals > MAX_INTERNAL_PORTS {
+            return Err(TreeError::Indeterminate(format!(
+                "{} adaptors are too many for a dense wave tableau (at most {})",
+                topology.adaptors.len(),
+                MAX_INTERNAL_PORTS / 3
+            )));
+        }
 
         // What sits below an edge, seen as a port.
         let child_port = |slot: usize| {
@@ -133,10 +143,9 @@ impl WaveTableau {
         let mut m = direct;
         if internals > 0 {
             let system = DMatrix::<f64>::identity(internals, internals) + &m0 * &c;
-            let reduced = system
-                .lu()
-                .solve(&m0)
-                .expect("the tableau of a loop-free tree with positive resistances is regular");
+            let reduced = system.lu().solve(&m0).ok_or_else(|| {
+                TreeError::Indeterminate("the wave tableau is singular".to_string())
+            })?;
             m += &out * reduced * &into;
         }
         let root = Root::new(
