@@ -5,7 +5,7 @@ use std::f64::consts::PI;
 use orchard_engine::wdf::description::{
     capacitor, inductor, parallel, resistor, series, voltage_source,
 };
-use orchard_engine::wdf::{Bct, Element, TreeDescription, TreeError};
+use orchard_engine::wdf::{Bct, Element, TreeDescription, TreeError, WaveTableau};
 
 const FS: f64 = 48_000.0;
 const IS: f64 = 2.52e-9;
@@ -53,6 +53,20 @@ fn rc_lowpass_equals_the_bilinear_recursion() {
         worst = worst.max((tree.voltage(cap) - reference).abs());
     }
     assert!(worst < 1e-12, "largest difference {worst} V");
+
+    // The Wave Tableau's block kernel runs the same circuit to the same precision.
+    let mut wt = WaveTableau::new(&rc_lowpass(r, c), FS).unwrap();
+    let (vin, cap) = (wt.source("Vin").unwrap(), wt.leaf("C").unwrap());
+    let x: Vec<f64> = (0..100_000).map(input).collect();
+    let mut y = vec![0.0; x.len()];
+    wt.process(vin, &x, cap, &mut y);
+    let (mut reference, mut x_prev, mut worst) = (0.0, 0.0, 0.0f64);
+    for (&x, &y) in x.iter().zip(&y) {
+        reference = ((k - 1.0) * reference + x + x_prev) / (k + 1.0);
+        x_prev = x;
+        worst = worst.max((y - reference).abs());
+    }
+    assert!(worst < 1e-12, "wave tableau: largest difference {worst} V");
 }
 
 /// The clipper's ODE, C·dv/dt = (x − v)/R − 2·Is·sinh(v/Vt), integrated by the
@@ -98,6 +112,20 @@ fn diode_clipper_equals_the_trapezoidal_ode() {
         .zip(&reference)
         .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
     assert!(worst < 1e-10, "largest difference {worst} V");
+    let mut wt = WaveTableau::new(&diode_clipper(), FS).unwrap();
+    let (vin, cap) = (wt.source("Vin").unwrap(), wt.leaf("C").unwrap());
+    let mut y_wt = vec![0.0; samples];
+    // In two blocks, so that the kernel's hand-over of state is exercised too.
+    wt.process(vin, &x[..1000], cap, &mut y_wt[..1000]);
+    wt.process(vin, &x[1000..], cap, &mut y_wt[1000..]);
+    let worst_wt = y_wt
+        .iter()
+        .zip(&reference)
+        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    assert!(
+        worst_wt < 1e-10,
+        "wave tableau: largest difference {worst_wt} V"
+    );
     // And it clips: the diodes hold the output well below the 2 V input.
     let peak = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     assert!(peak > 0.3 && peak < 0.8, "peak {peak} V");
@@ -275,4 +303,14 @@ fn broken_trees_are_refused_with_the_element_named() {
         Bct::new(&rc_lowpass(1.0, 1.0), f64::NAN),
         Err(TreeError::SampleRate(_))
     ));
+}
+
+/// The circuit files the examples run are the circuits tested above.
+#[test]
+fn circuit_files_describe_the_tested_circuits() {
+    let rc: TreeDescription = toml::from_str(include_str!("../circuits/rc_lowpass.toml")).unwrap();
+    assert_eq!(rc, rc_lowpass(1_000.0, 100e-9));
+    let clipper: TreeDescription =
+        toml::from_str(include_str!("../circuits/diode_clipper.toml")).unwrap();
+    assert_eq!(clipper, diode_clipper());
 }

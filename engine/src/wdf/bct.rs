@@ -37,6 +37,17 @@ impl SourceId {
         }
     }
 
+    /// The leaf the source drives.
+    pub(crate) fn leaf(self) -> usize {
+        self.leaf
+    }
+
+    /// What the leaf reflects per unit of source value (1 for a voltage source,
+    /// `R` for a current source).
+    pub(crate) fn scale(self) -> f64 {
+        self.scale
+    }
+
     /// Writes a source value into the leaf bank.
     #[inline]
     pub(crate) fn apply(self, leaves: &mut LeafBank, value: f64) {
@@ -174,8 +185,15 @@ impl Bct {
         for d in &self.delays {
             up[d.slot] = d.s_up;
         }
+        // SAFETY (all unchecked accesses below): every slot index stored in
+        // `adaptors` comes from the flattened topology, whose slots number exactly
+        // `up.len() == down.len()`; `Bct::new` sized both arrays from it.
         for a in &self.adaptors {
-            up[a.slot] = a.c.forward[0] * up[a.children[0]] + a.c.forward[1] * up[a.children[1]];
+            unsafe {
+                let value = a.c.forward[0] * *up.get_unchecked(a.children[0])
+                    + a.c.forward[1] * *up.get_unchecked(a.children[1]);
+                *up.get_unchecked_mut(a.slot) = value;
+            }
         }
         let b = self.root.reflect(self.top_scale * up[self.top]);
         down[self.top] = b / self.top_scale;
@@ -183,10 +201,14 @@ impl Bct {
             down[d.child] = d.s_down / d.scale;
         }
         for a in self.adaptors.iter().rev() {
-            let (a3, b3) = (down[a.slot], up[a.slot]);
-            for k in 0..2 {
-                let child = a.children[k];
-                down[child] = a.c.alpha[k] * up[child] + a.c.beta[k] * a3 + a.c.delta[k] * b3;
+            unsafe {
+                let (a3, b3) = (*down.get_unchecked(a.slot), *up.get_unchecked(a.slot));
+                let [c0, c1] = a.children;
+                let (u0, u1) = (*up.get_unchecked(c0), *up.get_unchecked(c1));
+                *down.get_unchecked_mut(c0) =
+                    a.c.alpha[0] * u0 + a.c.beta[0] * a3 + a.c.delta[0] * b3;
+                *down.get_unchecked_mut(c1) =
+                    a.c.alpha[1] * u1 + a.c.beta[1] * a3 + a.c.delta[1] * b3;
             }
         }
         for d in &mut self.delays {

@@ -87,6 +87,17 @@ impl LeafBank {
         }
     }
 
+    /// The sign a reactive leaf reflects its state with: +1 for a capacitor
+    /// (`b[n] = a[n−1]`), −1 for an inductor.
+    pub fn reactive_sign(&self, leaf: usize) -> f64 {
+        self.reactive_signs[self.position[leaf]]
+    }
+
+    /// Number of leaves.
+    pub fn len(&self) -> usize {
+        self.elements.len()
+    }
+
     /// Whether leaf `leaf` is reactive.
     pub fn is_reactive(&self, leaf: usize) -> bool {
         self.elements[leaf].is_reactive()

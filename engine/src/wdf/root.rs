@@ -12,12 +12,47 @@ const NEWTON_TOLERANCE: f64 = 1e-15;
 
 /// The Wright omega function `ω(x)`, the solution of `ω + ln ω = x`, to a few ulps:
 /// a piecewise seed refined by the third-order iteration of Fritsch, Shafer and
-/// Crowley (two steps suffice from these seeds). Seeds the exact diode solves.
+/// Crowley (two steps suffice from these seeds).
 pub fn wright_omega(x: f64) -> f64 {
+    let mut w = omega_seed(x);
+    for _ in 0..3 {
+        if w == 0.0 {
+            break;
+        }
+        let z = x - w - w.ln();
+        if z.abs() <= 1e-15 * x.abs().max(1.0) {
+            break;
+        }
+        w = fritsch_step(w, z);
+    }
+    w
+}
+
+/// One third-order step of Fritsch, Shafer and Crowley from `w` with residual
+/// `z = x − w − ln w`.
+#[inline]
+fn fritsch_step(w: f64, z: f64) -> f64 {
+    let q = 2.0 * (1.0 + w) * (1.0 + w + (2.0 / 3.0) * z);
+    w * (1.0 + z / (1.0 + w) * (q - z) / (q - 2.0 * z))
+}
+
+/// `ω(x)` to about 1e-7 relative: the piecewise seed and one Fritsch step.
+#[inline]
+fn omega_fast(x: f64) -> f64 {
+    let w = omega_seed(x);
+    if w == 0.0 {
+        return 0.0;
+    }
+    fritsch_step(w, x - w - w.ln())
+}
+
+/// A piecewise first guess of `ω(x)`, within a few per cent.
+#[inline]
+fn omega_seed(x: f64) -> f64 {
     if x < -700.0 {
         return 0.0;
     }
-    let mut w = if x < -2.0 {
+    if x < -2.0 {
         let e = x.exp();
         e - e * e
     } else if x < 1.0 {
@@ -26,16 +61,7 @@ pub fn wright_omega(x: f64) -> f64 {
     } else {
         let l = x.ln();
         x - l + l / x
-    };
-    for _ in 0..3 {
-        let z = x - w - w.ln();
-        if z.abs() <= 1e-15 * x.abs().max(1.0) {
-            break;
-        }
-        let q = 2.0 * (1.0 + w) * (1.0 + w + (2.0 / 3.0) * z);
-        w *= 1.0 + z / (1.0 + w) * (q - z) / (q - 2.0 * z);
     }
-    w
 }
 
 /// The runtime form of a root element.
@@ -51,15 +77,9 @@ pub(crate) enum RootKind {
     /// `v = E + Re·i` against port resistance `R`.
     Resistive { ohms: f64, volts: f64 },
     /// `i = Is·(exp(v/Vt) − 1)`.
-    Diode {
-        saturation_amps: f64,
-        thermal_volts: f64,
-    },
+    Diode(DiodeModel),
     /// `i = 2·Is·sinh(v/Vt)`.
-    DiodePair {
-        saturation_amps: f64,
-        thermal_volts: f64,
-    },
+    DiodePair(DiodeModel),
     /// The hammer felt, with its own state.
     Felt(FeltRoot),
 }
@@ -93,17 +113,19 @@ impl Root {
             Element::Diode {
                 saturation_amps,
                 thermal_volts,
-            } => RootKind::Diode {
+            } => RootKind::Diode(DiodeModel::new(
                 saturation_amps,
                 thermal_volts,
-            },
+                port_resistance,
+            )),
             Element::DiodePair {
                 saturation_amps,
                 thermal_volts,
-            } => RootKind::DiodePair {
+            } => RootKind::DiodePair(DiodeModel::new(
                 saturation_amps,
                 thermal_volts,
-            },
+                port_resistance,
+            )),
             Element::Felt { law } => {
                 RootKind::Felt(FeltRoot::new(law, port_resistance, sample_rate, 0.0, 0.0))
             }
@@ -121,8 +143,12 @@ impl Root {
     /// Follows a change of the tree's port resistance.
     pub fn set_port_resistance(&mut self, r: f64) {
         self.port_resistance = r;
-        if let RootKind::Felt(felt) = &mut self.kind {
-            felt.set_port_resistance(r);
+        match &mut self.kind {
+            RootKind::Felt(felt) => felt.set_port_resistance(r),
+            RootKind::Diode(model) | RootKind::DiodePair(model) => {
+                *model = DiodeModel::new(model.saturation_amps, model.thermal_volts, r);
+            }
+            _ => {}
         }
     }
 
@@ -139,19 +165,34 @@ impl Root {
                 let i = (a - *volts) / (*ohms + r);
                 a - 2.0 * r * i
             }
-            RootKind::Diode {
-                saturation_amps,
-                thermal_volts,
-            } => 2.0 * solve_diode(a, r, *saturation_amps, *thermal_volts) - a,
-            RootKind::DiodePair {
-                saturation_amps,
-                thermal_volts,
-            } => 2.0 * solve_diode_pair(a, r, *saturation_amps, *thermal_volts) - a,
+            RootKind::Diode(model) => 2.0 * model.solve_single(a) - a,
+            RootKind::DiodePair(model) => 2.0 * model.solve_pair(a) - a,
             RootKind::Felt(felt) => felt.reflect(a),
         };
         self.incident = a;
         self.reflected = b;
         b
+    }
+
+    /// For a linear, memoryless root, its reflection `b = ρ·a + c` as `(ρ, c)`.
+    pub fn affine(&self) -> Option<(f64, f64)> {
+        let r = self.port_resistance;
+        match self.kind {
+            RootKind::Reflect { sign } => Some((sign, 0.0)),
+            RootKind::IdealVoltage { volts } => Some((-1.0, 2.0 * volts)),
+            RootKind::IdealCurrent { amps } => Some((1.0, 2.0 * r * amps)),
+            RootKind::Resistive { ohms, volts } => {
+                Some(((ohms - r) / (ohms + r), 2.0 * r * volts / (ohms + r)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Records a sample's waves computed elsewhere (a kernel that folded the
+    /// root's affine reflection into its matrices).
+    pub fn record(&mut self, incident: f64, reflected: f64) {
+        self.incident = incident;
+        self.reflected = reflected;
     }
 
     /// Forgets the last sample and any internal state.
@@ -164,51 +205,125 @@ impl Root {
     }
 }
 
-/// Voltage across a diode at a port of resistance `r` with incident wave `a`:
-/// the root of `v + r·Is·(exp(v/Vt) − 1) = a`, exact to a few ulps.
-///
-/// Seeded by the closed form through the Wright omega function, then polished by
-/// Newton's method kept inside the bracket between 0 and `a`, where the root lies.
+/// A diode (or antiparallel pair) at a port of resistance `R`, with the constants
+/// its per-sample solve needs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct DiodeModel {
+    saturation_amps: f64,
+    thermal_volts: f64,
+    inverse_thermal: f64,
+    /// `R·Is`, V.
+    r_is: f64,
+    /// `ln(R·Is/Vt)`.
+    log_ratio: f64,
+}
+
+/// `exp(d)` for |d| ≤ 1e-3, to within 1e-16 relative (Taylor to the fourth order).
 #[inline]
+fn exp_small(d: f64) -> f64 {
+    1.0 + d * (1.0 + d * (0.5 + d * (1.0 / 6.0 + d * (1.0 / 24.0))))
+}
+
+impl DiodeModel {
+    fn new(saturation_amps: f64, thermal_volts: f64, port_resistance: f64) -> Self {
+        let r_is = port_resistance * saturation_amps;
+        Self {
+            saturation_amps,
+            thermal_volts,
+            inverse_thermal: 1.0 / thermal_volts,
+            r_is,
+            log_ratio: (r_is / thermal_volts).ln(),
+        }
+    }
+
+    /// The closed-form single-diode solution for incident wave `a` through the
+    /// Wright omega function (to about 1e-7 relative), and `exp(v/Vt)` there.
+    #[inline]
+    fn closed_form(&self, a: f64) -> (f64, f64) {
+        let x = self.log_ratio + (a + self.r_is) * self.inverse_thermal;
+        let v = a + self.r_is - self.thermal_volts * omega_fast(x);
+        (v, (v * self.inverse_thermal).exp())
+    }
+
+    /// Voltage across a single diode: the root of `v + R·Is·(exp(v/Vt) − 1) = a`,
+    /// exact to a few ulps.
+    #[inline]
+    pub fn solve_single(&self, a: f64) -> f64 {
+        let (v0, e0) = self.closed_form(a);
+        let step = |v: f64, e: f64| {
+            (v + self.r_is * (e - 1.0) - a) / (1.0 + self.r_is * self.inverse_thermal * e)
+        };
+        self.polish(v0, e0, step, a)
+            .unwrap_or_else(|| self.robust(a, false))
+    }
+
+    /// Voltage across an antiparallel pair: the root of `v + 2·R·Is·sinh(v/Vt) = a`,
+    /// exact to a few ulps. The single-diode solution for `|a|` differs from it by
+    /// less than `R·Is` (the reverse diode's share) and seeds two Newton steps.
+    #[inline]
+    pub fn solve_pair(&self, a: f64) -> f64 {
+        let magnitude = a.abs();
+        let (v0, e0) = self.closed_form(magnitude);
+        let step = |v: f64, e: f64| {
+            let inverse = 1.0 / e;
+            (v + self.r_is * (e - inverse) - magnitude)
+                / (1.0 + self.r_is * self.inverse_thermal * (e + inverse))
+        };
+        self.polish(v0, e0, step, magnitude)
+            .unwrap_or_else(|| self.robust(magnitude, true))
+            .copysign(a)
+    }
+
+    /// Two Newton steps from a seed within about 1e-6 V, carrying `exp(v/Vt)` along
+    /// by Taylor series instead of calling `exp` again. Newton's error after a step
+    /// of size `s` is at most `s²/(2·Vt)` (the curvature of either diode law), so two
+    /// steps from such a seed leave far less than an ulp. Returns `None` when the
+    /// seed was not close enough for that argument to hold.
+    #[inline]
+    fn polish(&self, v0: f64, e0: f64, step: impl Fn(f64, f64) -> f64, a: f64) -> Option<f64> {
+        let s1 = step(v0, e0);
+        let d1 = -s1 * self.inverse_thermal;
+        if d1.is_nan() || d1.abs() > 1e-3 {
+            return None;
+        }
+        let v1 = v0 - s1;
+        let e1 = e0 * exp_small(d1);
+        let v2 = v1 - step(v1, e1);
+        // The root lies between 0 and a.
+        let (lo, hi) = if a >= 0.0 { (0.0, a) } else { (a, 0.0) };
+        Some(v2.clamp(lo, hi))
+    }
+
+    /// Bracketed Newton for inputs the fast path does not cover.
+    fn robust(&self, a: f64, pair: bool) -> f64 {
+        let (lo, hi) = if a >= 0.0 { (0.0, a) } else { (a, 0.0) };
+        let (r_is, vt) = (self.r_is, self.thermal_volts);
+        newton_in_bracket(0.5 * (lo + hi), lo, hi, |v| {
+            let e = (v / vt).exp();
+            if pair {
+                let inverse = 1.0 / e;
+                (
+                    v + r_is * (e - inverse) - a,
+                    1.0 + r_is * (e + inverse) / vt,
+                )
+            } else {
+                (v + r_is * (e - 1.0) - a, 1.0 + r_is * e / vt)
+            }
+        })
+    }
+}
+
+/// Voltage across a diode at a port of resistance `r` (Ω) with incident wave `a`
+/// (V), for saturation current `saturation_amps` and thermal voltage
+/// `thermal_volts`: the root of `v + r·Is·(exp(v/Vt) − 1) = a`, exact to a few ulps.
 pub fn solve_diode(a: f64, r: f64, saturation_amps: f64, thermal_volts: f64) -> f64 {
-    let r_is = r * saturation_amps;
-    let seed = a + r_is
-        - thermal_volts * wright_omega((r_is / thermal_volts).ln() + (a + r_is) / thermal_volts);
-    let (lo, hi) = if a >= 0.0 { (0.0, a) } else { (a, 0.0) };
-    newton_in_bracket(seed, lo, hi, |v| {
-        let e = (v / thermal_volts).exp();
-        (v + r_is * (e - 1.0) - a, 1.0 + r_is * e / thermal_volts)
-    })
+    DiodeModel::new(saturation_amps, thermal_volts, r).solve_single(a)
 }
 
 /// Voltage across an antiparallel diode pair at a port of resistance `r` with
 /// incident wave `a`: the root of `v + 2·r·Is·sinh(v/Vt) = a`, exact to a few ulps.
-///
-/// The single-diode solution for `|a|` bounds it from above in magnitude (the pair
-/// conducts more), so Newton's method descends monotonically from that seed.
-#[inline]
 pub fn solve_diode_pair(a: f64, r: f64, saturation_amps: f64, thermal_volts: f64) -> f64 {
-    let magnitude = a.abs();
-    let seed = solve_diode_seed(magnitude, r, saturation_amps, thermal_volts);
-    let two_r_is = 2.0 * r * saturation_amps;
-    let v = newton_in_bracket(seed, 0.0, magnitude, |v| {
-        let e = (v / thermal_volts).exp();
-        let inverse = 1.0 / e;
-        (
-            v + two_r_is * 0.5 * (e - inverse) - magnitude,
-            1.0 + two_r_is * 0.5 * (e + inverse) / thermal_volts,
-        )
-    });
-    v.copysign(a)
-}
-
-/// The closed-form (Wright omega) single-diode solution, without polishing.
-#[inline]
-fn solve_diode_seed(a: f64, r: f64, saturation_amps: f64, thermal_volts: f64) -> f64 {
-    let r_is = r * saturation_amps;
-    (a + r_is
-        - thermal_volts * wright_omega((r_is / thermal_volts).ln() + (a + r_is) / thermal_volts))
-    .clamp(0.0, a.max(0.0))
+    DiodeModel::new(saturation_amps, thermal_volts, r).solve_pair(a)
 }
 
 /// Newton's method on a monotone function, clamped to `[lo, hi]`, from `seed`.

@@ -42,6 +42,16 @@ pub struct WaveTableau {
     /// Waves out of it.
     b: DVector<f64>,
     root_port: usize,
+    /// External ports whose incoming wave can be non-zero (root first): the only
+    /// columns of `m` a sample needs.
+    active: Vec<usize>,
+    /// External ports whose outgoing wave a sample needs (root first): reactive
+    /// leaves and unit delays. The rest are computed when read.
+    rows: Vec<usize>,
+    /// `m` restricted to `rows` × `active`, row-major.
+    dense: Vec<f64>,
+    /// This sample's incoming waves at the `active` ports.
+    gathered: Vec<f64>,
     /// For each unit delay: (port on its parent side, port on its child side,
     /// delayed wave going up, delayed wave going down).
     delays: Vec<(usize, usize, f64, f64)>,
@@ -153,10 +163,34 @@ impl WaveTableau {
             coefficients.root_resistance,
             sample_rate,
         );
-        let delays = (0..topology.unit_delays.len())
+        let delays: Vec<(usize, usize, f64, f64)> = (0..topology.unit_delays.len())
             .map(|j| (delay_up(j), delay_down(j), 0.0, 0.0))
             .collect();
+        let delay_ports = delays.iter().flat_map(|&(up, down, _, _)| [up, down]);
+        let reactive = (0..n_leaves).filter(|&i| elements[i].is_reactive());
+        let sources = (0..n_leaves).filter(|&i| {
+            elements[i].constant_reflection().is_some()
+                && !matches!(elements[i], super::Element::Resistor { .. })
+        });
+        let active: Vec<usize> = std::iter::once(root_port)
+            .chain(reactive.clone())
+            .chain(sources)
+            .chain(delay_ports.clone())
+            .collect();
+        let rows: Vec<usize> = std::iter::once(root_port)
+            .chain(reactive)
+            .chain(delay_ports)
+            .collect();
+        let dense = rows
+            .iter()
+            .flat_map(|&r| active.iter().map(move |&c| (r, c)))
+            .map(|(r, c)| m[(r, c)])
+            .collect();
         Ok(Self {
+            gathered: vec![0.0; active.len()],
+            active,
+            rows,
+            dense,
             leaves: LeafBank::new(&elements, &leaf_r),
             root,
             m,
@@ -188,7 +222,9 @@ impl WaveTableau {
         source.apply(&mut self.leaves, value);
     }
 
-    /// Evaluates one sample.
+    /// Evaluates one sample: the root's row first (its port is adapted, so its
+    /// outgoing wave does not depend on its own input), the root's reflection, then
+    /// the rows of the ports that carry state.
     pub fn tick(&mut self) {
         let t = self.t.as_mut_slice();
         self.leaves.reflect(t);
@@ -196,21 +232,200 @@ impl WaveTableau {
             t[up] = s_up;
             t[down] = s_down;
         }
-        // The root port is adapted: its outgoing wave does not depend on its input.
         t[self.root_port] = 0.0;
-        let to_root = self.m.row(self.root_port).dot(&self.t.transpose());
-        self.t[self.root_port] = self.root.reflect(to_root);
-        self.b.gemv(1.0, &self.m, &self.t, 0.0);
-        for (up, down, s_up, s_down) in &mut self.delays {
-            *s_down = self.b[*up];
-            *s_up = self.b[*down];
+        for (g, &port) in self.gathered.iter_mut().zip(&self.active) {
+            *g = t[port];
         }
-        self.leaves.absorb(self.b.as_slice());
+        let width = self.active.len();
+        let dot = |row: &[f64], x: &[f64]| row.iter().zip(x).map(|(m, x)| m * x).sum::<f64>();
+        let to_root = dot(&self.dense[..width], &self.gathered);
+        let from_root = self.root.reflect(to_root);
+        t[self.root_port] = from_root;
+        self.gathered[0] = from_root;
+        let b = self.b.as_mut_slice();
+        b[self.root_port] = to_root;
+        for (row, &port) in self.dense.chunks_exact(width).zip(&self.rows).skip(1) {
+            b[port] = dot(row, &self.gathered);
+        }
+        for (up, down, s_up, s_down) in &mut self.delays {
+            *s_down = b[*up];
+            *s_up = b[*down];
+        }
+        self.leaves.absorb(b);
+    }
+
+    /// Runs a block: drives `source` with `input` and writes the voltage across
+    /// `probe` after each sample into `output`.
+    ///
+    /// Small macro-adaptors (up to six ports carrying waves, with a reactive probe)
+    /// run through a kernel whose matrices and state live in registers for the
+    /// whole block; larger ones sample by sample.
+    pub fn process(&mut self, source: SourceId, input: &[f64], probe: LeafId, output: &mut [f64]) {
+        let fast = self.leaves.is_reactive(probe.0) && self.active.contains(&source.leaf());
+        match (fast, self.active.len()) {
+            (true, 2) => self.process_small::<2>(source, input, probe, output),
+            (true, 3) => self.process_small::<3>(source, input, probe, output),
+            (true, 4) => self.process_small::<4>(source, input, probe, output),
+            (true, 5) => self.process_small::<5>(source, input, probe, output),
+            (true, 6) => self.process_small::<6>(source, input, probe, output),
+            _ => {
+                for (&x, y) in input.iter().zip(output.iter_mut()) {
+                    self.set_source(source, x);
+                    self.tick();
+                    *y = self.voltage(probe);
+                }
+            }
+        }
+    }
+
+    /// The block kernel for `N` active ports. The waves leaving the elements at
+    /// the active ports, `g` (root first), evolve as: root wave from the root's row,
+    /// the root's reflection, then every state column's next wave from its row of
+    /// the transition matrix (element reflections folded in: a capacitor returns
+    /// what it received, an inductor its negative, a unit delay swaps its two
+    /// sides); source columns keep their value.
+    fn process_small<const N: usize>(
+        &mut self,
+        source: SourceId,
+        input: &[f64],
+        probe: LeafId,
+        output: &mut [f64],
+    ) {
+        let column = |port: usize| self.active.iter().position(|&p| p == port);
+        let row_of = |port: usize| self.rows.iter().position(|&p| p == port);
+        let dense_row = |r: usize| &self.dense[r * N..(r + 1) * N];
+        let mut to_root = [0.0; N];
+        to_root.copy_from_slice(dense_row(0));
+        let mut transition = [[0.0; N]; N];
+        for (j, &port) in self.active.iter().enumerate().skip(1) {
+            let delay = self.delays.iter().find(|d| d.0 == port || d.1 == port);
+            let (row, sign) = match delay {
+                // The wave leaving a delay's side next sample is what entered the other.
+                Some(&(up, down, _, _)) => (row_of(if port == up { down } else { up }), 1.0),
+                None if self.leaves.is_reactive(port) => {
+                    (row_of(port), self.leaves.reactive_sign(port))
+                }
+                None => (None, 0.0),
+            };
+            match row {
+                Some(r) => {
+                    for (t, &m) in transition[j].iter_mut().zip(dense_row(r)) {
+                        *t = sign * m;
+                    }
+                }
+                None => transition[j][j] = 1.0,
+            }
+        }
+        let (Some(source_column), Some(probe_column)) = (column(source.leaf()), column(probe.0))
+        else {
+            return;
+        };
+        // Kernel order: root, probe, the rest, source last. With every index a
+        // constant, the compiler keeps the whole state in registers.
+        let mut order = [0usize; N];
+        let mut rest = (1..N).filter(|&j| j != probe_column && j != source_column);
+        for (k, slot) in order.iter_mut().enumerate() {
+            *slot = match k {
+                0 => 0,
+                1 => probe_column,
+                k if k == N - 1 => source_column,
+                _ => rest.next().unwrap_or(0),
+            };
+        }
+        let to_root: [f64; N] = std::array::from_fn(|i| to_root[order[i]]);
+        let transition: [[f64; N]; N] =
+            std::array::from_fn(|j| std::array::from_fn(|i| transition[order[j]][order[i]]));
+        let (source_column, probe_column) = (N - 1, 1);
+        let probe_sign = self.leaves.reactive_sign(probe.0);
+
+        // Current waves at the active ports.
+        let mut g = [0.0; N];
+        {
+            let t = self.t.as_mut_slice();
+            self.leaves.reflect(t);
+            for &(up, down, s_up, s_down) in &self.delays {
+                t[up] = s_up;
+                t[down] = s_down;
+            }
+            for (value, &j) in g.iter_mut().zip(&order) {
+                *value = t[self.active[j]];
+            }
+        }
+        let mut last = g;
+        if let Some((rho, offset)) = self.root.affine() {
+            // A linear root folds into the transition: the whole block is then one
+            // small matrix-vector product per sample.
+            let mut folded = transition;
+            let mut constant = [0.0; N];
+            for j in 1..N {
+                for i in 1..N {
+                    folded[j][i] += transition[j][0] * rho * to_root[i];
+                }
+                folded[j][0] = 0.0;
+                constant[j] = transition[j][0] * offset;
+            }
+            for (&x, y) in input.iter().zip(output.iter_mut()) {
+                g[source_column] = source.scale() * x;
+                let mut next = g;
+                for j in 1..N {
+                    next[j] =
+                        constant[j] + folded[j].iter().zip(&g).map(|(m, v)| m * v).sum::<f64>();
+                }
+                *y = 0.5 * (g[probe_column] + probe_sign * next[probe_column]);
+                last = g;
+                g = next;
+            }
+            last[0] = 0.0;
+            let a: f64 = to_root.iter().zip(&last).map(|(m, v)| m * v).sum();
+            last[0] = rho * a + offset;
+            self.root.record(a, last[0]);
+        } else {
+            for (&x, y) in input.iter().zip(output.iter_mut()) {
+                g[source_column] = source.scale() * x;
+                g[0] = 0.0;
+                let a: f64 = to_root.iter().zip(&g).map(|(m, v)| m * v).sum();
+                g[0] = self.root.reflect(a);
+                let mut next = g;
+                for j in 1..N {
+                    next[j] = transition[j].iter().zip(&g).map(|(m, v)| m * v).sum();
+                }
+                // The probe's incoming wave is its next reflected wave, up to sign.
+                *y = 0.5 * (g[probe_column] + probe_sign * next[probe_column]);
+                last = g;
+                g = next;
+            }
+        }
+        // Hand the state back, as if the block had run through `tick`.
+        for (k, &j) in order.iter().enumerate().skip(1) {
+            let port = self.active[j];
+            if port < self.leaves.len() {
+                if self.leaves.is_reactive(port) {
+                    self.leaves
+                        .set_state(port, self.leaves.reactive_sign(port) * g[k]);
+                } else {
+                    self.leaves.set_constant(port, g[k]);
+                }
+            }
+            for delay in &mut self.delays {
+                if delay.0 == port {
+                    delay.2 = g[k];
+                }
+                if delay.1 == port {
+                    delay.3 = g[k];
+                }
+            }
+        }
+        // The last sample's outgoing waves, for `voltage`.
+        let t = self.t.as_mut_slice();
+        for (&value, &j) in last.iter().zip(&order) {
+            t[self.active[j]] = value;
+        }
     }
 
     /// Voltage across a leaf at the last sample.
     pub fn voltage(&self, leaf: LeafId) -> f64 {
-        0.5 * (self.t[leaf.0] + self.b[leaf.0])
+        let outgoing = self.m.row(leaf.0).transpose().dot(&self.t);
+        0.5 * (self.t[leaf.0] + outgoing)
     }
 
     /// Voltage across the root at the last sample.

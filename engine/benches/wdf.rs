@@ -1,0 +1,129 @@
+//! Wave-digital benchmarks: ns per sample of the RC lowpass and the diode clipper,
+//! and the BCT against the Wave Tableau as trees grow (seed 004, Fig. 3).
+//!
+//! `cargo bench -p orchard-engine --bench wdf`; results are summarised in the
+//! README's performance section.
+
+use std::f64::consts::PI;
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use orchard_engine::wdf::description::{capacitor, resistor, voltage_source};
+use orchard_engine::wdf::{Bct, Connection, Element, TreeDescription, WaveTableau};
+
+const FS: f64 = 48_000.0;
+const BLOCK: usize = 4_800;
+
+fn input() -> Vec<f64> {
+    (0..BLOCK)
+        .map(|n| 2.0 * (2.0 * PI * 100.0 * n as f64 / FS).sin())
+        .collect()
+}
+
+fn circuit(text: &str) -> TreeDescription {
+    toml::from_str(text).expect("the circuit files are valid")
+}
+
+fn circuits(c: &mut Criterion) {
+    let x = input();
+    let mut group = c.benchmark_group("circuit");
+    group.throughput(Throughput::Elements(BLOCK as u64));
+    for (name, text) in [
+        ("rc_lowpass", include_str!("../circuits/rc_lowpass.toml")),
+        (
+            "diode_clipper",
+            include_str!("../circuits/diode_clipper.toml"),
+        ),
+    ] {
+        let mut tree = Bct::new(&circuit(text), FS).unwrap();
+        let (source, probe) = (tree.source("Vin").unwrap(), tree.leaf("C").unwrap());
+        let mut y = vec![0.0; BLOCK];
+        group.bench_function(BenchmarkId::new("bct", name), |b| {
+            b.iter(|| {
+                tree.process(source, black_box(&x), probe, &mut y);
+                black_box(y[BLOCK - 1])
+            })
+        });
+        let mut wt = WaveTableau::new(&circuit(text), FS).unwrap();
+        let (source, probe) = (wt.source("Vin").unwrap(), wt.leaf("C").unwrap());
+        group.bench_function(BenchmarkId::new("wt", name), |b| {
+            b.iter(|| {
+                wt.process(source, black_box(&x), probe, &mut y);
+                black_box(y[BLOCK - 1])
+            })
+        });
+    }
+    group.finish();
+}
+
+/// A balanced tree of `n` bipoles (alternating series and parallel, resistors and
+/// capacitors) driven by a source, under a resistor root.
+fn balanced(n: usize) -> TreeDescription {
+    fn build(first: usize, count: usize, depth: usize) -> Connection {
+        if count == 1 {
+            return if first.is_multiple_of(2) {
+                resistor(&format!("r{first}"), 100.0 + first as f64)
+            } else {
+                capacitor(&format!("c{first}"), 1e-7 * (1.0 + first as f64 / 100.0))
+            };
+        }
+        let half = count / 2;
+        let children = vec![
+            build(first, half, depth + 1),
+            build(first + half, count - half, depth + 1),
+        ];
+        if depth.is_multiple_of(2) {
+            Connection::Series(children)
+        } else {
+            Connection::Parallel(children)
+        }
+    }
+    TreeDescription::new(
+        "root",
+        Element::Resistor { ohms: 1_000.0 },
+        Connection::Parallel(vec![voltage_source("drive", 1_000.0), build(0, n - 1, 0)]),
+    )
+}
+
+fn bct_versus_tableau(c: &mut Criterion) {
+    let mut group = c.benchmark_group("bct_vs_wt");
+    for n in [4usize, 16, 64, 256, 1024] {
+        let description = balanced(n);
+        let mut bct = Bct::new(&description, FS).unwrap();
+        let drive = bct.source("drive").unwrap();
+        group.bench_with_input(BenchmarkId::new("bct", n), &n, |b, _| {
+            let mut phase = 0.0f64;
+            b.iter(|| {
+                phase += 0.01;
+                bct.set_source(drive, phase.sin());
+                bct.tick();
+            })
+        });
+        let mut wt = WaveTableau::new(&description, FS).unwrap();
+        let drive = wt.source("drive").unwrap();
+        group.bench_with_input(BenchmarkId::new("wt", n), &n, |b, _| {
+            let mut phase = 0.0f64;
+            b.iter(|| {
+                phase += 0.01;
+                wt.set_source(drive, phase.sin());
+                wt.tick();
+            })
+        });
+    }
+    group.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(20)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = circuits, bct_versus_tableau
+}
+criterion_main!(benches);
