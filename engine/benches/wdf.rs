@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use orchard_engine::wdf::description::{capacitor, resistor, voltage_source};
-use orchard_engine::wdf::{Bct, Connection, Element, TreeDescription, WaveTableau};
+use orchard_engine::wdf::{Bct, Connection, Element, PolyTableau, TreeDescription, WaveTableau};
 
 const FS: f64 = 48_000.0;
 const BLOCK: usize = 4_800;
@@ -114,6 +114,32 @@ fn bct_versus_tableau(c: &mut Criterion) {
     group.finish();
 }
 
+/// The diode clipper for many voices at once; throughput counts voice-samples, so
+/// the time per element is the per-voice cost of a sample.
+fn polyphonic(c: &mut Criterion) {
+    let description = circuit(include_str!("../circuits/diode_clipper.toml"));
+    let mut group = c.benchmark_group("polyphonic_diode_clipper");
+    for voices in [1usize, 8, 32] {
+        let frames = BLOCK / 4;
+        let mut poly = PolyTableau::new(&description, FS, "Vin", "C", voices).unwrap();
+        let input: Vec<f64> = (0..frames * voices)
+            .map(|i| {
+                let (n, k) = (i / voices, i % voices);
+                2.0 * (2.0 * PI * (100.0 + 10.0 * k as f64) * n as f64 / FS).sin()
+            })
+            .collect();
+        let mut output = vec![0.0; input.len()];
+        group.throughput(Throughput::Elements((frames * voices) as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(voices), &voices, |b, _| {
+            b.iter(|| {
+                poly.process(black_box(&input), &mut output);
+                black_box(output[0])
+            })
+        });
+    }
+    group.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
@@ -124,6 +150,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = circuits, bct_versus_tableau
+    targets = circuits, bct_versus_tableau, polyphonic
 }
 criterion_main!(benches);

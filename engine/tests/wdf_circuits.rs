@@ -314,3 +314,45 @@ fn circuit_files_describe_the_tested_circuits() {
         toml::from_str(include_str!("../circuits/diode_clipper.toml")).unwrap();
     assert_eq!(clipper, diode_clipper());
 }
+
+/// Sixteen voices of the clipper, each with its own input, computed side by side,
+/// give each voice what a single tableau gives it alone.
+#[test]
+fn polyphonic_voices_equal_single_voices() {
+    use orchard_engine::wdf::PolyTableau;
+    let voices = 16;
+    let frames = 4_800;
+    let mut poly = PolyTableau::new(&diode_clipper(), FS, "Vin", "C", voices).unwrap();
+    let amplitude = |k: usize| 0.1 + 0.3 * k as f64;
+    let mut input = vec![0.0; frames * voices];
+    for n in 0..frames {
+        for k in 0..voices {
+            input[n * voices + k] =
+                amplitude(k) * (2.0 * PI * (100.0 + 37.0 * k as f64) * n as f64 / FS).sin();
+        }
+    }
+    let mut output = vec![0.0; input.len()];
+    poly.process(&input, &mut output);
+    for k in 0..voices {
+        let mut single = WaveTableau::new(&diode_clipper(), FS).unwrap();
+        let (vin, cap) = (single.source("Vin").unwrap(), single.leaf("C").unwrap());
+        let x: Vec<f64> = (0..frames).map(|n| input[n * voices + k]).collect();
+        let mut y = vec![0.0; frames];
+        single.process(vin, &x, cap, &mut y);
+        for n in 0..frames {
+            let got = output[n * voices + k];
+            assert!(
+                (got - y[n]).abs() < 1e-13,
+                "voice {k}, sample {n}: {got} vs {}",
+                y[n]
+            );
+        }
+    }
+    poly.reset();
+    let mut again = vec![0.0; input.len()];
+    poly.process(&input, &mut again);
+    assert!(
+        again == output,
+        "reset() does not return the voices to their start"
+    );
+}

@@ -9,6 +9,23 @@ use super::leaves::LeafBank;
 use super::root::Root;
 use super::topology::{Junction, Topology, TreeError};
 
+/// A small macro-adaptor reduced to what a block of samples needs, in kernel
+/// order (root, probe, the other active ports, the driven source last): the root's
+/// row, and the transition giving each port's next outgoing wave.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Kernel {
+    /// Active-port index of each kernel position.
+    pub order: Vec<usize>,
+    pub to_root: Vec<f64>,
+    /// Row-major, `n × n`.
+    pub transition: Vec<f64>,
+    /// +1 if the probe is a capacitor, −1 for an inductor.
+    pub probe_sign: f64,
+    pub source_scale: f64,
+    /// The outgoing waves at the kernel's ports in the tableau's present state.
+    pub initial: Vec<f64>,
+}
+
 /// Largest tableau built: its dense matrices grow with the square of this.
 const MAX_INTERNAL_PORTS: usize = 3 * 4096;
 
@@ -278,6 +295,72 @@ impl WaveTableau {
         }
     }
 
+    /// The block kernel's matrices for driving `source` and reading `probe` (a
+    /// reactive leaf), in kernel order: root, probe, the other ports, source last.
+    pub(crate) fn kernel(&self, source: SourceId, probe: LeafId) -> Option<Kernel> {
+        let n = self.active.len();
+        let column = |port: usize| self.active.iter().position(|&p| p == port);
+        let row_of = |port: usize| self.rows.iter().position(|&p| p == port);
+        let dense_row = |r: usize| &self.dense[r * n..(r + 1) * n];
+        let (source_column, probe_column) = (column(source.leaf())?, column(probe.0)?);
+        if !self.leaves.is_reactive(probe.0) || n < 2 {
+            return None;
+        }
+        let mut transition = vec![0.0; n * n];
+        for (j, &port) in self.active.iter().enumerate().skip(1) {
+            let delay = self.delays.iter().find(|d| d.0 == port || d.1 == port);
+            let (row, sign) = match delay {
+                // The wave leaving a delay's side next sample is what entered the other.
+                Some(&(up, down, _, _)) => (row_of(if port == up { down } else { up }), 1.0),
+                None if self.leaves.is_reactive(port) => {
+                    (row_of(port), self.leaves.reactive_sign(port))
+                }
+                None => (None, 0.0),
+            };
+            match row {
+                Some(r) => {
+                    for (t, &m) in transition[j * n..(j + 1) * n].iter_mut().zip(dense_row(r)) {
+                        *t = sign * m;
+                    }
+                }
+                None => transition[j * n + j] = 1.0,
+            }
+        }
+        let mut rest = (1..n).filter(|&j| j != probe_column && j != source_column);
+        let order: Vec<usize> = (0..n)
+            .map(|k| match k {
+                0 => 0,
+                1 => probe_column,
+                k if k == n - 1 => source_column,
+                _ => rest.next().unwrap_or(0),
+            })
+            .collect();
+        let mut t = vec![0.0; self.t.len()];
+        self.leaves.reflect(&mut t);
+        for &(up, down, s_up, s_down) in &self.delays {
+            t[up] = s_up;
+            t[down] = s_down;
+        }
+        t[self.root_port] = 0.0;
+        Some(Kernel {
+            initial: order.iter().map(|&j| t[self.active[j]]).collect(),
+            to_root: order.iter().map(|&i| self.dense[i]).collect(),
+            transition: order
+                .iter()
+                .flat_map(|&j| order.iter().map(move |&i| (j, i)))
+                .map(|(j, i)| transition[j * n + i])
+                .collect(),
+            order,
+            probe_sign: self.leaves.reactive_sign(probe.0),
+            source_scale: source.scale(),
+        })
+    }
+
+    /// The root element, for kernels that run it themselves.
+    pub(crate) fn root(&self) -> &Root {
+        &self.root
+    }
+
     /// The block kernel for `N` active ports. The waves leaving the elements at
     /// the active ports, `g` (root first), evolve as: root wave from the root's row,
     /// the root's reflection, then every state column's next wave from its row of
@@ -291,66 +374,17 @@ impl WaveTableau {
         probe: LeafId,
         output: &mut [f64],
     ) {
-        let column = |port: usize| self.active.iter().position(|&p| p == port);
-        let row_of = |port: usize| self.rows.iter().position(|&p| p == port);
-        let dense_row = |r: usize| &self.dense[r * N..(r + 1) * N];
-        let mut to_root = [0.0; N];
-        to_root.copy_from_slice(dense_row(0));
-        let mut transition = [[0.0; N]; N];
-        for (j, &port) in self.active.iter().enumerate().skip(1) {
-            let delay = self.delays.iter().find(|d| d.0 == port || d.1 == port);
-            let (row, sign) = match delay {
-                // The wave leaving a delay's side next sample is what entered the other.
-                Some(&(up, down, _, _)) => (row_of(if port == up { down } else { up }), 1.0),
-                None if self.leaves.is_reactive(port) => {
-                    (row_of(port), self.leaves.reactive_sign(port))
-                }
-                None => (None, 0.0),
-            };
-            match row {
-                Some(r) => {
-                    for (t, &m) in transition[j].iter_mut().zip(dense_row(r)) {
-                        *t = sign * m;
-                    }
-                }
-                None => transition[j][j] = 1.0,
-            }
-        }
-        let (Some(source_column), Some(probe_column)) = (column(source.leaf()), column(probe.0))
-        else {
+        let Some(kernel) = self.kernel(source, probe) else {
             return;
         };
-        // Kernel order: root, probe, the rest, source last. With every index a
-        // constant, the compiler keeps the whole state in registers.
-        let mut order = [0usize; N];
-        let mut rest = (1..N).filter(|&j| j != probe_column && j != source_column);
-        for (k, slot) in order.iter_mut().enumerate() {
-            *slot = match k {
-                0 => 0,
-                1 => probe_column,
-                k if k == N - 1 => source_column,
-                _ => rest.next().unwrap_or(0),
-            };
-        }
-        let to_root: [f64; N] = std::array::from_fn(|i| to_root[order[i]]);
+        let order: [usize; N] = std::array::from_fn(|i| kernel.order[i]);
+        let to_root: [f64; N] = std::array::from_fn(|i| kernel.to_root[i]);
         let transition: [[f64; N]; N] =
-            std::array::from_fn(|j| std::array::from_fn(|i| transition[order[j]][order[i]]));
-        let (source_column, probe_column) = (N - 1, 1);
-        let probe_sign = self.leaves.reactive_sign(probe.0);
+            std::array::from_fn(|j| std::array::from_fn(|i| kernel.transition[j * N + i]));
+        let (source_column, probe_column, probe_sign) = (N - 1, 1, kernel.probe_sign);
 
         // Current waves at the active ports.
-        let mut g = [0.0; N];
-        {
-            let t = self.t.as_mut_slice();
-            self.leaves.reflect(t);
-            for &(up, down, s_up, s_down) in &self.delays {
-                t[up] = s_up;
-                t[down] = s_down;
-            }
-            for (value, &j) in g.iter_mut().zip(&order) {
-                *value = t[self.active[j]];
-            }
-        }
+        let mut g: [f64; N] = std::array::from_fn(|i| kernel.initial[i]);
         let mut last = g;
         if let Some((rho, offset)) = self.root.affine() {
             // A linear root folds into the transition: the whole block is then one
@@ -365,7 +399,7 @@ impl WaveTableau {
                 constant[j] = transition[j][0] * offset;
             }
             for (&x, y) in input.iter().zip(output.iter_mut()) {
-                g[source_column] = source.scale() * x;
+                g[source_column] = kernel.source_scale * x;
                 let mut next = g;
                 for j in 1..N {
                     next[j] =
@@ -381,7 +415,7 @@ impl WaveTableau {
             self.root.record(a, last[0]);
         } else {
             for (&x, y) in input.iter().zip(output.iter_mut()) {
-                g[source_column] = source.scale() * x;
+                g[source_column] = kernel.source_scale * x;
                 g[0] = 0.0;
                 let a: f64 = to_root.iter().zip(&g).map(|(m, v)| m * v).sum();
                 g[0] = self.root.reflect(a);
