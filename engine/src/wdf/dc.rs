@@ -7,69 +7,57 @@ use super::bct::Bct;
 use super::element::Line;
 use super::topology::{Internal, Junction, Topology, TreeError};
 
-/// Combines the lines of children that share one current (`shared_current`) or one
-/// voltage into the line of the junction, child-side lines already seen through
-/// their edges. Returns the junction's line.
+/// The dual of a line: voltage and current swap roles, which turns a parallel
+/// junction into a series one (and back).
+fn dual(line: Line) -> Line {
+    Line {
+        alpha: line.beta,
+        beta: line.alpha,
+        gamma: line.gamma,
+    }
+}
+
+/// Combines two children's lines (already seen through their edges) into the
+/// junction's natural law: series children share a current and add voltages;
+/// parallel children are the dual.
 fn combine(lines: [Line; 2], junction: Junction, names: &str) -> Result<Line, TreeError> {
     match junction {
-        // Series: i_k = i, v = Σ v_k.
-        Junction::Series => {
-            let fixed: Vec<&Line> = lines.iter().filter(|l| l.alpha == 0.0).collect();
-            match fixed.len() {
-                0 => {
-                    let (beta, gamma) = lines.iter().fold((0.0, 0.0), |(b, g), l| {
-                        (b + l.beta / l.alpha, g + l.gamma / l.alpha)
-                    });
-                    Ok(Line {
-                        alpha: 1.0,
-                        beta,
-                        gamma,
-                    })
-                }
-                // The current is fixed by one child; the line says only that.
-                1 => Ok(*fixed[0]),
-                _ => {
-                    let (a, b) = (fixed[0], fixed[1]);
-                    if (a.gamma / a.beta - b.gamma / b.beta).abs()
-                        > 1e-12 * (a.gamma / a.beta).abs().max(1e-30)
-                    {
-                        Err(TreeError::Indeterminate(format!(
-                            "current sources or open circuits in series disagree near {names}"
-                        )))
-                    } else {
-                        Ok(*a)
-                    }
-                }
-            }
+        Junction::Series => combine_series(lines).ok_or_else(|| {
+            TreeError::Indeterminate(format!(
+                "current sources or open circuits in series disagree near {names}"
+            ))
+        }),
+        Junction::Parallel => combine_series(lines.map(dual)).map(dual).ok_or_else(|| {
+            TreeError::Indeterminate(format!(
+                "voltage sources or short circuits in parallel disagree near {names}"
+            ))
+        }),
+    }
+}
+
+/// Series law `i_k = i`, `v = Σ v_k`; `None` when two children fix different
+/// currents.
+fn combine_series(lines: [Line; 2]) -> Option<Line> {
+    let fixed: Vec<&Line> = lines.iter().filter(|l| l.alpha == 0.0).collect();
+    match fixed.len() {
+        0 => {
+            let (beta, gamma) = lines.iter().fold((0.0, 0.0), |(b, g), l| {
+                (b + l.beta / l.alpha, g + l.gamma / l.alpha)
+            });
+            Some(Line {
+                alpha: 1.0,
+                beta,
+                gamma,
+            })
         }
-        // Parallel: v_k = v, i = Σ i_k.
-        Junction::Parallel => {
-            let fixed: Vec<&Line> = lines.iter().filter(|l| l.beta == 0.0).collect();
-            match fixed.len() {
-                0 => {
-                    let (alpha, gamma) = lines.iter().fold((0.0, 0.0), |(a, g), l| {
-                        (a + l.alpha / l.beta, g + l.gamma / l.beta)
-                    });
-                    Ok(Line {
-                        alpha,
-                        beta: 1.0,
-                        gamma,
-                    })
-                }
-                1 => Ok(*fixed[0]),
-                _ => {
-                    let (a, b) = (fixed[0], fixed[1]);
-                    if (a.gamma / a.alpha - b.gamma / b.alpha).abs()
-                        > 1e-12 * (a.gamma / a.alpha).abs().max(1e-30)
-                    {
-                        Err(TreeError::Indeterminate(format!(
-                            "voltage sources or short circuits in parallel disagree near {names}"
-                        )))
-                    } else {
-                        Ok(*a)
-                    }
-                }
-            }
+        // The current is fixed by one child; the line says only that.
+        1 => Some(*fixed[0]),
+        _ => {
+            let (a, b) = (
+                fixed[0].gamma / fixed[0].beta,
+                fixed[1].gamma / fixed[1].beta,
+            );
+            ((a - b).abs() <= 1e-12 * a.abs().max(1e-30)).then_some(*fixed[0])
         }
     }
 }
@@ -101,43 +89,32 @@ struct Operating {
     i: f64,
 }
 
-/// Solves the children of a junction given the junction's operating point.
+/// Solves the children of a junction given the junction's operating point
+/// (natural law), the dual of the series case for a parallel junction.
 fn split(lines: [Line; 2], junction: Junction, at: Operating) -> [Operating; 2] {
-    let mut out = [Operating::default(); 2];
+    let swap = |o: Operating| Operating { v: o.i, i: o.v };
     match junction {
-        Junction::Series => {
-            // Children whose line fixes the current take the rest of the voltage.
-            let mut rest = at.v;
-            let mut free = None;
-            for (k, l) in lines.iter().enumerate() {
-                out[k].i = at.i;
-                if l.alpha != 0.0 {
-                    out[k].v = (l.gamma - l.beta * at.i) / l.alpha;
-                    rest -= out[k].v;
-                } else if free.is_none() {
-                    free = Some(k);
-                }
-            }
-            if let Some(k) = free {
-                out[k].v = rest;
-            }
+        Junction::Series => split_series(lines, at),
+        Junction::Parallel => split_series(lines.map(dual), swap(at)).map(swap),
+    }
+}
+
+/// Series: every child carries the current; children whose line fixes the
+/// current take the rest of the voltage (the first of them all of it).
+fn split_series(lines: [Line; 2], at: Operating) -> [Operating; 2] {
+    let mut out = [Operating { v: 0.0, i: at.i }; 2];
+    let mut rest = at.v;
+    let mut free = None;
+    for (k, l) in lines.iter().enumerate() {
+        if l.alpha != 0.0 {
+            out[k].v = (l.gamma - l.beta * at.i) / l.alpha;
+            rest -= out[k].v;
+        } else if free.is_none() {
+            free = Some(k);
         }
-        Junction::Parallel => {
-            let mut rest = at.i;
-            let mut free = None;
-            for (k, l) in lines.iter().enumerate() {
-                out[k].v = at.v;
-                if l.beta != 0.0 {
-                    out[k].i = (l.gamma - l.alpha * at.v) / l.beta;
-                    rest -= out[k].i;
-                } else if free.is_none() {
-                    free = Some(k);
-                }
-            }
-            if let Some(k) = free {
-                out[k].i = rest;
-            }
-        }
+    }
+    if let Some(k) = free {
+        out[k].v = rest;
     }
     out
 }
