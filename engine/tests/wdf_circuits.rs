@@ -356,3 +356,52 @@ fn polyphonic_voices_equal_single_voices() {
         "reset() does not return the voices to their start"
     );
 }
+
+/// A capacitor charged from an ideal voltage source at the root through a
+/// resistor; opening the root switch of a second circuit freezes its charge.
+#[test]
+fn root_sources_and_switches_act_at_run_time() {
+    // Ideal source at the root driving R in series with C: v_C follows the
+    // source with time constant RC.
+    let description = TreeDescription::new(
+        "V",
+        Element::IdealVoltageSource { volts: 0.0 },
+        series([resistor("R", 1_000.0), capacitor("C", 1e-6)]),
+    );
+    let mut tree = Bct::new(&description, FS).unwrap();
+    let c = tree.leaf("C").unwrap();
+    assert!(tree.set_root_source(1.0));
+    assert!(!tree.set_switch(true), "an ideal source is not a switch");
+    for _ in 0..(FS * 0.01) as usize {
+        tree.tick();
+    }
+    // Ten time constants: fully charged (the series orientation makes it −1 V).
+    assert!(
+        (tree.voltage(c).abs() - 1.0).abs() < 1e-3,
+        "{}",
+        tree.voltage(c)
+    );
+
+    // A charged capacitor discharging through a resistor, interrupted by a switch.
+    let description = TreeDescription::new(
+        "S",
+        Element::Switch { closed: true },
+        series([resistor("R", 1_000.0), capacitor("C", 1e-6)]),
+    );
+    let mut tree = Bct::new(&description, FS).unwrap();
+    let c = tree.leaf("C").unwrap();
+    tree.set_reactive_state(c, 1.0);
+    for _ in 0..48 {
+        tree.tick();
+    }
+    let at_open = tree.voltage(c);
+    assert!(at_open < 0.4 && at_open > 0.3, "{at_open}"); // e^(−1) after 1 ms
+    assert!(tree.set_switch(false));
+    for _ in 0..480 {
+        tree.tick();
+    }
+    assert!(
+        (tree.voltage(c) - at_open).abs() < 0.02 * at_open,
+        "the open switch let it discharge"
+    );
+}

@@ -241,6 +241,18 @@ impl Bct {
         (self.down[leaf.0] - self.up[leaf.0]) / (2.0 * self.leaves.resistance[leaf.0])
     }
 
+    /// Opens or closes the root switch from the next sample on. Returns false (and
+    /// changes nothing) if the root is not a switch.
+    pub fn set_switch(&mut self, closed: bool) -> bool {
+        self.root.set_switch(closed)
+    }
+
+    /// Drives an ideal source at the root: its voltage (V) or current (A) from the
+    /// next sample on. Returns false if the root is not an ideal source.
+    pub fn set_root_source(&mut self, value: f64) -> bool {
+        self.root.set_source(value)
+    }
+
     /// Voltage across the root at the last sample.
     pub fn root_voltage(&self) -> f64 {
         0.5 * (self.root.incident + self.root.reflected)

@@ -88,6 +88,8 @@ pub(crate) enum RootKind {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Root {
     pub kind: RootKind,
+    /// Whether the root is a switch (as opposed to a fixed open or short).
+    is_switch: bool,
     pub port_resistance: f64,
     /// Waves of the last sample at the root port, root side.
     pub incident: f64,
@@ -134,6 +136,7 @@ impl Root {
         };
         Self {
             kind,
+            is_switch: matches!(element, Element::Switch { .. }),
             port_resistance,
             incident: 0.0,
             reflected: 0.0,
@@ -172,6 +175,28 @@ impl Root {
         self.incident = a;
         self.reflected = b;
         b
+    }
+
+    /// Opens or closes a switch root; returns false if the root is not a switch.
+    pub fn set_switch(&mut self, closed: bool) -> bool {
+        match (&mut self.kind, self.is_switch) {
+            (RootKind::Reflect { sign }, true) => {
+                *sign = if closed { -1.0 } else { 1.0 };
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Sets an ideal source root's voltage (V) or current (A); returns false if the
+    /// root is not an ideal source.
+    pub fn set_source(&mut self, value: f64) -> bool {
+        match &mut self.kind {
+            RootKind::IdealVoltage { volts } => *volts = value,
+            RootKind::IdealCurrent { amps } => *amps = value,
+            _ => return false,
+        }
+        true
     }
 
     /// For a linear, memoryless root, its reflection `b = ρ·a + c` as `(ρ, c)`.
