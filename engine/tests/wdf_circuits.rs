@@ -7,6 +7,9 @@ use orchard_engine::wdf::description::{
 };
 use orchard_engine::wdf::{Bct, Element, TreeDescription, TreeError, WaveTableau};
 
+#[global_allocator]
+static ALLOCATOR: nice_assert_no_alloc::AllocDisabler = nice_assert_no_alloc::AllocDisabler;
+
 const FS: f64 = 48_000.0;
 const IS: f64 = 2.52e-9;
 const VT: f64 = 0.025_85;
@@ -404,4 +407,41 @@ fn root_sources_and_switches_act_at_run_time() {
         (tree.voltage(c) - at_open).abs() < 0.02 * at_open,
         "the open switch let it discharge"
     );
+}
+
+/// The audio-thread operations of every engine allocate nothing: ticks, blocks,
+/// source changes, patches, switches and resets (after their preparation).
+#[test]
+fn the_audio_path_allocates_nothing() {
+    use orchard_engine::wdf::PolyTableau;
+    let x: Vec<f64> = (0..512).map(input).collect();
+    let mut y = vec![0.0; x.len()];
+
+    let mut bct = Bct::new(&diode_clipper(), FS).unwrap();
+    let (vin, cap) = (bct.source("Vin").unwrap(), bct.leaf("C").unwrap());
+    let patch = bct
+        .planner()
+        .set_element("C", Element::Capacitor { farads: 22e-9 })
+        .unwrap();
+    let mut wt = WaveTableau::new(&diode_clipper(), FS).unwrap();
+    let (wt_vin, wt_cap) = (wt.source("Vin").unwrap(), wt.leaf("C").unwrap());
+    wt.prepare_block(wt_vin, wt_cap);
+    let mut poly = PolyTableau::new(&diode_clipper(), FS, "Vin", "C", 4).unwrap();
+    let mut poly_y = vec![0.0; 4 * x.len()];
+    let poly_x: Vec<f64> = x.iter().flat_map(|&v| [v; 4]).collect();
+
+    nice_assert_no_alloc::assert_no_alloc(|| {
+        bct.process(vin, &x, cap, &mut y);
+        bct.apply_patch(&patch);
+        bct.set_source(vin, 0.5);
+        bct.tick();
+        let _ = (bct.voltage(cap), bct.current(cap), bct.stored_energy());
+        bct.reset();
+        wt.process(wt_vin, &x, wt_cap, &mut y);
+        wt.tick();
+        let _ = wt.voltage(wt_cap);
+        poly.process(&poly_x, &mut poly_y);
+        poly.reset();
+    });
+    assert!(y.iter().all(|v| v.is_finite()));
 }

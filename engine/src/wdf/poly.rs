@@ -19,6 +19,8 @@ pub struct PolyTableau {
     kernel: Kernel,
     root: Root,
     voices: usize,
+    /// Every voice's outgoing waves when built, per kernel port.
+    initial: Vec<f64>,
     /// Outgoing waves at the kernel's ports, `port × voice`.
     waves: Vec<f64>,
     next: Vec<f64>,
@@ -36,7 +38,7 @@ impl PolyTableau {
         probe: &str,
         voices: usize,
     ) -> Result<Self, TreeError> {
-        let single = WaveTableau::new(description, sample_rate)?;
+        let mut single = WaveTableau::new(description, sample_rate)?;
         let (source_id, probe_id) = (single.source(source)?, single.leaf(probe)?);
         let kernel = single.kernel(source_id, probe_id).ok_or(TreeError::WrongKind {
             name: probe.to_string(),
@@ -51,12 +53,14 @@ impl PolyTableau {
         }
         let n = kernel.order.len();
         let voices = voices.max(1);
-        let waves: Vec<f64> = kernel
-            .initial
+        let mut initial = vec![0.0; n];
+        single.current_waves(&kernel.order, &mut initial);
+        let waves: Vec<f64> = initial
             .iter()
             .flat_map(|&w| std::iter::repeat_n(w, voices))
             .collect();
         Ok(Self {
+            initial,
             kernel,
             root,
             voices,
@@ -130,7 +134,7 @@ impl PolyTableau {
 
     /// Brings every voice back to the state it was built in.
     pub fn reset(&mut self) {
-        for (port, &w) in self.kernel.initial.iter().enumerate() {
+        for (port, &w) in self.initial.iter().enumerate() {
             self.waves[port * self.voices..(port + 1) * self.voices].fill(w);
         }
         self.next.fill(0.0);

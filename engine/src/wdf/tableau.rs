@@ -22,8 +22,9 @@ pub(crate) struct Kernel {
     /// +1 if the probe is a capacitor, −1 for an inductor.
     pub probe_sign: f64,
     pub source_scale: f64,
-    /// The outgoing waves at the kernel's ports in the tableau's present state.
-    pub initial: Vec<f64>,
+    /// The source leaf and the probe leaf it was built for.
+    pub source: usize,
+    pub probe: usize,
 }
 
 /// Largest tableau built: its dense matrices grow with the square of this.
@@ -69,6 +70,8 @@ pub struct WaveTableau {
     dense: Vec<f64>,
     /// This sample's incoming waves at the `active` ports.
     gathered: Vec<f64>,
+    /// The block kernel of the last (source, probe) pair processed.
+    block_kernel: Option<Kernel>,
     /// For each unit delay: (port on its parent side, port on its child side,
     /// delayed wave going up, delayed wave going down).
     delays: Vec<(usize, usize, f64, f64)>,
@@ -205,6 +208,7 @@ impl WaveTableau {
             .collect();
         Ok(Self {
             gathered: vec![0.0; active.len()],
+            block_kernel: None,
             active,
             rows,
             dense,
@@ -277,14 +281,24 @@ impl WaveTableau {
     /// Small macro-adaptors (up to six ports carrying waves, with a reactive probe)
     /// run through a kernel whose matrices and state live in registers for the
     /// whole block; larger ones sample by sample.
+    ///
+    /// The first block for a (source, probe) pair builds that pair's kernel, which
+    /// allocates: on a realtime thread, call [`WaveTableau::prepare_block`] first.
     pub fn process(&mut self, source: SourceId, input: &[f64], probe: LeafId, output: &mut [f64]) {
-        let fast = self.leaves.is_reactive(probe.0) && self.active.contains(&source.leaf());
+        let cached = self
+            .block_kernel
+            .as_ref()
+            .is_some_and(|k| k.source == source.leaf() && k.probe == probe.0);
+        if !cached {
+            self.prepare_block(source, probe);
+        }
+        let fast = self.block_kernel.is_some();
         match (fast, self.active.len()) {
-            (true, 2) => self.process_small::<2>(source, input, probe, output),
-            (true, 3) => self.process_small::<3>(source, input, probe, output),
-            (true, 4) => self.process_small::<4>(source, input, probe, output),
-            (true, 5) => self.process_small::<5>(source, input, probe, output),
-            (true, 6) => self.process_small::<6>(source, input, probe, output),
+            (true, 2) => self.process_small::<2>(input, output),
+            (true, 3) => self.process_small::<3>(input, output),
+            (true, 4) => self.process_small::<4>(input, output),
+            (true, 5) => self.process_small::<5>(input, output),
+            (true, 6) => self.process_small::<6>(input, output),
             _ => {
                 for (&x, y) in input.iter().zip(output.iter_mut()) {
                     self.set_source(source, x);
@@ -292,6 +306,29 @@ impl WaveTableau {
                     *y = self.voltage(probe);
                 }
             }
+        }
+    }
+
+    /// Builds the block kernel for driving `source` and reading `probe`, so that
+    /// [`WaveTableau::process`] allocates nothing afterwards.
+    ///
+    /// Allocates: the kernel's matrices.
+    pub fn prepare_block(&mut self, source: SourceId, probe: LeafId) {
+        self.block_kernel = self.kernel(source, probe);
+    }
+
+    /// The outgoing waves at the kernel's ports (in kernel `order`) in the present
+    /// state, written into `out`.
+    pub(crate) fn current_waves(&mut self, order: &[usize], out: &mut [f64]) {
+        let t = self.t.as_mut_slice();
+        self.leaves.reflect(t);
+        for &(up, down, s_up, s_down) in &self.delays {
+            t[up] = s_up;
+            t[down] = s_down;
+        }
+        t[self.root_port] = 0.0;
+        for (value, &j) in out.iter_mut().zip(order) {
+            *value = t[self.active[j]];
         }
     }
 
@@ -335,15 +372,9 @@ impl WaveTableau {
                 _ => rest.next().unwrap_or(0),
             })
             .collect();
-        let mut t = vec![0.0; self.t.len()];
-        self.leaves.reflect(&mut t);
-        for &(up, down, s_up, s_down) in &self.delays {
-            t[up] = s_up;
-            t[down] = s_down;
-        }
-        t[self.root_port] = 0.0;
         Some(Kernel {
-            initial: order.iter().map(|&j| t[self.active[j]]).collect(),
+            source: source.leaf(),
+            probe: probe.0,
             to_root: order.iter().map(|&i| self.dense[i]).collect(),
             transition: order
                 .iter()
@@ -367,14 +398,8 @@ impl WaveTableau {
     /// the transition matrix (element reflections folded in: a capacitor returns
     /// what it received, an inductor its negative, a unit delay swaps its two
     /// sides); source columns keep their value.
-    fn process_small<const N: usize>(
-        &mut self,
-        source: SourceId,
-        input: &[f64],
-        probe: LeafId,
-        output: &mut [f64],
-    ) {
-        let Some(kernel) = self.kernel(source, probe) else {
+    fn process_small<const N: usize>(&mut self, input: &[f64], output: &mut [f64]) {
+        let Some(kernel) = self.block_kernel.take() else {
             return;
         };
         let order: [usize; N] = std::array::from_fn(|i| kernel.order[i]);
@@ -384,7 +409,8 @@ impl WaveTableau {
         let (source_column, probe_column, probe_sign) = (N - 1, 1, kernel.probe_sign);
 
         // Current waves at the active ports.
-        let mut g: [f64; N] = std::array::from_fn(|i| kernel.initial[i]);
+        let mut g = [0.0; N];
+        self.current_waves(&order, &mut g);
         let mut last = g;
         if let Some((rho, offset)) = self.root.affine() {
             // A linear root folds into the transition: the whole block is then one
@@ -454,11 +480,18 @@ impl WaveTableau {
         for (&value, &j) in last.iter().zip(&order) {
             t[self.active[j]] = value;
         }
+        self.block_kernel = Some(kernel);
     }
 
     /// Voltage across a leaf at the last sample.
     pub fn voltage(&self, leaf: LeafId) -> f64 {
-        let outgoing = self.m.row(leaf.0).transpose().dot(&self.t);
+        let outgoing: f64 = self
+            .m
+            .row(leaf.0)
+            .iter()
+            .zip(self.t.iter())
+            .map(|(m, t)| m * t)
+            .sum();
         0.5 * (self.t[leaf.0] + outgoing)
     }
 
