@@ -33,7 +33,7 @@ pub fn wright_omega(x: f64) -> f64 {
 #[inline]
 fn fritsch_step(w: f64, z: f64) -> f64 {
     let q = 2.0 * (1.0 + w) * (1.0 + w + (2.0 / 3.0) * z);
-    w * (1.0 + z / (1.0 + w) * (q - z) / (q - 2.0 * z))
+    w * (1.0 + z * (q - z) / ((1.0 + w) * (q - 2.0 * z)))
 }
 
 /// `ω(x)` to about 1e-7 relative: the piecewise seed and one Fritsch step.
@@ -276,7 +276,7 @@ impl DiodeModel {
     #[inline]
     pub fn solve_single(&self, a: f64) -> f64 {
         let (v0, m0) = self.closed_form(a);
-        let step = |v: f64, m: f64| {
+        let step = |v: f64, m: f64, _inverse: f64| {
             (v + self.r_is * m - a) / (1.0 + self.r_is * self.inverse_thermal * (1.0 + m))
         };
         self.polish(v0, m0, step, a)
@@ -290,9 +290,8 @@ impl DiodeModel {
     pub fn solve_pair(&self, a: f64) -> f64 {
         let magnitude = a.abs();
         let (v0, m0) = self.closed_form(magnitude);
-        let step = |v: f64, m: f64| {
+        let step = |v: f64, m: f64, inverse: f64| {
             // With e = exp(v/Vt) = 1 + m: e − 1/e = m·(1 + 1/e), accurate near 0.
-            let inverse = 1.0 / (1.0 + m);
             (v + self.r_is * m * (1.0 + inverse) - magnitude)
                 / (1.0 + self.r_is * self.inverse_thermal * (1.0 + m + inverse))
         };
@@ -302,21 +301,26 @@ impl DiodeModel {
     }
 
     /// Two Newton steps from a seed within about 1e-6 V, carrying
-    /// `m = exp(v/Vt) − 1` along by Taylor series instead of calling `exp` again
+    /// `m = exp(v/Vt) − 1` (and its reciprocal) along by Taylor series instead of
+    /// calling `exp` or dividing again
     /// (and without the cancellation of `exp − 1` for small `v`). Newton's error
     /// after a step of size `s` is at most `s²/(2·Vt)` (the curvature of either
     /// diode law), so two steps from such a seed leave far less than an ulp.
     /// Returns `None` when the seed was not close enough for that to hold.
     #[inline]
-    fn polish(&self, v0: f64, m0: f64, step: impl Fn(f64, f64) -> f64, a: f64) -> Option<f64> {
-        let s1 = step(v0, m0);
+    fn polish(&self, v0: f64, m0: f64, step: impl Fn(f64, f64, f64) -> f64, a: f64) -> Option<f64> {
+        // `1/exp(v/Vt)` is carried along too (the pair needs it; for a single
+        // diode the compiler drops it).
+        let inverse0 = 1.0 / (1.0 + m0);
+        let s1 = step(v0, m0, inverse0);
         let d1 = -s1 * self.inverse_thermal;
         if d1.is_nan() || d1.abs() > 1e-3 {
             return None;
         }
         let v1 = v0 - s1;
         let m1 = m0 + (1.0 + m0) * exp_m1_small(d1);
-        let v2 = v1 - step(v1, m1);
+        let inverse1 = inverse0 * (1.0 + exp_m1_small(-d1));
+        let v2 = v1 - step(v1, m1, inverse1);
         // The root lies between 0 and a.
         let (lo, hi) = if a >= 0.0 { (0.0, a) } else { (a, 0.0) };
         Some(v2.clamp(lo, hi))
