@@ -21,6 +21,8 @@ pub struct PolyTableau {
     voices: usize,
     /// Every voice's outgoing waves when built, per kernel port.
     initial: Vec<f64>,
+    /// Whether this processor runs the AVX2 build of the loop.
+    vector: bool,
     /// Outgoing waves at the kernel's ports, `port × voice`.
     waves: Vec<f64>,
     next: Vec<f64>,
@@ -60,6 +62,7 @@ impl PolyTableau {
             .flat_map(|&w| std::iter::repeat_n(w, voices))
             .collect();
         Ok(Self {
+            vector: super::diode_lanes::available(),
             initial,
             kernel,
             root,
@@ -78,6 +81,24 @@ impl PolyTableau {
     /// Runs `input.len() / voices` frames. Both slices are frame-major: sample `n`
     /// of voice `k` is at `n·voices + k`. `output` receives the probe's voltage.
     pub fn process(&mut self, input: &[f64], output: &mut [f64]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.vector {
+            // SAFETY: `vector` is set only when AVX2 and FMA were detected.
+            unsafe { self.process_avx2(input, output) };
+            return;
+        }
+        self.process_lanes(input, output);
+    }
+
+    /// [`PolyTableau::process`] compiled for AVX2, four voices per register.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn process_avx2(&mut self, input: &[f64], output: &mut [f64]) {
+        self.process_lanes(input, output);
+    }
+
+    #[inline(always)]
+    fn process_lanes(&mut self, input: &[f64], output: &mut [f64]) {
         let (v, n) = (self.voices, self.kernel.order.len());
         let source = n - 1;
         let scale = self.kernel.source_scale;
@@ -101,11 +122,7 @@ impl PolyTableau {
                         *b = rho * a + offset;
                     }
                 }
-                None => {
-                    for (b, &a) in root_waves.iter_mut().zip(&self.to_root) {
-                        *b = self.root.reflect(a);
-                    }
-                }
+                None => self.root.reflect_lanes(&self.to_root, root_waves),
             }
             // Next outgoing waves at every other port.
             for j in 1..n {
