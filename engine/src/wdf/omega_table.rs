@@ -39,6 +39,19 @@ pub(crate) fn table() -> &'static [[f64; 4]] {
     LazyLock::force(&TABLE).as_slice()
 }
 
+/// `ω(x)` by interpolation in `table` (within 1e-8 relative), or `None` outside it.
+#[inline]
+pub(crate) fn interpolate(table: &[[f64; 4]], x: f64) -> Option<f64> {
+    let position = (x - START) * (1.0 / STEP);
+    if !(position >= 0.0 && position < INTERVALS as f64) {
+        return None;
+    }
+    let k = position as usize;
+    let t = position - k as f64;
+    let [c0, c1, c2, c3] = *table.get(k)?;
+    Some(c0 + t * (c1 + t * (c2 + t * c3)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,11 +62,7 @@ mod tests {
         let table = table();
         let mut x = START;
         while x < START + INTERVALS as f64 * STEP - STEP {
-            let position = (x - START) / STEP;
-            let k = position as usize;
-            let t = position - k as f64;
-            let [c0, c1, c2, c3] = table[k];
-            let ours = c0 + t * (c1 + t * (c2 + t * c3));
+            let ours = interpolate(table, x).unwrap();
             let reference = wright_omega(x);
             assert!(
                 ((ours - reference) / reference).abs() < 1e-8,
@@ -61,5 +70,7 @@ mod tests {
             );
             x += 0.0071;
         }
+        assert_eq!(interpolate(table, START - 1.0), None);
+        assert_eq!(interpolate(table, f64::NAN), None);
     }
 }

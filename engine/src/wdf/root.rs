@@ -259,8 +259,10 @@ pub(crate) struct DiodeModel {
     r_is: f64,
     /// `ln(R·Is/Vt)`.
     log_ratio: f64,
-    /// The omega table, when the vector path is available on this processor.
-    lanes: Option<&'static [[f64; 4]]>,
+    /// The tabulated Wright omega function that seeds every solve.
+    omega: &'static [[f64; 4]],
+    /// Whether this processor runs the vector lanes (AVX2 and FMA).
+    vector: bool,
 }
 
 /// `exp(d) − 1` for |d| ≤ 1e-3, to within 1e-16 relative (Taylor to the fifth
@@ -274,7 +276,8 @@ impl DiodeModel {
     fn new(saturation_amps: f64, thermal_volts: f64, port_resistance: f64) -> Self {
         let r_is = port_resistance * saturation_amps;
         Self {
-            lanes: diode_lanes::available().then(omega_table::table),
+            omega: omega_table::table(),
+            vector: diode_lanes::available(),
             saturation_amps,
             thermal_volts,
             inverse_thermal: 1.0 / thermal_volts,
@@ -284,11 +287,13 @@ impl DiodeModel {
     }
 
     /// The closed-form single-diode solution for incident wave `a` through the
-    /// Wright omega function (to about 1e-7 relative), and `exp(v/Vt) − 1` there.
+    /// Wright omega function (tabulated to 1e-8, or computed to 1e-7 outside the
+    /// table), and `exp(v/Vt) − 1` there.
     #[inline]
     fn closed_form(&self, a: f64) -> (f64, f64) {
         let x = self.log_ratio + (a + self.r_is) * self.inverse_thermal;
-        let v = a + self.r_is - self.thermal_volts * omega_fast(x);
+        let omega = omega_table::interpolate(self.omega, x).unwrap_or_else(|| omega_fast(x));
+        let v = a + self.r_is - self.thermal_volts * omega;
         (v, (v * self.inverse_thermal).exp_m1())
     }
 
@@ -326,16 +331,16 @@ impl DiodeModel {
     /// flags are redone by [`DiodeModel::solve_pair`]), one at a time otherwise.
     pub fn solve_pair_lanes(&self, a: &[f64], v: &mut [f64]) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(table) = self.lanes {
+        if self.vector {
             let constants = diode_lanes::PairConstants {
                 r_is: self.r_is,
                 inverse_thermal: self.inverse_thermal,
                 thermal: self.thermal_volts,
                 log_ratio: self.log_ratio,
             };
-            // SAFETY: `lanes` is only set when AVX2 and FMA were detected.
+            // SAFETY: `vector` is only set when AVX2 and FMA were detected.
             unsafe {
-                diode_lanes::solve_pairs(&constants, table, a, v, |a| self.solve_pair(a));
+                diode_lanes::solve_pairs(&constants, self.omega, a, v, |a| self.solve_pair(a));
             }
             return;
         }
