@@ -247,13 +247,8 @@ impl WaveTableau {
     /// outgoing wave does not depend on its own input), the root's reflection, then
     /// the rows of the ports that carry state.
     pub fn tick(&mut self) {
+        self.refresh_outgoing();
         let t = self.t.as_mut_slice();
-        self.leaves.reflect(t);
-        for &(up, down, s_up, s_down) in &self.delays {
-            t[up] = s_up;
-            t[down] = s_down;
-        }
-        t[self.root_port] = 0.0;
         for (g, &port) in self.gathered.iter_mut().zip(&self.active) {
             *g = t[port];
         }
@@ -320,6 +315,16 @@ impl WaveTableau {
     /// The outgoing waves at the kernel's ports (in kernel `order`) in the present
     /// state, written into `out`.
     pub(crate) fn current_waves(&mut self, order: &[usize], out: &mut [f64]) {
+        self.refresh_outgoing();
+        for (value, &j) in out.iter_mut().zip(order) {
+            *value = self.t[self.active[j]];
+        }
+    }
+
+    /// Writes the waves the elements send into the macro-adaptor this sample into
+    /// `t`: leaves, both sides of every unit delay, and zero for the root (whose
+    /// wave comes after its row is evaluated).
+    fn refresh_outgoing(&mut self) {
         let t = self.t.as_mut_slice();
         self.leaves.reflect(t);
         for &(up, down, s_up, s_down) in &self.delays {
@@ -327,9 +332,6 @@ impl WaveTableau {
             t[down] = s_down;
         }
         t[self.root_port] = 0.0;
-        for (value, &j) in out.iter_mut().zip(order) {
-            *value = t[self.active[j]];
-        }
     }
 
     /// The block kernel's matrices for driving `source` and reading `probe` (a
