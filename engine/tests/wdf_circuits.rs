@@ -385,6 +385,26 @@ fn root_sources_and_switches_act_at_run_time() {
         tree.voltage(c)
     );
 
+    // The DC operating point follows the source's present value, not the
+    // description's: 2 V across C from the first sample.
+    let mut settled = Bct::new(
+        &TreeDescription::new(
+            "V",
+            Element::IdealVoltageSource { volts: 0.0 },
+            series([resistor("R", 1_000.0), capacitor("C", 1e-6)]),
+        ),
+        FS,
+    )
+    .unwrap();
+    settled.set_root_source(2.0);
+    settled.settle_to_dc().unwrap();
+    settled.tick();
+    assert!(
+        (settled.voltage(c).abs() - 2.0).abs() < 1e-12,
+        "{}",
+        settled.voltage(c)
+    );
+
     // A charged capacitor discharging through a resistor, interrupted by a switch.
     let description = TreeDescription::new(
         "S",

@@ -155,21 +155,13 @@ impl WaveguideString {
         // Match the loss at the fundamental and at a high partial still well below
         // Nyquist, where the filter's shape matters most to the ear.
         let omega2 = (8.0 * omega1).min(0.6 * PI);
-        let loss = if omega2 > 1.5 * omega1 {
-            LossFilter::matched(
-                round_trip_gain(omega1),
-                omega1,
-                round_trip_gain(omega2),
-                omega2,
-            )
+        // Too close to the fundamental to shape anything: a flat loss.
+        let high_gain = if omega2 > 1.5 * omega1 {
+            round_trip_gain(omega2)
         } else {
-            LossFilter::matched(
-                round_trip_gain(omega1),
-                omega1,
-                round_trip_gain(omega1),
-                omega2,
-            )
+            round_trip_gain(omega1)
         };
+        let loss = LossFilter::matched(round_trip_gain(omega1), omega1, high_gain, omega2);
 
         // Whole-sample delays plus an allpass make up the loop's phase delay at f0.
         let remaining = period_samples - loss.phase_delay(omega1);

@@ -249,19 +249,17 @@ impl Bct {
             n
         ];
         for (slot, element) in elements.iter().enumerate() {
-            lines[slot] = element.dc_line().unwrap_or(lines[slot]);
-        }
-        // Sources carry their present values: read them back from the leaf bank.
-        for (slot, element) in elements.iter().enumerate() {
-            if let Element::ResistiveVoltageSource { ohms, .. }
-            | Element::ResistiveCurrentSource { ohms, .. } = element
-            {
-                lines[slot] = Line {
+            lines[slot] = if element.is_reactive() {
+                element.dc_line().unwrap_or(lines[slot])
+            } else {
+                // Every memoryless leaf is `v = c + R·i`, with `c` the constant it
+                // reflects now (0 for a resistor, a source's present value).
+                Line {
                     alpha: 1.0,
-                    beta: -ohms,
+                    beta: -self.leaves.resistance[slot],
                     gamma: self.leaves.constant(slot),
-                };
-            }
+                }
+            };
         }
         for &internal in &topology.order {
             match internal {
@@ -283,7 +281,7 @@ impl Bct {
         }
         let top = topology.top;
         let at_root = solve_root(
-            &topology.root.element,
+            &self.root.present_element(&topology.root.element),
             through(lines[top.slot], top.scale),
             &topology.root.name,
         )?;

@@ -199,6 +199,17 @@ impl Root {
         true
     }
 
+    /// The root as an element with its present values (a switch as it is now set,
+    /// an ideal source at its present value); `built` is what it was built from.
+    pub fn present_element(&self, built: &Element) -> Element {
+        match self.kind {
+            RootKind::Reflect { sign } if self.is_switch => Element::Switch { closed: sign < 0.0 },
+            RootKind::IdealVoltage { volts } => Element::IdealVoltageSource { volts },
+            RootKind::IdealCurrent { amps } => Element::IdealCurrentSource { amps },
+            _ => *built,
+        }
+    }
+
     /// For a linear, memoryless root, its reflection `b = ρ·a + c` as `(ρ, c)`.
     pub fn affine(&self) -> Option<(f64, f64)> {
         let r = self.port_resistance;
