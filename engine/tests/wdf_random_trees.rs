@@ -176,6 +176,9 @@ proptest! {
 
     /// Random trees of 3 to 200 elements: the BCT and the Wave Tableau agree on
     /// every leaf voltage to 1e-9 of the circuit's signal level over 10⁴ samples.
+    /// The level is the largest voltage seen, the 1 V drive included: a drive in
+    /// parallel with a short root holds every voltage at zero, and there the two
+    /// methods may differ only by rounding.
     #[test]
     fn bct_equals_wave_tableau(seed in any::<u64>(), leaves in 2usize..200) {
         let description = driven_circuit(seed, leaves);
@@ -184,10 +187,11 @@ proptest! {
         let names = leaf_names(&description);
         let ids: Vec<_> = names.iter().map(|n| (bct.leaf(n).unwrap(), wt.leaf(n).unwrap())).collect();
         let (drive_b, drive_w) = (bct.source("drive").unwrap(), wt.source("drive").unwrap());
-        let mut level: f64 = 1e-12;
+        let mut level: f64 = 0.0;
         let mut worst: f64 = 0.0;
         for n in 0..10_000 {
             let x = (2.0 * std::f64::consts::PI * 220.0 * n as f64 / 48_000.0).sin();
+            level = level.max(x.abs());
             bct.set_source(drive_b, x);
             wt.set_source(drive_w, x);
             bct.tick();
