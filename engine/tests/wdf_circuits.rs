@@ -318,15 +318,16 @@ fn circuit_files_describe_the_tested_circuits() {
     assert_eq!(clipper, diode_clipper());
 }
 
-/// Sixteen voices of the clipper, each with its own input, computed side by side,
-/// give each voice what a single tableau gives it alone.
+/// Thirty-one voices of the clipper (groups of 16, 8, 4 and single voices), each
+/// with its own input, computed side by side, give each voice what a single
+/// tableau gives it alone; one voice is driven beyond the diode table's range.
 #[test]
 fn polyphonic_voices_equal_single_voices() {
     use orchard_engine::wdf::PolyTableau;
-    let voices = 16;
+    let voices = 31;
     let frames = 4_800;
     let mut poly = PolyTableau::new(&diode_clipper(), FS, "Vin", "C", voices).unwrap();
-    let amplitude = |k: usize| 0.1 + 0.3 * k as f64;
+    let amplitude = |k: usize| if k == 20 { 900.0 } else { 0.1 + 0.3 * k as f64 };
     let mut input = vec![0.0; frames * voices];
     for n in 0..frames {
         for k in 0..voices {

@@ -20,24 +20,12 @@ pub(crate) struct PairConstants {
     pub log_ratio: f64,
 }
 
-/// Whether the vector path can run on this processor.
-pub(crate) fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// Solves `v[k]` for every `a[k]`, four lanes at a time; lanes the vector path
 /// cannot vouch for are solved by `fallback`. One function holds the whole loop,
 /// so the processor overlaps the independent chunks.
 ///
 /// # Safety
-/// The processor must support AVX2 and FMA ([`available`]).
+/// The processor must support AVX2 and FMA ([`super::fused::available`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 pub(crate) unsafe fn solve_pairs(

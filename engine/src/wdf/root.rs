@@ -1,7 +1,11 @@
 //! Roots: the one element of a tree that need not be adaptable. It receives the
 //! wave the whole tree sends up through the adapted top port and reflects one back.
 
-use super::{Element, FeltRoot, diode_lanes, omega_table};
+use std::sync::Arc;
+
+use super::fused::{MulAdd, Separate};
+use super::pair_table::{PairTable, PairView};
+use super::{Element, FeltRoot, diode_lanes, fused, omega_table};
 
 /// Newton steps allowed to an implicit root per sample. From the closed-form seed
 /// the solve converges in a handful; the bound only keeps a sample's cost finite.
@@ -123,11 +127,9 @@ impl Root {
             Element::DiodePair {
                 saturation_amps,
                 thermal_volts,
-            } => RootKind::DiodePair(DiodeModel::new(
-                saturation_amps,
-                thermal_volts,
-                port_resistance,
-            )),
+            } => RootKind::DiodePair(
+                DiodeModel::new(saturation_amps, thermal_volts, port_resistance).with_pair_table(),
+            ),
             Element::Felt { law } => {
                 RootKind::Felt(FeltRoot::new(law, port_resistance, sample_rate, 0.0, 0.0))
             }
@@ -149,7 +151,7 @@ impl Root {
         match &mut self.kind {
             RootKind::Felt(felt) => felt.set_port_resistance(r),
             RootKind::Diode(model) | RootKind::DiodePair(model) => {
-                *model = DiodeModel::new(model.saturation_amps, model.thermal_volts, r);
+                *model = model.at_port_resistance(r);
             }
             _ => {}
         }
@@ -175,6 +177,15 @@ impl Root {
         self.incident = a;
         self.reflected = b;
         b
+    }
+
+    /// The tabulated solve when this root is a diode pair with a table matching
+    /// its port (a kernel then solves it inline).
+    pub(crate) fn tabulated_pair(&self) -> Option<PairSolver<'_>> {
+        match &self.kind {
+            RootKind::DiodePair(model) => model.pair_solver(),
+            _ => None,
+        }
     }
 
     /// Opens or closes a switch root; returns false if the root is not a switch.
@@ -261,7 +272,7 @@ impl Root {
 
 /// A diode (or antiparallel pair) at a port of resistance `R`, with the constants
 /// its per-sample solve needs.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct DiodeModel {
     saturation_amps: f64,
     thermal_volts: f64,
@@ -274,6 +285,12 @@ pub(crate) struct DiodeModel {
     omega: &'static [[f64; 4]],
     /// Whether this processor runs the vector lanes (AVX2 and FMA).
     vector: bool,
+    /// The pair's solution tabulated for this port resistance (built with the
+    /// tree, off the audio thread), and whether it still matches the port: a
+    /// change of port resistance at run time falls back to the Newton solve
+    /// rather than rebuild (or free) a table on the audio thread.
+    pair_table: Option<Arc<PairTable>>,
+    table_matches: bool,
 }
 
 /// `exp(d) − 1` for |d| ≤ 1e-3, to within 1e-16 relative (Taylor to the fifth
@@ -288,13 +305,34 @@ impl DiodeModel {
         let r_is = port_resistance * saturation_amps;
         Self {
             omega: omega_table::table(),
-            vector: diode_lanes::available(),
+            vector: fused::available(),
             saturation_amps,
             thermal_volts,
             inverse_thermal: 1.0 / thermal_volts,
             r_is,
             log_ratio: (r_is / thermal_volts).ln(),
+            pair_table: None,
+            table_matches: false,
         }
+    }
+
+    /// The same model with its pair solution tabulated (see [`PairTable`]).
+    /// Allocates and runs thousands of exact solves: call when building a tree.
+    fn with_pair_table(mut self) -> Self {
+        let kappa = 2.0 * self.r_is * self.inverse_thermal;
+        let exact = |a: f64| self.solve_pair_newton(a);
+        self.pair_table = PairTable::build(kappa, self.thermal_volts, exact).map(Arc::new);
+        self.table_matches = self.pair_table.is_some();
+        self
+    }
+
+    /// The same diodes at another port resistance, keeping (but no longer using)
+    /// any table: allocation-free, for the audio thread.
+    fn at_port_resistance(&self, port_resistance: f64) -> Self {
+        let mut model = Self::new(self.saturation_amps, self.thermal_volts, port_resistance);
+        model.table_matches = self.table_matches && model.r_is == self.r_is;
+        model.pair_table = self.pair_table.clone();
+        model
     }
 
     /// The closed-form single-diode solution for incident wave `a` through the
@@ -321,10 +359,37 @@ impl DiodeModel {
     }
 
     /// Voltage across an antiparallel pair: the root of `v + 2·R·Is·sinh(v/Vt) = a`,
-    /// exact to a few ulps. The single-diode solution for `|a|` differs from it by
+    /// exact to a few ulps (from the table where the tree has one, to 1e-13
+    /// relative). Without a table: the single-diode solution for `|a|` differs from it by
     /// less than `R·Is` (the reverse diode's share) and seeds two Newton steps.
-    #[inline]
+    #[inline(always)]
     pub fn solve_pair(&self, a: f64) -> f64 {
+        self.solve_pair_with::<Separate>(a)
+    }
+
+    /// [`DiodeModel::solve_pair`] with multiply-adds of kind `M`.
+    #[inline(always)]
+    pub fn solve_pair_with<M: MulAdd>(&self, a: f64) -> f64 {
+        match self.pair_solver() {
+            Some(solver) => solver.solve::<M>(a),
+            None => self.solve_pair_newton(a),
+        }
+    }
+
+    /// The tabulated solve, if the table matches the port.
+    #[inline(always)]
+    pub fn pair_solver(&self) -> Option<PairSolver<'_>> {
+        let table = self.pair_table.as_ref().filter(|_| self.table_matches)?;
+        Some(PairSolver {
+            table: table.view(),
+            model: self,
+        })
+    }
+
+    /// [`DiodeModel::solve_pair`] without the table: the closed-form seed and
+    /// Newton's polish.
+    #[inline(never)]
+    fn solve_pair_newton(&self, a: f64) -> f64 {
         let magnitude = a.abs();
         let (v0, m0) = self.closed_form(magnitude);
         let step = |v: f64, m: f64, inverse: f64| {
@@ -403,6 +468,50 @@ impl DiodeModel {
                 (v + r_is * (e - 1.0) - a, 1.0 + r_is * e / vt)
             }
         })
+    }
+}
+
+/// A diode pair's tabulated solve, set up for a block of samples.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PairSolver<'a> {
+    table: PairView<'a>,
+    model: &'a DiodeModel,
+}
+
+impl PairSolver<'_> {
+    /// Voltage across the pair for incident wave `a`: from the table, or by
+    /// Newton's method above it.
+    #[inline(always)]
+    pub fn solve<M: MulAdd>(&self, a: f64) -> f64 {
+        match self.table.voltage::<M>(a.abs()) {
+            Some(v) => v.copysign(a),
+            None => self.model.solve_pair_newton(a),
+        }
+    }
+
+    /// The wave the pair reflects for incident wave `a`.
+    #[inline(always)]
+    pub fn reflect<M: MulAdd>(&self, a: f64) -> f64 {
+        M::mul_add(2.0, self.solve::<M>(a), -a)
+    }
+
+    /// Reflects four incident waves in place: in vector registers when compiled
+    /// with FMA and all four lie in the table, one by one otherwise.
+    #[inline(always)]
+    pub fn reflect4<M: MulAdd>(&self, waves: &mut [f64; 4]) {
+        #[cfg(target_arch = "x86_64")]
+        if M::FUSED {
+            // SAFETY: `Fused` code runs only where FMA and AVX2 were detected.
+            if let Some(v) = unsafe { self.table.voltage4(waves.map(f64::abs)) } {
+                for (a, v) in waves.iter_mut().zip(v) {
+                    *a = M::mul_add(2.0, v.copysign(*a), -*a);
+                }
+                return;
+            }
+        }
+        for a in waves {
+            *a = self.reflect::<M>(*a);
+        }
     }
 }
 
@@ -513,6 +622,34 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// A diode-pair root reflects from its table to within 1e-13 of the exact
+    /// solve; after a run-time change of port resistance (which the table was
+    /// not built for) it reflects exactly at the new port, without allocating.
+    #[test]
+    fn tabulated_pair_root_follows_a_new_port_resistance() {
+        let pair = Element::DiodePair {
+            saturation_amps: 2.52e-9,
+            thermal_volts: 0.025_85,
+        };
+        let mut root = Root::new(&pair, 211.6, 48_000.0);
+        assert!(root.tabulated_pair().is_some());
+        let waves = [-7.0, -0.61, -1e-4, 3e-9, 0.02, 0.45, 1.3, 90.0, 300.0];
+        for &a in &waves {
+            let exact = 2.0 * solve_diode_pair(a, 211.6, 2.52e-9, 0.025_85) - a;
+            let b = root.reflect(a);
+            assert!(
+                (b - exact).abs() <= 1e-13 * a.abs(),
+                "a = {a}: {b} vs {exact}"
+            );
+        }
+        root.set_port_resistance(1_000.0);
+        assert!(root.tabulated_pair().is_none());
+        for &a in &waves {
+            let exact = 2.0 * solve_diode_pair(a, 1_000.0, 2.52e-9, 0.025_85) - a;
+            assert_eq!(root.reflect(a), exact, "a = {a}");
         }
     }
 }

@@ -5,6 +5,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::bct::{LeafId, SourceId, prepare};
 use super::description::TreeDescription;
+use super::fused::{self, Fused, MulAdd, Separate};
 use super::leaves::LeafBank;
 use super::root::Root;
 use super::topology::{Junction, Topology, TreeError};
@@ -75,6 +76,8 @@ pub struct WaveTableau {
     /// For each unit delay: (port on its parent side, port on its child side,
     /// delayed wave going up, delayed wave going down).
     delays: Vec<(usize, usize, f64, f64)>,
+    /// Whether block kernels run with fused multiply-adds (detected at build).
+    fused: bool,
 }
 
 impl WaveTableau {
@@ -220,6 +223,7 @@ impl WaveTableau {
             root_port,
             delays,
             topology,
+            fused: fused::available(),
         })
     }
 
@@ -289,11 +293,11 @@ impl WaveTableau {
         }
         let fast = self.block_kernel.is_some();
         match (fast, self.active.len()) {
-            (true, 2) => self.process_small::<2>(input, output),
-            (true, 3) => self.process_small::<3>(input, output),
-            (true, 4) => self.process_small::<4>(input, output),
-            (true, 5) => self.process_small::<5>(input, output),
-            (true, 6) => self.process_small::<6>(input, output),
+            (true, 2) => self.process_fast::<2>(input, output),
+            (true, 3) => self.process_fast::<3>(input, output),
+            (true, 4) => self.process_fast::<4>(input, output),
+            (true, 5) => self.process_fast::<5>(input, output),
+            (true, 6) => self.process_fast::<6>(input, output),
             _ => {
                 for (&x, y) in input.iter().zip(output.iter_mut()) {
                     self.set_source(source, x);
@@ -394,13 +398,33 @@ impl WaveTableau {
         &self.root
     }
 
+    /// The block kernel for `N` active ports, with fused multiply-adds where the
+    /// processor has them.
+    fn process_fast<const N: usize>(&mut self, input: &[f64], output: &mut [f64]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.fused {
+            // SAFETY: `fused` is set only when FMA and AVX2 were detected.
+            unsafe { self.process_small_fused::<N>(input, output) };
+            return;
+        }
+        self.process_small::<N, Separate>(input, output);
+    }
+
+    /// [`WaveTableau::process_small`] compiled with FMA and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn process_small_fused<const N: usize>(&mut self, input: &[f64], output: &mut [f64]) {
+        self.process_small::<N, Fused>(input, output);
+    }
+
     /// The block kernel for `N` active ports. The waves leaving the elements at
     /// the active ports, `g` (root first), evolve as: root wave from the root's row,
     /// the root's reflection, then every state column's next wave from its row of
     /// the transition matrix (element reflections folded in: a capacitor returns
     /// what it received, an inductor its negative, a unit delay swaps its two
     /// sides); source columns keep their value.
-    fn process_small<const N: usize>(&mut self, input: &[f64], output: &mut [f64]) {
+    #[inline(always)]
+    fn process_small<const N: usize, M: MulAdd>(&mut self, input: &[f64], output: &mut [f64]) {
         let Some(kernel) = self.block_kernel.take() else {
             return;
         };
@@ -427,11 +451,11 @@ impl WaveTableau {
                 constant[j] = transition[j][0] * offset;
             }
             for (&x, y) in input.iter().zip(output.iter_mut()) {
-                g[source_column] = kernel.source_scale * x;
+                let drive = kernel.source_scale * x;
+                g[source_column] = drive;
                 let mut next = g;
-                for j in 1..N {
-                    next[j] =
-                        constant[j] + folded[j].iter().zip(&g).map(|(m, v)| m * v).sum::<f64>();
+                for j in 1..source_column {
+                    next[j] = state_step::<N, M>(&folded[j], &g, constant[j], drive);
                 }
                 *y = 0.5 * (g[probe_column] + probe_sign * next[probe_column]);
                 last = g;
@@ -442,20 +466,24 @@ impl WaveTableau {
             last[0] = rho * a + offset;
             self.root.record(a, last[0]);
         } else {
-            for (&x, y) in input.iter().zip(output.iter_mut()) {
-                g[source_column] = kernel.source_scale * x;
-                g[0] = 0.0;
-                let a: f64 = to_root.iter().zip(&g).map(|(m, v)| m * v).sum();
-                g[0] = self.root.reflect(a);
-                let mut next = g;
-                for j in 1..N {
-                    next[j] = transition[j].iter().zip(&g).map(|(m, v)| m * v).sum();
+            let rows = KernelRows {
+                to_root,
+                transition,
+                source_scale: kernel.source_scale,
+                probe_sign,
+            };
+            // A tabulated diode pair is solved inline; other roots reflect
+            // through their own dispatch.
+            let (a, b) = match self.root.tabulated_pair() {
+                Some(pair) => {
+                    rows.scan::<M>(&mut g, &mut last, input, output, |a| pair.reflect::<M>(a))
                 }
-                // The probe's incoming wave is its next reflected wave, up to sign.
-                *y = 0.5 * (g[probe_column] + probe_sign * next[probe_column]);
-                last = g;
-                g = next;
-            }
+                None => {
+                    let root = &mut self.root;
+                    rows.scan::<M>(&mut g, &mut last, input, output, |a| root.reflect(a))
+                }
+            };
+            self.root.record(a, b);
         }
         // Hand the state back, as if the block had run through `tick`.
         for (k, &j) in order.iter().enumerate().skip(1) {
@@ -501,4 +529,72 @@ impl WaveTableau {
     pub fn root_voltage(&self) -> f64 {
         0.5 * (self.root.incident + self.root.reflected)
     }
+}
+
+/// A kernel's root row and transition for a block with a nonlinear root.
+struct KernelRows<const N: usize> {
+    to_root: [f64; N],
+    transition: [[f64; N]; N],
+    source_scale: f64,
+    probe_sign: f64,
+}
+
+impl<const N: usize> KernelRows<N> {
+    /// Runs `input` through the kernel from the waves `g`, the root reflecting
+    /// through `reflect`; leaves the next waves in `g` and the last sample's in
+    /// `last`, and returns the last sample's waves at the root (incident,
+    /// reflected).
+    #[inline(always)]
+    #[expect(
+        clippy::needless_range_loop,
+        reason = "ports index the waves and the transition in step"
+    )]
+    fn scan<M: MulAdd>(
+        &self,
+        g: &mut [f64; N],
+        last: &mut [f64; N],
+        input: &[f64],
+        output: &mut [f64],
+        mut reflect: impl FnMut(f64) -> f64,
+    ) -> (f64, f64) {
+        let (source_column, probe_column) = (N - 1, 1);
+        let mut root_waves = (0.0, 0.0);
+        for (&x, y) in input.iter().zip(output.iter_mut()) {
+            let drive = self.source_scale * x;
+            g[source_column] = drive;
+            let a = state_step::<N, M>(&self.to_root, g, 0.0, drive);
+            g[0] = reflect(a);
+            root_waves = (a, g[0]);
+            let mut next = *g;
+            for j in 1..source_column {
+                // The root's fresh reflection enters last.
+                let row = &self.transition[j];
+                next[j] = M::mul_add(row[0], g[0], state_step::<N, M>(row, g, 0.0, drive));
+            }
+            // The probe's incoming wave is its next reflected wave, up to sign.
+            *y = 0.5 * (g[probe_column] + self.probe_sign * next[probe_column]);
+            *last = *g;
+            *g = next;
+        }
+        root_waves
+    }
+}
+
+/// One row of a kernel applied to the waves `g` without the root's (position 0)
+/// and with the driven source's (position N−1) given as `drive`:
+/// `constant + row[N−1]·drive + Σ row[i]·g[i]`. The drive's share comes first,
+/// so that the state's terms, which the previous sample just produced, come last
+/// and the sample-to-sample dependency is as short as the row allows.
+#[inline(always)]
+fn state_step<const N: usize, M: MulAdd>(
+    row: &[f64; N],
+    g: &[f64; N],
+    constant: f64,
+    drive: f64,
+) -> f64 {
+    let mut sum = M::mul_add(row[N - 1], drive, constant);
+    for i in 1..N - 1 {
+        sum = M::mul_add(row[i], g[i], sum);
+    }
+    sum
 }
