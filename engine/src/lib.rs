@@ -12,10 +12,13 @@
 //! - [`instrument`]: instrument descriptions (presets as data) and struck-string voices.
 //! - [`rt`]: the audio-thread synthesiser that plays voices from note events.
 //! - [`analysis`]: measurements on rendered audio (pitch, level).
+//! - [`mech`]: the mechanical scheduler (models, agents, mechanisms, long-term
+//!   behaviour).
 #![warn(missing_docs)]
 
 pub mod analysis;
 pub mod instrument;
+pub mod mech;
 pub mod resonators;
 pub mod rt;
 pub mod wdf;

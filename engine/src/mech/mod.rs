@@ -1,0 +1,14 @@
+//! The mechanical scheduler: everything slower than a contact (keys, actions,
+//! hammers in flight, escapements) simulated at control rate.
+//!
+//! Built from ArtiSynth's model/agent/scheduler design (seed
+//! `001_fcd473a2d8c43882.txt`, Sections 2.1–2.5; seed `003_a92b96e90f40cbbd.txt`,
+//! Sections 2.2–2.4) and Gelsey's automated reasoning about clockwork (seed
+//! `002_19044d9b103d0005.txt`).
+//!
+//! - [`model`]: the [`Model`] trait, its state and step adjustments, property
+//!   access by path.
+
+pub mod model;
+
+pub use model::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};

@@ -1,0 +1,103 @@
+//! Models and their state (seed `001_fcd473a2d8c43882.txt`, Section 2.1).
+
+/// Everything a model needs to advance deterministically from a given time: a
+/// flat vector of numbers (positions, velocities, contact and other internal
+/// state). Saving and restoring it must reproduce a run bit for bit.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelState(pub Vec<f64>);
+
+/// A model's request about its step (Section 2.5): `scaling` < 1 means the step
+/// failed and should be retried at `scaling` times its length (0: no
+/// recommendation); ≥ 1 means it succeeded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepAdjustment {
+    /// Recommended factor for the step size.
+    pub scaling: f64,
+    /// Why the step should change, for the error raised at the minimum step.
+    pub message: String,
+}
+
+impl StepAdjustment {
+    /// A failed step, to be retried at `scaling` times its length.
+    pub fn reduce(scaling: f64, message: impl Into<String>) -> Self {
+        Self {
+            scaling,
+            message: message.into(),
+        }
+    }
+}
+
+/// Something that holds state and is advanced in time by the scheduler.
+///
+/// The contract (Section 2.1): after `save_state`, `preadvance(t1, t2)`,
+/// `advance(t1, t2)`, then `restore_state`, `initialize(t1)`, `preadvance` and
+/// `advance` again give exactly the same state.
+pub trait Model {
+    /// Prepares the model for time `t` (s): at the start, after a reset to a
+    /// waypoint, and before a step is retried.
+    fn initialize(&mut self, t: f64);
+    /// Work before the agents act on the step `t0 → t1` (s).
+    fn preadvance(&mut self, _t0: f64, _t1: f64) -> Option<StepAdjustment> {
+        None
+    }
+    /// Advances the model from `t0` to `t1` (s).
+    fn advance(&mut self, t0: f64, t1: f64) -> Option<StepAdjustment>;
+    /// The largest step this model accepts (s), if it has one.
+    fn max_step_size(&self) -> Option<f64> {
+        None
+    }
+    /// The model's present state.
+    fn save_state(&self) -> ModelState;
+    /// Returns the model to a saved state.
+    fn restore_state(&mut self, state: &ModelState);
+}
+
+/// Reading and writing a model's properties by path, as probes and property
+/// edits do (seed `003_a92b96e90f40cbbd.txt`, Section 2.4). Paths look like
+/// `parts/balance:inertia`: components separated by `/`, then `:` and the
+/// property's name, relative to the model.
+pub trait PropertyAccess {
+    /// The present value of a numeric property (parameters and state such as
+    /// `parts/balance:position`), or `None` if there is no such path.
+    fn property(&self, path: &str) -> Option<f64>;
+    /// Sets a numeric property; an unknown path or a value outside the
+    /// property's range is an error naming both.
+    fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError>;
+}
+
+/// Why a property could not be read or set.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PropertyError {
+    /// No component or property at this path.
+    UnknownPath(String),
+    /// The value lies outside the property's range.
+    OutOfRange {
+        /// The property's path.
+        path: String,
+        /// The value given.
+        value: f64,
+        /// Smallest allowed value.
+        min: f64,
+        /// Largest allowed value.
+        max: f64,
+    },
+    /// A property that exists but cannot be set (a derived quantity).
+    ReadOnly(String),
+}
+
+impl std::fmt::Display for PropertyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::UnknownPath(path) => write!(f, "no property at `{path}`"),
+            Self::OutOfRange {
+                path,
+                value,
+                min,
+                max,
+            } => write!(f, "`{path}` = {value} is outside its range [{min}, {max}]"),
+            Self::ReadOnly(path) => write!(f, "`{path}` cannot be set"),
+        }
+    }
+}
+
+impl std::error::Error for PropertyError {}
