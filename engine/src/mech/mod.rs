@@ -8,7 +8,17 @@
 //!
 //! - [`model`]: the [`Model`] trait, its state and step adjustments, property
 //!   access by path.
+//! - [`agents`]: input and output probes, controllers and monitors.
+//! - [`scheduler`]: the root model's advance loop, adaptive stepping, waypoints.
+//! - [`property`]: component paths, declared properties with ranges and units,
+//!   explicit or inherited values.
 
+pub mod agents;
 pub mod model;
+pub mod property;
+pub mod scheduler;
 
+pub use agents::{Agents, Controller, InputProbe, Interpolation, Monitor, OutputProbe, Slot};
 pub use model::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
+pub use property::{Mode, PropertyInfo, PropertyTree};
+pub use scheduler::{ModelId, RootModel, SchedulerError, Simulated};
