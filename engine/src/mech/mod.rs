@@ -8,7 +8,10 @@
 //!
 //! - [`model`]: the [`Model`] trait, its state and step adjustments, property
 //!   access by path.
+//! - [`mechanism`]: Gelsey's mechanisms from geometry — parts, pairs, gears,
+//!   springs, penalty contact, an implicit adaptive integrator, presets.
 
+pub mod mechanism;
 pub mod model;
 
 pub use model::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};

@@ -1,0 +1,207 @@
+//! Time derivatives of the state (Gelsey's Algorithm 8): springs and friction
+//! on each subsystem, then every overlapping primitive pair's penalty force
+//! (Eq. 4) turned into generalized forces by the geometric force multiplier α.
+//! Also the Jacobians the implicit integrator's Newton solve needs.
+
+use parry2d_f64::math::Vector;
+use parry2d_f64::query;
+
+use super::geometry::{Placement, pose};
+use super::structure::Structure;
+
+/// One overlapping primitive pair.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactPoint {
+    /// The two primitives (indices into [`Structure::primitives`]).
+    pub primitives: (usize, usize),
+    /// Contact point, midway between the surfaces (u).
+    pub point: Vector,
+    /// Unit normal, out of the first primitive.
+    pub normal: Vector,
+    /// Overlap depth `o` (u).
+    pub overlap: f64,
+    /// Overlap rate `ȯ` (u/s).
+    pub rate: f64,
+    /// Force magnitude `l` (force units).
+    pub force: f64,
+}
+
+/// Scratch memory for evaluations. Allocates: everything, in [`Workspace::new`].
+#[derive(Debug, Clone, Default)]
+pub struct Workspace {
+    /// World placement of every primitive at the evaluated state.
+    pub world: Vec<Placement>,
+    /// Contacts found at the evaluated state.
+    pub contacts: Vec<ContactPoint>,
+    /// Accelerations of the subsystems (rad/s² or u/s²).
+    pub acc: Vec<f64>,
+    /// ∂acc/∂q, row-major n×n.
+    pub jac_q: Vec<f64>,
+    /// ∂acc/∂v, row-major n×n.
+    pub jac_v: Vec<f64>,
+}
+
+impl Workspace {
+    /// Scratch for a structure.
+    pub fn new(s: &Structure) -> Self {
+        let n = s.subsystems.len();
+        Self {
+            world: vec![Placement::IDENTITY; s.primitives.len()],
+            contacts: Vec::with_capacity(16),
+            acc: vec![0.0; n],
+            jac_q: vec![0.0; n * n],
+            jac_v: vec![0.0; n * n],
+        }
+    }
+}
+
+/// Places every primitive at subsystem positions `q`.
+pub fn place(s: &Structure, q: &[f64], w: &mut Workspace) {
+    for part in &s.parts {
+        let x = part.subsystem.map_or(0.0, |(i, f)| f * q[i]);
+        let motion = part.motion.placement(x);
+        for k in part.primitives.clone() {
+            let local = s.primitives[k].placement;
+            w.world[k] = Placement {
+                offset: motion.apply(local.offset),
+                angle: local.angle + motion.angle,
+            };
+        }
+    }
+}
+
+/// Finds the overlapping primitive pairs at the placed state, with their
+/// overlap rates from velocities `v` and forces from Eq. (4). Returns nothing;
+/// fills `w.contacts`. Call [`place`] first.
+pub fn find_contacts(s: &Structure, v: &[f64], w: &mut Workspace) {
+    w.contacts.clear();
+    for &(i, j) in &s.pairs {
+        let (a, b) = (&s.primitives[i], &s.primitives[j]);
+        let (pa, pb) = (w.world[i], w.world[j]);
+        let reach = a.section.bounding_radius() + b.section.bounding_radius();
+        if (pa.offset - pb.offset).length_squared() >= reach * reach {
+            continue;
+        }
+        let Ok(Some(c)) = query::contact(
+            &pose(pa),
+            a.section.shape(),
+            &pose(pb),
+            b.section.shape(),
+            0.0,
+        ) else {
+            continue;
+        };
+        if c.dist >= 0.0 {
+            continue;
+        }
+        let point = (c.point1 + c.point2) * 0.5;
+        let normal = c.normal1;
+        let (sa, aa, sb, ab) = multipliers(s, (a.part, b.part), point, normal);
+        let rate = sa.map_or(0.0, |k| aa * v[k]) + sb.map_or(0.0, |k| ab * v[k]);
+        let (force, _, _) = s.contact.force(-c.dist, rate);
+        w.contacts.push(ContactPoint {
+            primitives: (i, j),
+            point,
+            normal,
+            overlap: -c.dist,
+            rate,
+            force,
+        });
+    }
+}
+
+type Multipliers = (Option<usize>, f64, Option<usize>, f64);
+
+/// Geometric force multipliers α of a contact between parts `(a, b)` at
+/// `point` with normal `normal` out of `a`: `ȯ = Σ α_s·v_s` and the contact
+/// pushes subsystem `s` with generalized force `−α_s·l`.
+fn multipliers(s: &Structure, (a, b): (usize, usize), point: Vector, normal: Vector) -> Multipliers {
+    let one = |p: usize, sign: f64| -> (Option<usize>, f64) {
+        let part = &s.parts[p];
+        match part.subsystem {
+            None => (None, 0.0),
+            Some((k, f)) => (
+                Some(k),
+                sign * f * part.motion.point_velocity(point).dot(normal),
+            ),
+        }
+    };
+    let (sa, aa) = one(a, 1.0);
+    let (sb, ab) = one(b, -1.0);
+    (sa, aa, sb, ab)
+}
+
+/// Evaluates accelerations and their Jacobians at `(q, v)`: `w.acc`,
+/// `w.jac_q`, `w.jac_v`, `w.contacts`.
+pub fn evaluate(s: &Structure, q: &[f64], v: &[f64], w: &mut Workspace) {
+    let n = s.subsystems.len();
+    place(s, q, w);
+    find_contacts(s, v, w);
+    w.jac_q.fill(0.0);
+    w.jac_v.fill(0.0);
+    // Generalized forces first; divided by inertia at the end.
+    for (k, sub) in s.subsystems.iter().enumerate() {
+        w.acc[k] = -sub.friction * v[k];
+        w.jac_v[k * n + k] = -sub.friction;
+    }
+    for spring in &s.springs {
+        if let Some((k, f)) = s.parts[spring.part].subsystem {
+            let x = f * q[k];
+            w.acc[k] -= f * spring.stiffness * (x - spring.relaxed);
+            w.jac_q[k * n + k] -= f * f * spring.stiffness;
+        }
+    }
+    for c in &w.contacts {
+        let (i, j) = c.primitives;
+        let parts = (s.primitives[i].part, s.primitives[j].part);
+        let (sa, aa, sb, ab) = multipliers(s, parts, c.point, c.normal);
+        let (l, dl_do, dl_drate) = s.contact.force(c.overlap, c.rate);
+        let terms = [(sa, aa), (sb, ab)];
+        for &(si, ai) in &terms {
+            let Some(si) = si else { continue };
+            w.acc[si] -= ai * l;
+            for &(sj, aj) in &terms {
+                let Some(sj) = sj else { continue };
+                w.jac_q[si * n + sj] -= ai * dl_do * aj;
+                w.jac_v[si * n + sj] -= ai * dl_drate * aj;
+            }
+        }
+    }
+    for (k, sub) in s.subsystems.iter().enumerate() {
+        let m = sub.inertia;
+        w.acc[k] /= m;
+        for j in 0..n {
+            w.jac_q[k * n + j] /= m;
+            w.jac_v[k * n + j] /= m;
+        }
+    }
+}
+
+/// Potential energy of the springs and of the contacts' elastic term `E·o²/2`
+/// at the placed state (energy units). Call [`evaluate`] or [`find_contacts`]
+/// first for the contacts.
+pub fn potential_energy(s: &Structure, q: &[f64], w: &Workspace) -> f64 {
+    let springs: f64 = s
+        .springs
+        .iter()
+        .map(|sp| {
+            let x = s.part_position(sp.part, q);
+            0.5 * sp.stiffness * (x - sp.relaxed).powi(2)
+        })
+        .sum();
+    let contacts: f64 = w
+        .contacts
+        .iter()
+        .map(|c| 0.5 * s.contact.stiffness * c.overlap * c.overlap)
+        .sum();
+    springs + contacts
+}
+
+/// Kinetic energy Σ ½·I_s·v_s² (energy units).
+pub fn kinetic_energy(s: &Structure, v: &[f64]) -> f64 {
+    s.subsystems
+        .iter()
+        .zip(v)
+        .map(|(sub, &vk)| 0.5 * sub.inertia * vk * vk)
+        .sum()
+}
