@@ -4,9 +4,9 @@
 //! Also the Jacobians the implicit integrator's Newton solve needs.
 
 use parry2d_f64::math::Vector;
-use parry2d_f64::query;
+use parry2d_f64::query::{self, Contact};
 
-use super::geometry::{Placement, pose};
+use super::geometry::{Placement, Section, pose};
 use super::structure::Structure;
 
 /// One overlapping primitive pair.
@@ -31,6 +31,8 @@ pub struct ContactPoint {
 pub struct Workspace {
     /// World placement of every primitive at the evaluated state.
     pub world: Vec<Placement>,
+    /// World-axis bounding boxes of every primitive at the evaluated state.
+    pub bounds: Vec<Bounds>,
     /// Contacts found at the evaluated state.
     pub contacts: Vec<ContactPoint>,
     /// Accelerations of the subsystems (rad/s² or u/s²).
@@ -47,6 +49,7 @@ impl Workspace {
         let n = s.subsystems.len();
         Self {
             world: vec![Placement::IDENTITY; s.primitives.len()],
+            bounds: vec![Bounds::default(); s.primitives.len()],
             contacts: Vec::with_capacity(16),
             acc: vec![0.0; n],
             jac_q: vec![0.0; n * n],
@@ -62,10 +65,12 @@ pub fn place(s: &Structure, q: &[f64], w: &mut Workspace) {
         let motion = part.motion.placement(x);
         for k in part.primitives.clone() {
             let local = s.primitives[k].placement;
-            w.world[k] = Placement {
+            let placed = Placement {
                 offset: motion.apply(local.offset),
                 angle: local.angle + motion.angle,
             };
+            w.world[k] = placed;
+            w.bounds[k] = Bounds::of(&s.primitives[k].section, placed);
         }
     }
 }
@@ -76,24 +81,13 @@ pub fn place(s: &Structure, q: &[f64], w: &mut Workspace) {
 pub fn find_contacts(s: &Structure, v: &[f64], w: &mut Workspace) {
     w.contacts.clear();
     for &(i, j) in &s.pairs {
-        let (a, b) = (&s.primitives[i], &s.primitives[j]);
-        let (pa, pb) = (w.world[i], w.world[j]);
-        let reach = a.section.bounding_radius() + b.section.bounding_radius();
-        if (pa.offset - pb.offset).length_squared() >= reach * reach {
+        if !w.bounds[i].overlaps(&w.bounds[j]) {
             continue;
         }
-        let Ok(Some(c)) = query::contact(
-            &pose(pa),
-            a.section.shape(),
-            &pose(pb),
-            b.section.shape(),
-            0.0,
-        ) else {
+        let (a, b) = (&s.primitives[i], &s.primitives[j]);
+        let Some(c) = primitive_contact(&a.section, w.world[i], &b.section, w.world[j]) else {
             continue;
         };
-        if c.dist >= 0.0 {
-            continue;
-        }
         let point = (c.point1 + c.point2) * 0.5;
         let normal = c.normal1;
         let (sa, aa, sb, ab) = multipliers(s, (a.part, b.part), point, normal);
@@ -108,6 +102,67 @@ pub fn find_contacts(s: &Structure, v: &[f64], w: &mut Workspace) {
             force,
         });
     }
+}
+
+/// An axis-aligned box in world coordinates (u), for culling primitive pairs
+/// before the exact query.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Bounds {
+    /// Smallest corner.
+    pub min: Vector,
+    /// Largest corner.
+    pub max: Vector,
+}
+
+impl Bounds {
+    /// The box around a section placed at `p`.
+    pub fn of(section: &Section, p: Placement) -> Self {
+        let half = match section {
+            Section::Block(c) => {
+                let (sin, cos) = p.angle.sin_cos();
+                let h = c.half_extents;
+                Vector::new(
+                    cos.abs() * h.x + sin.abs() * h.y,
+                    sin.abs() * h.x + cos.abs() * h.y,
+                )
+            }
+            Section::Disc(b) => Vector::splat(b.radius),
+        };
+        Self {
+            min: p.offset - half,
+            max: p.offset + half,
+        }
+    }
+
+    /// Whether two boxes overlap.
+    pub fn overlaps(&self, other: &Self) -> bool {
+        self.min.x < other.max.x
+            && other.min.x < self.max.x
+            && self.min.y < other.max.y
+            && other.min.y < self.max.y
+    }
+}
+
+/// The contact of two placed sections in world coordinates, if they overlap:
+/// parry's specialised queries called directly (no shape dispatch).
+fn primitive_contact(a: &Section, pa: Placement, b: &Section, pb: Placement) -> Option<Contact> {
+    let (p1, p2) = (pose(pa), pose(pb));
+    let p12 = p1.inv_mul(&p2);
+    let mut c = match (a, b) {
+        (Section::Block(x), Section::Block(y)) => query::contact::contact_cuboid_cuboid(&p12, x, y, 0.0),
+        (Section::Disc(x), Section::Disc(y)) => query::contact::contact_ball_ball(&p12, x, y, 0.0),
+        (Section::Disc(x), Section::Block(y)) => {
+            query::contact::contact_ball_convex_polyhedron(&p12, x, y, 0.0)
+        }
+        (Section::Block(x), Section::Disc(y)) => {
+            query::contact::contact_convex_polyhedron_ball(&p12, x, y, 0.0)
+        }
+    }?;
+    if c.dist >= 0.0 {
+        return None;
+    }
+    c.transform_by_mut(&p1, &p2);
+    Some(c)
 }
 
 type Multipliers = (Option<usize>, f64, Option<usize>, f64);

@@ -44,10 +44,10 @@ pub struct IntegrationParameters {
 impl Default for IntegrationParameters {
     fn default() -> Self {
         Self {
-            rtol: 1e-4,
-            atol: 1e-6,
+            rtol: 3e-3,
+            atol: 1e-3,
             max_step: 0.05,
-            max_travel: 0.25,
+            max_travel: 0.5,
             max_overlap: 0.05,
             newton_tol: 0.01,
             newton_iterations: 10,
@@ -202,6 +202,8 @@ impl Integrator {
         for k in 0..n {
             self.q_base[k] = q[k] + b1 * self.v1[k];
             self.v_base[k] = v[k] + b1 * self.a1[k];
+            // Guess: k2 ≈ k1, i.e. V2 ≈ v0 + h·a1.
+            self.v_stage[k] = v[k] + h * self.a1[k];
         }
         if let Err(f) = self.stage(s, w, c, p) {
             return reject(f, 0.25);
