@@ -4,7 +4,9 @@
 //! Also the Jacobians the implicit integrator's Newton solve needs.
 
 use parry2d_f64::math::Vector;
-use parry2d_f64::query::{self, Contact};
+use parry2d_f64::math::Pose;
+use parry2d_f64::query::{self, Contact, sat};
+use parry2d_f64::shape::{Cuboid, SupportMap};
 
 use super::geometry::{Placement, Section, pose};
 use super::structure::Structure;
@@ -148,8 +150,11 @@ impl Bounds {
 fn primitive_contact(a: &Section, pa: Placement, b: &Section, pb: Placement) -> Option<Contact> {
     let (p1, p2) = (pose(pa), pose(pb));
     let p12 = p1.inv_mul(&p2);
+    if let (Section::Block(x), Section::Block(y)) = (a, b) {
+        return block_contact(x, p1, y, p2);
+    }
     let mut c = match (a, b) {
-        (Section::Block(x), Section::Block(y)) => query::contact::contact_cuboid_cuboid(&p12, x, y, 0.0),
+        (Section::Block(_), Section::Block(_)) => None,
         (Section::Disc(x), Section::Disc(y)) => query::contact::contact_ball_ball(&p12, x, y, 0.0),
         (Section::Disc(x), Section::Block(y)) => {
             query::contact::contact_ball_convex_polyhedron(&p12, x, y, 0.0)
@@ -163,6 +168,39 @@ fn primitive_contact(a: &Section, pa: Placement, b: &Section, pb: Placement) -> 
     }
     c.transform_by_mut(&p1, &p2);
     Some(c)
+}
+
+/// Two blocks by the separating-axis test. parry's `contact_cuboid_cuboid`
+/// finds the right axis but measures depth by projecting the deepest vertex
+/// onto the whole cuboid, which jumps when that vertex lies beyond the face's
+/// span (a thin tooth's corner deep in a pallet); the overlap must be
+/// continuous for the penalty force, so the depth here is the SAT
+/// penetration itself and the point is the deepest vertex moved half the
+/// depth back out.
+fn block_contact(x: &Cuboid, p1: Pose, y: &Cuboid, p2: Pose) -> Option<Contact> {
+    let p12 = p1.inv_mul(&p2);
+    let p21 = p12.inverse();
+    let (s1, n1) = sat::cuboid_cuboid_find_local_separating_normal_oneway(x, y, &p12);
+    if s1 >= 0.0 {
+        return None;
+    }
+    let (s2, n2) = sat::cuboid_cuboid_find_local_separating_normal_oneway(y, x, &p21);
+    if s2 >= 0.0 {
+        return None;
+    }
+    let (normal, point) = if s1 >= s2 {
+        // A vertex of y lies inside x, across x's face with normal n1.
+        let normal = p1.rotation * n1;
+        let vertex = p2 * y.local_support_point(p21.rotation * -n1);
+        (normal, vertex + normal * (0.5 * -s1))
+    } else {
+        // A vertex of x lies inside y, across y's face with normal n2.
+        let normal = -(p2.rotation * n2);
+        let vertex = p1 * x.local_support_point(p12.rotation * -n2);
+        (normal, vertex - normal * (0.5 * -s2))
+    };
+    let dist = s1.max(s2);
+    Some(Contact::new(point, point, normal, -normal, dist))
 }
 
 type Multipliers = (Option<usize>, f64, Option<usize>, f64);

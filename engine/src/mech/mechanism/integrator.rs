@@ -9,7 +9,7 @@
 //! the global error — and the energy drift of a lossless oscillator — falls
 //! as h².
 
-use super::dynamics::{Workspace, evaluate};
+use super::dynamics::{Workspace, evaluate, find_contacts, place};
 use super::linear::solve_in_place;
 use super::structure::Structure;
 
@@ -242,11 +242,19 @@ impl Integrator {
             .iter()
             .max_by(|a, b| a.overlap.total_cmp(&b.overlap))
             .filter(|c| c.overlap > p.max_overlap)
+            .copied()
         {
-            return reject(
-                Failure::Overlap(deepest.overlap, deepest.primitives),
-                0.5 * p.max_overlap / deepest.overlap,
-            );
+            // Only a step that deepens an overlap past the limit is refused: a
+            // contact already deeper at the start must be allowed to relax.
+            place(s, q, w);
+            find_contacts(s, v, w);
+            let before = w.contacts.iter().map(|c| c.overlap).fold(0.0, f64::max);
+            if deepest.overlap > before {
+                return reject(
+                    Failure::Overlap(deepest.overlap, deepest.primitives),
+                    0.5 * p.max_overlap / deepest.overlap,
+                );
+            }
         }
         q.copy_from_slice(&self.q_stage);
         v.copy_from_slice(&self.v_stage);
