@@ -52,10 +52,16 @@ impl fmt::Display for BuildError {
             Self::Parse(m) => write!(f, "cannot read mechanism: {m}"),
             Self::Duplicate(n) => write!(f, "`{n}` is defined twice"),
             Self::MissingPart { by, part } => {
-                write!(f, "`{by}` is attached to part `{part}`, which does not exist")
+                write!(
+                    f,
+                    "`{by}` is attached to part `{part}`, which does not exist"
+                )
             }
             Self::FrameAttachment { by, part } => {
-                write!(f, "`{by}` is attached to `{part}`, which is part of the frame")
+                write!(
+                    f,
+                    "`{by}` is attached to `{part}`, which is part of the frame"
+                )
             }
             Self::OutOfRange {
                 path,
@@ -94,8 +100,18 @@ fn copies(pattern: Option<Pattern>, base: Placement) -> Vec<Placement> {
 /// Builds the structure and the initial subsystem positions and velocities.
 pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>), BuildError> {
     let c = &d.contact;
-    check("contact:stiffness".into(), c.stiffness, c.stiffness > 0.0, "> 0")?;
-    check("contact:damping".into(), c.damping, c.damping >= 0.0, ">= 0")?;
+    check(
+        "contact:stiffness".into(),
+        c.stiffness,
+        c.stiffness > 0.0,
+        "> 0",
+    )?;
+    check(
+        "contact:damping".into(),
+        c.damping,
+        c.damping >= 0.0,
+        ">= 0",
+    )?;
     let dm = c.damping_scale;
     check("contact:damping_scale".into(), dm, dm >= 0.0, ">= 0")?;
 
@@ -170,13 +186,14 @@ pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>)
     }
 
     fn find(parts: &[Part], by: String, name: &str) -> Result<usize, BuildError> {
-        let i = parts
-            .iter()
-            .position(|p| p.name == name)
-            .ok_or_else(|| BuildError::MissingPart {
-                by: by.clone(),
-                part: name.to_owned(),
-            })?;
+        let i =
+            parts
+                .iter()
+                .position(|p| p.name == name)
+                .ok_or_else(|| BuildError::MissingPart {
+                    by: by.clone(),
+                    part: name.to_owned(),
+                })?;
         if parts[i].motion == Motion::Frame {
             return Err(BuildError::FrameAttachment {
                 by,
@@ -204,7 +221,12 @@ pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>)
         let by = format!("gears/{g}");
         let a = find(&parts, by.clone(), &gear.driver)?;
         let b = find(&parts, by.clone(), &gear.driven)?;
-        check(format!("{by}:ratio"), gear.ratio, gear.ratio != 0.0, "nonzero")?;
+        check(
+            format!("{by}:ratio"),
+            gear.ratio,
+            gear.ratio != 0.0,
+            "nonzero",
+        )?;
         let (sa, fa) = parts[a].subsystem.unwrap_or((0, 1.0));
         let (sb, fb) = parts[b].subsystem.unwrap_or((0, 1.0));
         if sa == sb {
@@ -243,7 +265,12 @@ pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>)
         }
         let by = format!("springs/{}", sd.name);
         let part = find(&parts, by.clone(), &sd.part)?;
-        check(format!("{by}:stiffness"), sd.stiffness, sd.stiffness >= 0.0, ">= 0")?;
+        check(
+            format!("{by}:stiffness"),
+            sd.stiffness,
+            sd.stiffness >= 0.0,
+            ">= 0",
+        )?;
         check(format!("{by}:relaxed"), sd.relaxed, true, "finite")?;
         let relaxed = match parts[part].motion {
             Motion::Revolute { .. } => sd.relaxed.to_radians(),

@@ -56,7 +56,10 @@ pub fn run<M: Model>(
                 let scaling = if adj.scaling > 0.0 { adj.scaling } else { 0.5 };
                 h = step * scaling;
                 if h < h_min {
-                    return Err(format!("at t = {t} s, step {h:.3e} s < minimum: {}", adj.message));
+                    return Err(format!(
+                        "at t = {t} s, step {h:.3e} s < minimum: {}",
+                        adj.message
+                    ));
                 }
             }
             adj => {

@@ -3,8 +3,8 @@
 //! (Eq. 4) turned into generalized forces by the geometric force multiplier α.
 //! Also the Jacobians the implicit integrator's Newton solve needs.
 
-use parry2d_f64::math::Vector;
 use parry2d_f64::math::Pose;
+use parry2d_f64::math::Vector;
 use parry2d_f64::query::{self, Contact, sat};
 use parry2d_f64::shape::{Cuboid, SupportMap};
 
@@ -208,7 +208,12 @@ type Multipliers = (Option<usize>, f64, Option<usize>, f64);
 /// Geometric force multipliers α of a contact between parts `(a, b)` at
 /// `point` with normal `normal` out of `a`: `ȯ = Σ α_s·v_s` and the contact
 /// pushes subsystem `s` with generalized force `−α_s·l`.
-fn multipliers(s: &Structure, (a, b): (usize, usize), point: Vector, normal: Vector) -> Multipliers {
+fn multipliers(
+    s: &Structure,
+    (a, b): (usize, usize),
+    point: Vector,
+    normal: Vector,
+) -> Multipliers {
     let one = |p: usize, sign: f64| -> (Option<usize>, f64) {
         let part = &s.parts[p];
         match part.subsystem {

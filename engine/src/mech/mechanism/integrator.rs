@@ -193,9 +193,9 @@ impl Integrator {
         if let Err(f) = self.stage(s, w, c, p) {
             return reject(f, 0.25);
         }
-        for k in 0..n {
-            self.v1[k] = self.v_stage[k];
-            self.a1[k] = (self.v_stage[k] - v[k]) / c;
+        self.v1.copy_from_slice(&self.v_stage);
+        for ((a1, &v1), &v0) in self.a1.iter_mut().zip(&self.v1).zip(v.iter()) {
+            *a1 = (v1 - v0) / c;
         }
         // Stage 2: Y2 = y0 + (1 − γ)h·k1 + γh·k2; y1 = Y2.
         let b1 = (1.0 - GAMMA) * h;

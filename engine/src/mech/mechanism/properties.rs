@@ -158,11 +158,17 @@ impl Mechanism {
             }
         }
         for sp in &s.springs {
-            for i in PROPERTIES.iter().filter(|i| i.component == Component::Spring) {
+            for i in PROPERTIES
+                .iter()
+                .filter(|i| i.component == Component::Spring)
+            {
                 out.push(format!("springs/{}:{}", sp.name, i.name));
             }
         }
-        for i in PROPERTIES.iter().filter(|i| i.component == Component::Contact) {
+        for i in PROPERTIES
+            .iter()
+            .filter(|i| i.component == Component::Contact)
+        {
             out.push(format!("contact:{}", i.name));
         }
         out
@@ -172,7 +178,11 @@ impl Mechanism {
     pub fn part_position_display(&self, p: &str) -> Option<f64> {
         let i = self.structure.parts.iter().position(|x| x.name == p)?;
         let x = self.property(&format!("parts/{p}:position"))?;
-        Some(if self.is_revolute(i) { x.to_degrees() } else { x })
+        Some(if self.is_revolute(i) {
+            x.to_degrees()
+        } else {
+            x
+        })
     }
 }
 

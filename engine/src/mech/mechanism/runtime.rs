@@ -103,7 +103,11 @@ impl Mechanism {
 
     /// Names of the two parts a contact's primitives belong to.
     pub fn contact_parts(&self, c: &ContactPoint) -> (&str, &str) {
-        let part = |i: usize| self.structure.parts[self.structure.primitives[i].part].name.as_str();
+        let part = |i: usize| {
+            self.structure.parts[self.structure.primitives[i].part]
+                .name
+                .as_str()
+        };
         (part(c.primitives.0), part(c.primitives.1))
     }
 
@@ -164,7 +168,7 @@ impl Model for Mechanism {
     /// `max_overlap`. On success it may recommend a longer next step.
     fn advance(&mut self, t0: f64, t1: f64) -> Option<StepAdjustment> {
         let h = t1 - t0;
-        if !(h > 0.0) || !h.is_finite() {
+        if h.is_nan() || h <= 0.0 || !h.is_finite() {
             return Some(StepAdjustment::reduce(0.0, format!("bad step {h} s")));
         }
         let limit = self.step_limit();
@@ -183,9 +187,10 @@ impl Model for Mechanism {
             &self.params,
         );
         match outcome {
-            Outcome::Rejected { scaling, failure } => {
-                Some(StepAdjustment::reduce(scaling, self.failure_message(failure)))
-            }
+            Outcome::Rejected { scaling, failure } => Some(StepAdjustment::reduce(
+                scaling,
+                self.failure_message(failure),
+            )),
             Outcome::Accepted { growth } => {
                 self.time = t1;
                 (growth > 1.0).then(|| StepAdjustment {
