@@ -421,3 +421,37 @@ relaxed = 0.0
     let big = m.property("parts/big:position").unwrap();
     assert!((big + 0.1).abs() < 2e-3, "{big}");
 }
+
+#[test]
+fn issue_ratchet_tooth_deep_in_the_pawl_was_not_seen() {
+    // The ratchet's clockwise run stalled at t = 1.336 s: at this state
+    // parry's contact_cuboid_cuboid reported no contact between a tooth and
+    // the pawl, then 0.1017 u of overlap after moving for 1 ns, so every step
+    // was refused as too deep. The tooth is in fact 0.1017 u deep (the SAT
+    // penetration); the overlap must be seen and vary continuously.
+    let mut m = Mechanism::from_toml(builtin("ratchet").unwrap()).unwrap();
+    let (q, v) = (
+        [-1.3566033143858234, 0.14568328529408045],
+        [-1.9859841724076706, -0.39101649479329503],
+    );
+    let mut depths = Vec::new();
+    for k in 0..=40 {
+        let tau = if k == 0 {
+            0.0
+        } else {
+            1e-9 * 1.5f64.powi(k - 1)
+        };
+        let state = vec![q[0] + tau * v[0], q[1] + tau * v[1], v[0], v[1]];
+        m.restore_state(&orchard_engine::mech::ModelState(state));
+        let depth = m.contacts().iter().map(|c| c.overlap).fold(0.0, f64::max);
+        depths.push((tau, depth));
+    }
+    assert!((depths[0].1 - 0.1017).abs() < 1e-4, "{:?}", depths[0]);
+    for &(tau, depth) in &depths {
+        // Points move at most 5 u·|ω| ≈ 10 u/s here.
+        assert!(
+            (depth - depths[0].1).abs() <= 10.0 * tau + 1e-12,
+            "{tau}: {depth}"
+        );
+    }
+}

@@ -172,11 +172,11 @@ fn primitive_contact(a: &Section, pa: Placement, b: &Section, pb: Placement) -> 
 
 /// Two blocks by the separating-axis test. parry's `contact_cuboid_cuboid`
 /// finds the right axis but measures depth by projecting the deepest vertex
-/// onto the whole cuboid, which jumps when that vertex lies beyond the face's
-/// span (a thin tooth's corner deep in a pallet); the overlap must be
-/// continuous for the penalty force, so the depth here is the SAT
-/// penetration itself and the point is the deepest vertex moved half the
-/// depth back out.
+/// onto the whole cuboid; with a thin tooth's corner deep in a pawl it
+/// reported no contact, then the full 0.1 u a nanometre of motion later (see
+/// the ratchet regression test). The penalty force needs a continuous
+/// overlap, so the depth here is the SAT penetration itself and the point is
+/// the deepest vertex moved half the depth back out.
 fn block_contact(x: &Cuboid, p1: Pose, y: &Cuboid, p2: Pose) -> Option<Contact> {
     let p12 = p1.inv_mul(&p2);
     let p21 = p12.inverse();
@@ -302,4 +302,51 @@ pub fn kinetic_energy(s: &Structure, v: &[f64]) -> f64 {
         .zip(v)
         .map(|(sub, &vk)| 0.5 * sub.inertia * vk * vk)
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mech::mechanism::geometry::rotate;
+
+    fn block(hx: f64, hy: f64) -> Cuboid {
+        Cuboid::new(Vector::new(hx, hy))
+    }
+
+    #[test]
+    fn block_overlap_is_continuous_in_a_sweep() {
+        // Sweep a thin block past a long one's corners and faces; the depth
+        // may change no faster than the motion (4 mm per sample). The
+        // configuration where parry's own query jumped is a regression test in
+        // `tests/mech_mechanism.rs`.
+        let long = block(2.82, 0.3);
+        let thin = block(0.2, 0.6);
+        let angle = -0.97;
+        let p1 = Pose::new(Vector::new(0.0, 0.0), angle);
+        let mut last: Option<f64> = None;
+        for k in 0..2000 {
+            let x = -4.0 + 8.0 * k as f64 / 2000.0;
+            let centre = rotate(Vector::new(x, -0.75), angle);
+            let p2 = Pose::new(centre, 0.3);
+            let depth = block_contact(&long, p1, &thin, p2).map_or(0.0, |c| -c.dist);
+            if let Some(d) = last {
+                assert!(
+                    (depth - d).abs() <= 0.004 + 1e-12,
+                    "jump {d} -> {depth} at x = {x}"
+                );
+            }
+            last = Some(depth);
+        }
+    }
+
+    #[test]
+    fn block_contact_normal_points_from_the_first_into_the_second() {
+        let a = block(1.0, 1.0);
+        let p1 = Pose::new(Vector::ZERO, 0.0);
+        let p2 = Pose::new(Vector::new(1.9, 0.0), 0.0);
+        let c = block_contact(&a, p1, &a, p2).expect("overlap");
+        assert!((c.dist + 0.1).abs() < 1e-12);
+        assert!((c.normal1 - Vector::new(1.0, 0.0)).length() < 1e-12);
+        assert!((c.point1.x - 0.95).abs() < 1e-12, "{:?}", c.point1);
+    }
 }

@@ -141,3 +141,35 @@ impl Primitive {
 pub fn pose(p: Placement) -> Pose {
     Pose::new(p.offset, p.angle)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_apply_in_order_like_padl() {
+        // `at (degz=90, movx=1)`: rotate first, then move.
+        let p = Placement::from_steps(&[Step::RotateDeg(90.0), Step::Move([1.0, 0.0])]);
+        let q = p.apply(Vector::new(1.0, 0.0));
+        assert!((q - Vector::new(1.0, 1.0)).length() < 1e-12, "{q:?}");
+        // `at (movx=1, degz=90)`: the move is rotated too.
+        let p = Placement::from_steps(&[Step::Move([1.0, 0.0]), Step::RotateDeg(90.0)]);
+        let q = p.apply(Vector::new(1.0, 0.0));
+        assert!((q - Vector::new(0.0, 2.0)).length() < 1e-12, "{q:?}");
+    }
+
+    #[test]
+    fn a_block_is_centred_on_its_rectangle() {
+        // blo(x=0.3, y=5.4) at (movx=-3.2): the escapement's tooth.
+        let b = Primitive::block(
+            0,
+            [0.3, 5.4],
+            [0.0, 1.0],
+            Placement::from_steps(&[Step::Move([-3.2, 0.0])]),
+        );
+        assert!((b.placement.offset - Vector::new(-3.05, 2.7)).length() < 1e-12);
+        assert!((b.section.thickness() - 0.3).abs() < 1e-12);
+        let touching = Primitive::disc(1, 1.0, [1.0, 2.0], Placement::IDENTITY);
+        assert!(!b.z_overlaps(&touching), "touching faces do not overlap");
+    }
+}

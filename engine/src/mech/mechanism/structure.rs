@@ -170,3 +170,38 @@ impl Structure {
         self.parts[p].subsystem.map_or(0.0, |(s, f)| f * q[s])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GELSEY: ContactConstants = ContactConstants {
+        stiffness: 1e5,
+        damping: 1e4,
+        damping_scale: 100.0,
+    };
+
+    #[test]
+    fn penalty_force_follows_eq_4() {
+        // l = E·o + D·ȯ·M·o.
+        let (l, dl_do, dl_drate) = GELSEY.force(0.01, 0.05);
+        assert!((l - (1e5 * 0.01 + 1e4 * 0.05 * 100.0 * 0.01)).abs() < 1e-9);
+        assert!((dl_do - (1e5 + 1e6 * 0.05)).abs() < 1e-9);
+        assert!((dl_drate - 1e6 * 0.01).abs() < 1e-9);
+        // No overlap, no force; separating so fast that E + D·M·ȯ < 0: no pull.
+        assert_eq!(GELSEY.force(0.0, 1.0), (0.0, 0.0, 0.0));
+        assert_eq!(GELSEY.force(0.01, -0.2), (0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn revolute_placement_keeps_the_pivot_fixed() {
+        let m = Motion::Revolute {
+            pivot: Vector::new(0.0, 7.5),
+        };
+        let p = m.placement(0.3);
+        assert!((p.apply(Vector::new(0.0, 7.5)) - Vector::new(0.0, 7.5)).length() < 1e-12);
+        // A point 1 u right of the pivot moves up at 1 u per rad.
+        let v = m.point_velocity(Vector::new(1.0, 7.5));
+        assert!((v - Vector::new(0.0, 1.0)).length() < 1e-12);
+    }
+}
