@@ -3,13 +3,13 @@
 //! (Eq. 4) turned into generalized forces by the geometric force multiplier α.
 //! Also the Jacobians the implicit integrator's Newton solve needs.
 
-use parry2d_f64::math::Pose;
 use parry2d_f64::math::Vector;
+use parry2d_f64::math::{Pose, Rot2};
 use parry2d_f64::query::{self, Contact, sat};
 use parry2d_f64::shape::{Cuboid, SupportMap};
 
-use super::geometry::{Placement, Section, pose};
-use super::structure::Structure;
+use super::geometry::{Section, pose};
+use super::structure::{Motion, Structure};
 
 /// One overlapping primitive pair.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,8 +31,10 @@ pub struct ContactPoint {
 /// Scratch memory for evaluations. Allocates: everything, in [`Workspace::new`].
 #[derive(Debug, Clone, Default)]
 pub struct Workspace {
-    /// World placement of every primitive at the evaluated state.
-    pub world: Vec<Placement>,
+    /// Every primitive's pose in the drawing (its part at position 0).
+    local: Vec<Pose>,
+    /// Every primitive's pose in the world at the evaluated state.
+    pub world: Vec<Pose>,
     /// World-axis bounding boxes of every primitive at the evaluated state.
     pub bounds: Vec<Bounds>,
     /// Contacts found at the evaluated state.
@@ -50,7 +52,8 @@ impl Workspace {
     pub fn new(s: &Structure) -> Self {
         let n = s.subsystems.len();
         Self {
-            world: vec![Placement::IDENTITY; s.primitives.len()],
+            local: s.primitives.iter().map(|p| pose(p.placement)).collect(),
+            world: vec![Pose::IDENTITY; s.primitives.len()],
             bounds: vec![Bounds::default(); s.primitives.len()],
             contacts: Vec::with_capacity(16),
             acc: vec![0.0; n],
@@ -64,15 +67,22 @@ impl Workspace {
 pub fn place(s: &Structure, q: &[f64], w: &mut Workspace) {
     for part in &s.parts {
         let x = part.subsystem.map_or(0.0, |(i, f)| f * q[i]);
-        let motion = part.motion.placement(x);
+        let (rotation, offset) = match part.motion {
+            Motion::Frame => (Rot2::IDENTITY, Vector::ZERO),
+            Motion::Revolute { pivot } => {
+                let r = Rot2::new(x);
+                (r, pivot - r * pivot)
+            }
+            Motion::Prismatic { axis } => (Rot2::IDENTITY, axis * x),
+        };
         for k in part.primitives.clone() {
-            let local = s.primitives[k].placement;
-            let placed = Placement {
-                offset: motion.apply(local.offset),
-                angle: local.angle + motion.angle,
-            };
+            let local = w.local[k];
+            let placed = Pose::from_parts(
+                rotation * local.translation + offset,
+                rotation * local.rotation,
+            );
             w.world[k] = placed;
-            w.bounds[k] = Bounds::of(&s.primitives[k].section, placed);
+            w.bounds[k] = Bounds::of(&s.primitives[k].section, &placed);
         }
     }
 }
@@ -118,10 +128,10 @@ pub struct Bounds {
 
 impl Bounds {
     /// The box around a section placed at `p`.
-    pub fn of(section: &Section, p: Placement) -> Self {
+    pub fn of(section: &Section, p: &Pose) -> Self {
         let half = match section {
             Section::Block(c) => {
-                let (sin, cos) = p.angle.sin_cos();
+                let (sin, cos) = (p.rotation.im, p.rotation.re);
                 let h = c.half_extents;
                 Vector::new(
                     cos.abs() * h.x + sin.abs() * h.y,
@@ -131,8 +141,8 @@ impl Bounds {
             Section::Disc(b) => Vector::splat(b.radius),
         };
         Self {
-            min: p.offset - half,
-            max: p.offset + half,
+            min: p.translation - half,
+            max: p.translation + half,
         }
     }
 
@@ -147,8 +157,7 @@ impl Bounds {
 
 /// The contact of two placed sections in world coordinates, if they overlap:
 /// parry's specialised queries called directly (no shape dispatch).
-fn primitive_contact(a: &Section, pa: Placement, b: &Section, pb: Placement) -> Option<Contact> {
-    let (p1, p2) = (pose(pa), pose(pb));
+fn primitive_contact(a: &Section, p1: Pose, b: &Section, p2: Pose) -> Option<Contact> {
     let p12 = p1.inv_mul(&p2);
     if let (Section::Block(x), Section::Block(y)) = (a, b) {
         return block_contact(x, p1, y, p2);
