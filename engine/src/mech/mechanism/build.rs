@@ -305,21 +305,18 @@ pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>)
         .map(|p| p.section.thickness())
         .fold(f64::INFINITY, f64::min);
 
+    // Initial state from each subsystem's root part (a driven gear's own
+    // position and velocity follow from its driver's).
     let mut q = vec![0.0; kept.len()];
     let mut v = vec![0.0; kept.len()];
-    for (pd, p) in d.parts.iter().zip(&parts) {
-        if let Some((s, f)) = p.subsystem {
-            let unit = match p.motion {
-                Motion::Revolute { .. } => 1f64.to_radians(),
-                _ => 1.0,
-            };
-            // Later members of a geared subsystem override earlier ones only
-            // if the root gave none: the root's value wins.
-            if f == 1.0 && q[s] == 0.0 && v[s] == 0.0 {
-                q[s] = pd.position * unit;
-                v[s] = pd.velocity * unit;
-            }
-        }
+    for (k, sub) in kept.iter().enumerate() {
+        let root = sub.members[0].0;
+        let unit = match parts[root].motion {
+            Motion::Revolute { .. } => 1f64.to_radians(),
+            _ => 1.0,
+        };
+        q[k] = d.parts[root].position * unit;
+        v[k] = d.parts[root].velocity * unit;
     }
     let mut structure = Structure {
         name: d.name.clone(),

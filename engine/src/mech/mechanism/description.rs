@@ -61,7 +61,7 @@ pub struct PartDescription {
     #[serde(default)]
     pub friction: f64,
     /// Initial position relative to the drawn pose: degrees (revolute) or u
-    /// (prismatic).
+    /// (prismatic). Ignored for a part driven by a gear: it follows its driver.
     #[serde(default)]
     pub position: f64,
     /// Initial velocity: degrees/s (revolute) or u/s (prismatic).

@@ -76,7 +76,7 @@ impl Mechanism {
         names
     }
 
-    /// Names of the moving parts, in the order of their subsystems' roots.
+    /// Names of all parts, frame parts included, in description order.
     pub fn part_names(&self) -> impl Iterator<Item = &str> {
         self.structure.parts.iter().map(|p| p.name.as_str())
     }
