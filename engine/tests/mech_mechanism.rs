@@ -455,3 +455,30 @@ fn issue_ratchet_tooth_deep_in_the_pawl_was_not_seen() {
         );
     }
 }
+
+#[test]
+fn failed_newton_and_overlong_steps_ask_for_shorter_ones() {
+    let mut m = balance(6.0);
+    m.set_parameters(IntegrationParameters {
+        newton_iterations: 1,
+        ..IntegrationParameters::default()
+    });
+    m.initialize(0.0);
+    let saved = m.save_state();
+    let adj = m
+        .advance(0.0, 0.01)
+        .expect("one Newton iteration cannot confirm convergence");
+    assert!(adj.scaling > 0.0 && adj.scaling < 1.0);
+    assert!(adj.message.contains("Newton"), "{}", adj.message);
+    assert_eq!(
+        m.save_state(),
+        saved,
+        "a refused step leaves the state alone"
+    );
+
+    let mut m = balance(6.0);
+    let limit = m.max_step_size().expect("mechanisms bound their step");
+    let adj = m.advance(0.0, 2.0 * limit).expect("too long");
+    assert!((adj.scaling - 0.5).abs() < 1e-9, "{adj:?}");
+    assert!(m.advance(0.0, limit).is_none_or(|a| a.scaling >= 1.0));
+}
