@@ -6,8 +6,9 @@
 //! nor, with the step bounds of [`IntegrationParameters`], tunnel.
 //!
 //! The local error of the accepted solution is O(h³), so over a fixed time
-//! the global error — and the energy drift of a lossless oscillator — falls
-//! as h².
+//! the global error falls as h². Being L-stable, it damps a lossless
+//! oscillator slightly: |R(iωh)|² = 1 − O((ωh)⁴) per step, so the energy lost
+//! over a fixed time falls as h³ (halving the step divides it by 8).
 
 use super::dynamics::{Workspace, evaluate, find_contacts, place};
 use super::linear::solve_in_place;
