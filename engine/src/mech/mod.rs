@@ -12,8 +12,11 @@
 //! - [`scheduler`]: the root model's advance loop, adaptive stepping, waypoints.
 //! - [`property`]: component paths, declared properties with ranges and units,
 //!   explicit or inherited values.
+//! - [`mechanism`]: Gelsey's mechanisms from geometry — parts, pairs, gears,
+//!   springs, penalty contact, an implicit adaptive integrator, presets.
 
 pub mod agents;
+pub mod mechanism;
 pub mod model;
 pub mod property;
 pub mod scheduler;

@@ -1,0 +1,188 @@
+//! A mechanism described as data (Gelsey, Section 2): parts built from blocks and
+//! discs in 2.5-D, their pairs with the frame, gears, springs and contact
+//! constants. Read from TOML with serde.
+//!
+//! Units: lengths in the description's own length unit (Gelsey's drawings use an
+//! unnamed unit; call it "u"), inertia in mass·u² (revolute) or mass (prismatic),
+//! time in seconds. **Angles in the description are degrees** (`*_deg` fields, and
+//! the `position` and `relaxed` values of revolute parts), as in Gelsey's
+//! Figs. 12–13. The running mechanism and its properties use radians.
+
+use serde::{Deserialize, Serialize};
+
+/// A whole mechanism.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MechanismDescription {
+    /// Display name.
+    pub name: String,
+    /// One line on what it is.
+    #[serde(default)]
+    pub description: String,
+    /// Gelsey's penalty contact constants (Eq. 4).
+    pub contact: ContactDescription,
+    /// The parts, fixed (frame) or moving.
+    #[serde(rename = "part")]
+    pub parts: Vec<PartDescription>,
+    /// Gear pairs binding two moving parts into one degree of freedom.
+    #[serde(rename = "gear", default)]
+    pub gears: Vec<GearDescription>,
+    /// Linear springs between a moving part and the frame.
+    #[serde(rename = "spring", default)]
+    pub springs: Vec<SpringDescription>,
+}
+
+/// The penalty model of Eq. (4): `l = E·o + D·ȯ·M·o` for overlap `o > 0`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactDescription {
+    /// `E`, force per unit overlap (force/u).
+    pub stiffness: f64,
+    /// `D`, damping coefficient (force·s/u² once multiplied by `M`).
+    pub damping: f64,
+    /// `M`, the factor that scales damping with overlap (1/u).
+    pub damping_scale: f64,
+}
+
+/// One part: its shape, its pair with the frame and its physical data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartDescription {
+    /// Unique name; also the property path component `parts/<name>`.
+    pub name: String,
+    /// How the part is held by the frame.
+    pub pair: PairDescription,
+    /// Moment of inertia about the pivot (mass·u², revolute) or mass (prismatic).
+    /// Ignored for frame parts.
+    #[serde(default)]
+    pub inertia: f64,
+    /// Viscous friction with the frame: torque per rad/s (revolute) or force per
+    /// u/s (prismatic).
+    #[serde(default)]
+    pub friction: f64,
+    /// Initial position relative to the drawn pose: degrees (revolute) or u
+    /// (prismatic). Ignored for a part driven by a gear: it follows its driver.
+    #[serde(default)]
+    pub position: f64,
+    /// Initial velocity: degrees/s (revolute) or u/s (prismatic).
+    #[serde(default)]
+    pub velocity: f64,
+    /// Rectangles (PADL-2 `blo`), each with its corner at the origin before its
+    /// transform.
+    #[serde(rename = "block", default)]
+    pub blocks: Vec<BlockDescription>,
+    /// Discs (PADL-2 `cyl`), centred on the origin before their transform.
+    #[serde(rename = "disc", default)]
+    pub discs: Vec<DiscDescription>,
+}
+
+/// The lower pair a part forms with the frame (one degree of freedom), or none.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, tag = "kind", rename_all = "snake_case")]
+pub enum PairDescription {
+    /// Part of the frame: never moves.
+    Frame,
+    /// Turns about a fixed axis through `pivot` (u).
+    Revolute {
+        /// The axis' position in the drawing (u).
+        pivot: [f64; 2],
+    },
+    /// Slides along a fixed direction.
+    Prismatic {
+        /// Direction of positive motion, degrees from the x axis.
+        axis_deg: f64,
+    },
+}
+
+/// A transform step, applied in order like PADL-2's `at (...)` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub enum Step {
+    /// Rotate about the origin, degrees counter-clockwise (`degz`).
+    RotateDeg(f64),
+    /// Translate by (x, y) in u (`movx`, `movy`).
+    Move([f64; 2]),
+}
+
+/// A rectangle from (0, 0) to `size`, then transformed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockDescription {
+    /// Side lengths along x and y (u).
+    pub size: [f64; 2],
+    /// Extent along z (u): parts interact only where these overlap.
+    #[serde(default = "default_z")]
+    pub z: [f64; 2],
+    /// Transform steps, in order.
+    #[serde(default)]
+    pub at: Vec<Step>,
+    /// Copies rotated about the origin after `at` (teeth of a wheel).
+    #[serde(default)]
+    pub pattern: Option<Pattern>,
+}
+
+/// A disc of diameter `diameter`, centred on the origin, then transformed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiscDescription {
+    /// Diameter (u).
+    pub diameter: f64,
+    /// Extent along z (u).
+    #[serde(default = "default_z")]
+    pub z: [f64; 2],
+    /// Transform steps, in order.
+    #[serde(default)]
+    pub at: Vec<Step>,
+    /// Copies rotated about the origin after `at`.
+    #[serde(default)]
+    pub pattern: Option<Pattern>,
+}
+
+/// `count` copies, the k-th rotated by `k·step_deg` about the origin.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pattern {
+    /// Number of copies, including the first.
+    pub count: usize,
+    /// Angle between copies, degrees.
+    pub step_deg: f64,
+}
+
+fn default_z() -> [f64; 2] {
+    [0.0, 1.0]
+}
+
+/// A gear pair (Gelsey's Algorithm 7): `driven`'s position is `ratio` times
+/// `driver`'s (both measured from their drawn poses).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GearDescription {
+    /// A moving part.
+    pub driver: String,
+    /// Another moving part, bound to `driver`.
+    pub driven: String,
+    /// d(driven)/d(driver), dimensionless; negative for an external mesh
+    /// (−r_driver/r_driven).
+    pub ratio: f64,
+}
+
+/// A linear spring between a moving part and the frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpringDescription {
+    /// Unique name; the property path component `springs/<name>`.
+    pub name: String,
+    /// The moving part it acts on.
+    pub part: String,
+    /// Torque per radian (revolute) or force per u (prismatic).
+    pub stiffness: f64,
+    /// Position where it exerts no force: degrees (revolute) or u (prismatic).
+    pub relaxed: f64,
+}
+
+impl MechanismDescription {
+    /// Parses a TOML description; the error names the offending field.
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+}

@@ -1,0 +1,254 @@
+//! Property access by path (ArtiSynth style) for a mechanism, with a static
+//! table of every property's range, unit and meaning.
+//!
+//! Paths: `parts/<part>:<property>`, `springs/<spring>:<property>`,
+//! `contact:<property>`. Only moving parts have properties.
+
+use super::runtime::Mechanism;
+use crate::mech::model::{PropertyAccess, PropertyError};
+
+/// Which component a property belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Component {
+    /// `parts/<name>`.
+    Part,
+    /// `springs/<name>`.
+    Spring,
+    /// `contact`.
+    Contact,
+}
+
+/// Static description of one property.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PropertyInfo {
+    /// The component kind.
+    pub component: Component,
+    /// The name after `:`.
+    pub name: &'static str,
+    /// Unit.
+    pub unit: &'static str,
+    /// What it is.
+    pub description: &'static str,
+    /// Smallest allowed value.
+    pub min: f64,
+    /// Largest allowed value.
+    pub max: f64,
+}
+
+const INF: f64 = f64::INFINITY;
+
+/// Every property a mechanism has.
+pub const PROPERTIES: &[PropertyInfo] = &[
+    PropertyInfo {
+        component: Component::Part,
+        name: "position",
+        unit: "rad (revolute) or u (prismatic)",
+        description: "position relative to the drawn pose",
+        min: -1e9,
+        max: 1e9,
+    },
+    PropertyInfo {
+        component: Component::Part,
+        name: "velocity",
+        unit: "rad/s or u/s",
+        description: "rate of change of position",
+        min: -1e9,
+        max: 1e9,
+    },
+    PropertyInfo {
+        component: Component::Part,
+        name: "inertia",
+        unit: "mass·u² (revolute) or mass (prismatic)",
+        description: "moment of inertia about the pivot, or mass",
+        min: 1e-12,
+        max: INF,
+    },
+    PropertyInfo {
+        component: Component::Part,
+        name: "friction",
+        unit: "torque per rad/s or force per u/s",
+        description: "viscous friction with the frame",
+        min: 0.0,
+        max: INF,
+    },
+    PropertyInfo {
+        component: Component::Spring,
+        name: "stiffness",
+        unit: "torque per rad or force per u",
+        description: "spring constant k",
+        min: 0.0,
+        max: INF,
+    },
+    PropertyInfo {
+        component: Component::Spring,
+        name: "relaxed",
+        unit: "rad or u",
+        description: "position where the spring exerts no force",
+        min: -1e9,
+        max: 1e9,
+    },
+    PropertyInfo {
+        component: Component::Contact,
+        name: "stiffness",
+        unit: "force/u",
+        description: "E of Eq. (4): force per unit overlap",
+        min: 1e-12,
+        max: INF,
+    },
+    PropertyInfo {
+        component: Component::Contact,
+        name: "damping",
+        unit: "force·s/u² per M",
+        description: "D of Eq. (4)",
+        min: 0.0,
+        max: INF,
+    },
+    PropertyInfo {
+        component: Component::Contact,
+        name: "damping_scale",
+        unit: "1/u",
+        description: "M of Eq. (4): damping grows with overlap",
+        min: 0.0,
+        max: INF,
+    },
+];
+
+/// The table entry for a component kind and property name.
+pub fn info(component: Component, name: &str) -> Option<&'static PropertyInfo> {
+    PROPERTIES
+        .iter()
+        .find(|p| p.component == component && p.name == name)
+}
+
+/// A resolved path.
+enum Target {
+    Part(usize),
+    Spring(usize),
+    Contact,
+}
+
+impl Mechanism {
+    fn resolve(&self, path: &str) -> Option<(Target, &'static PropertyInfo)> {
+        let (component, name) = path.split_once(':')?;
+        let s = &self.structure;
+        let (target, kind) = if component == "contact" {
+            (Target::Contact, Component::Contact)
+        } else if let Some(part) = component.strip_prefix("parts/") {
+            let i = s
+                .parts
+                .iter()
+                .position(|p| p.name == part && p.subsystem.is_some())?;
+            (Target::Part(i), Component::Part)
+        } else if let Some(spring) = component.strip_prefix("springs/") {
+            let i = s.springs.iter().position(|p| p.name == spring)?;
+            (Target::Spring(i), Component::Spring)
+        } else {
+            return None;
+        };
+        Some((target, info(kind, name)?))
+    }
+
+    /// Every property path of this mechanism, in a stable order.
+    pub fn property_paths(&self) -> Vec<String> {
+        let s = &self.structure;
+        let mut out = Vec::new();
+        for p in s.parts.iter().filter(|p| p.subsystem.is_some()) {
+            for i in PROPERTIES.iter().filter(|i| i.component == Component::Part) {
+                out.push(format!("parts/{}:{}", p.name, i.name));
+            }
+        }
+        for sp in &s.springs {
+            for i in PROPERTIES
+                .iter()
+                .filter(|i| i.component == Component::Spring)
+            {
+                out.push(format!("springs/{}:{}", sp.name, i.name));
+            }
+        }
+        for i in PROPERTIES
+            .iter()
+            .filter(|i| i.component == Component::Contact)
+        {
+            out.push(format!("contact:{}", i.name));
+        }
+        out
+    }
+
+    /// Angle of part `p` in degrees if it turns, else its position in u.
+    pub fn part_position_display(&self, p: &str) -> Option<f64> {
+        let i = self.structure.parts.iter().position(|x| x.name == p)?;
+        let x = self.property(&format!("parts/{p}:position"))?;
+        Some(if self.is_revolute(i) {
+            x.to_degrees()
+        } else {
+            x
+        })
+    }
+}
+
+impl PropertyAccess for Mechanism {
+    fn property(&self, path: &str) -> Option<f64> {
+        let (target, info) = self.resolve(path)?;
+        let s = &self.structure;
+        Some(match target {
+            Target::Part(i) => {
+                let part = &s.parts[i];
+                let (k, f) = part.subsystem?;
+                match info.name {
+                    "position" => f * self.q[k],
+                    "velocity" => f * self.v[k],
+                    "inertia" => part.inertia,
+                    _ => part.friction,
+                }
+            }
+            Target::Spring(i) => match info.name {
+                "stiffness" => s.springs[i].stiffness,
+                _ => s.springs[i].relaxed,
+            },
+            Target::Contact => match info.name {
+                "stiffness" => s.contact.stiffness,
+                "damping" => s.contact.damping,
+                _ => s.contact.damping_scale,
+            },
+        })
+    }
+
+    fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
+        let (target, info) = self
+            .resolve(path)
+            .ok_or_else(|| PropertyError::UnknownPath(path.to_owned()))?;
+        if !(value >= info.min && value <= info.max) {
+            return Err(PropertyError::OutOfRange {
+                path: path.to_owned(),
+                value,
+                min: info.min,
+                max: info.max,
+            });
+        }
+        let s = &mut self.structure;
+        match target {
+            Target::Part(i) => {
+                let Some((k, f)) = s.parts[i].subsystem else {
+                    return Err(PropertyError::UnknownPath(path.to_owned()));
+                };
+                match info.name {
+                    "position" => self.q[k] = value / f,
+                    "velocity" => self.v[k] = value / f,
+                    "inertia" => s.parts[i].inertia = value,
+                    _ => s.parts[i].friction = value,
+                }
+                s.refresh_subsystems();
+            }
+            Target::Spring(i) => match info.name {
+                "stiffness" => s.springs[i].stiffness = value,
+                _ => s.springs[i].relaxed = value,
+            },
+            Target::Contact => match info.name {
+                "stiffness" => s.contact.stiffness = value,
+                "damping" => s.contact.damping = value,
+                _ => s.contact.damping_scale = value,
+            },
+        }
+        Ok(())
+    }
+}
