@@ -326,11 +326,11 @@ fn output_probe_csv_matches_the_state_at_its_update_times() {
             (t.parse().unwrap(), x.parse().unwrap())
         })
         .collect();
-    // The probe's start (0 s) precedes the first step; every later multiple of 0.1 s
-    // ends a step.
-    assert_eq!(rows.len(), 10, "{text}");
-    for (k, &(t, x)) in rows.iter().enumerate() {
-        assert!((t - 0.1 * (k + 1) as f64).abs() < 1e-12, "row {k}: t = {t}");
+    // The initial state at 0 s, then every multiple of 0.1 s ends a step.
+    assert_eq!(rows.len(), 11, "{text}");
+    assert_eq!(rows[0], (0.0, 0.5));
+    for (k, &(t, x)) in rows.iter().enumerate().skip(1) {
+        assert!((t - 0.1 * k as f64).abs() < 1e-12, "row {k}: t = {t}");
         let step = steps.borrow().iter().find(|s| s.0 == t).copied();
         let (_, _, seen) = step.unwrap_or_else(|| panic!("no step ended at {t}"));
         assert_eq!(x, seen, "row at {t}");
@@ -358,9 +358,43 @@ fn agents_reaching_unknown_or_out_of_range_properties_stop_the_run() {
     root.agents_mut(None)
         .output_probes
         .push(OutputProbe::new(&["nothing/here:x"], None, 0.0, 1.0).unwrap());
-    root.initialize().unwrap();
+    // Found when the probe first records: at the start.
     assert_eq!(
-        root.run_until(0.1).unwrap_err(),
+        root.initialize().unwrap_err(),
         SchedulerError::Property(PropertyError::UnknownPath("nothing/here:x".into()))
     );
+}
+
+/// Gelsey's escapement under the root model: adaptive stepping carries it
+/// through 31 s of impacts, an output probe records the escape wheel every
+/// 0.1 s, the wheel only ever turns one way by whole teeth overall, and a reset
+/// to a waypoint in the middle of the run repeats it bit for bit.
+#[test]
+fn the_escapement_runs_under_the_scheduler_and_reruns_from_a_waypoint() {
+    use orchard_engine::mech::mechanism::{Mechanism, builtin};
+    let escapement = Mechanism::from_toml(builtin("escapement").unwrap()).unwrap();
+    let mut root = RootModel::new(0.05, 1e-10).unwrap();
+    let id = root.add_model("escapement", Box::new(escapement));
+    let probe = OutputProbe::new(&["escapement/parts/wheel:position"], Some(0.1), 0.0, 31.0);
+    root.agents_mut(None).output_probes.push(probe.unwrap());
+    root.add_waypoint(12.3);
+    root.initialize().unwrap();
+    root.run_until(31.0).unwrap();
+    let first = root.model(id).save_state();
+    let rows = root.agents(None).output_probes[0].rows().to_vec();
+    assert_eq!(rows.len(), 311, "a row every 0.1 s from 0 to 31 s");
+    // The wheel is driven one way: it never moves back by more than a recoil.
+    let wheel: Vec<f64> = rows.iter().map(|r| r.1[0].to_degrees()).collect();
+    let recoil = wheel.windows(2).map(|w| w[1] - w[0]).fold(0.0f64, f64::max);
+    assert!(recoil < 1.0, "the wheel moved back by {recoil}°");
+    let advance = wheel[0] - wheel[wheel.len() - 1];
+    assert!(
+        advance > 3.0 * 36.0,
+        "the wheel advanced only {advance}° in 31 s"
+    );
+
+    root.reset_to(12.3).unwrap();
+    root.run_until(31.0).unwrap();
+    assert_eq!(root.model(id).save_state(), first);
+    assert_eq!(root.agents(None).output_probes[0].rows(), rows.as_slice());
 }

@@ -6,6 +6,8 @@
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModelState(pub Vec<f64>);
 
+use std::borrow::Cow;
+
 /// A model's request about its step (Section 2.5): `scaling` < 1 means the step
 /// failed and should be retried at `scaling` times its length (0: no
 /// recommendation); ≥ 1 means it succeeded.
@@ -13,13 +15,14 @@ pub struct ModelState(pub Vec<f64>);
 pub struct StepAdjustment {
     /// Recommended factor for the step size.
     pub scaling: f64,
-    /// Why the step should change, for the error raised at the minimum step.
-    pub message: String,
+    /// Why the step should change, for the error raised at the minimum step
+    /// (borrowed when fixed, so a successful step need not allocate).
+    pub message: Cow<'static, str>,
 }
 
 impl StepAdjustment {
     /// A failed step, to be retried at `scaling` times its length.
-    pub fn reduce(scaling: f64, message: impl Into<String>) -> Self {
+    pub fn reduce(scaling: f64, message: impl Into<Cow<'static, str>>) -> Self {
         Self {
             scaling,
             message: message.into(),

@@ -221,13 +221,16 @@ impl RootModel {
         }
     }
 
-    /// Starts at t = 0: initializes every model and saves the waypoint at 0.
+    /// Starts at t = 0: initializes every model, lets output probes whose
+    /// window starts at 0 record the initial state, and saves the waypoint at 0.
     pub fn initialize(&mut self) -> Result<(), SchedulerError> {
         self.time = 0.0;
         for entry in &mut self.entries {
             entry.model.initialize(0.0);
             entry.effective_step = self.max_step;
+            record_initial(&mut entry.agents, entry.model.as_ref())?;
         }
+        record_initial(&mut self.agents, &ModelSet(&mut self.entries))?;
         self.save_waypoint_here()
     }
 
@@ -322,6 +325,16 @@ impl RootModel {
     }
 }
 
+/// Output probes (only) record the state at t = 0, dropping anything recorded
+/// by an earlier run.
+fn record_initial(agents: &mut Agents, model: &dyn PropertyAccess) -> Result<(), PropertyError> {
+    for probe in agents.output_probes.iter_mut().filter(|p| p.active) {
+        probe.truncate_after(-1.0);
+        probe.apply(0.0, model)?;
+    }
+    Ok(())
+}
+
 /// The end of the next sub-step from `ta`: at most `step` later, no later than
 /// `t1`, and no later than the next output-probe event of `agents`.
 fn next_time(ta: f64, t1: f64, step: f64, agents: &Agents) -> f64 {
@@ -365,7 +378,7 @@ fn advance_model(
                 return Err(SchedulerError::StepFailed {
                     model: entry.name.clone(),
                     time: ta,
-                    message: failure.message,
+                    message: failure.message.into_owned(),
                 });
             }
             let scaling = if failure.scaling > 0.0 {
@@ -379,7 +392,7 @@ fn advance_model(
                     model: entry.name.clone(),
                     time: ta,
                     step,
-                    message: failure.message,
+                    message: failure.message.into_owned(),
                 });
             }
             entry.effective_step = step;
