@@ -8,7 +8,11 @@
 //!
 //! - [`model`]: the [`Model`] trait, its state and step adjustments, property
 //!   access by path.
+//! - [`long_term`]: long-term behaviour from a recorded run: the cycle of `M`
+//!   kinetic-energy minima, its period `D`, the change `A` of every state
+//!   variable per cycle, and gradual effects (Gelsey's Section 3).
 
+pub mod long_term;
 pub mod model;
 
 pub use model::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
