@@ -112,8 +112,12 @@ fn draw(trace: &Trace, path: &Path, size: PlotSize, n: u32) -> Result<(), String
             .y_label_area_size(70)
             .build_cartesian_2d(t0..t1, lo..hi)
             .map_err(|e| text(&e))?;
+        let decimals = tick_decimals(hi - lo);
+        let label = |v: &f64| format!("{v:.decimals$}");
         let mut mesh = chart.configure_mesh();
-        mesh.label_style((FONT, 12));
+        mesh.label_style((FONT, 12))
+            .light_line_style(WHITE)
+            .y_label_formatter(&label);
         if bottom {
             mesh.x_desc("time (s)");
         }
@@ -124,6 +128,13 @@ fn draw(trace: &Trace, path: &Path, size: PlotSize, n: u32) -> Result<(), String
             .map_err(|e| text(&e))?;
     }
     root.present().map_err(|e| text(&e))
+}
+
+/// Decimals that tell apart the ticks of an axis spanning `span` (about ten
+/// ticks).
+fn tick_decimals(span: f64) -> usize {
+    let step = span / 10.0;
+    (-step.log10().floor()).clamp(0.0, 12.0) as usize
 }
 
 /// A range with room around it: 5 % each side, or ±1 (or ±10 % of the value)
@@ -190,6 +201,13 @@ mod tests {
         );
         // Few samples: all of them.
         assert_eq!(envelope(&times[..3], &values[..3], 100).len(), 3);
+    }
+
+    #[test]
+    fn tick_labels_have_enough_decimals() {
+        assert_eq!(super::tick_decimals(95.0), 0);
+        assert_eq!(super::tick_decimals(2.0), 1);
+        assert_eq!(super::tick_decimals(5.5e-5), 6);
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub(super) fn low_minima(energy_j: &[f64], fraction: f64) -> Vec<usize> {
             (lo.min(e), hi.max(e))
         });
     let mut minima = Vec::new();
-    if !(hi > lo) {
+    if hi <= lo {
         return minima;
     }
     let threshold = lo + fraction * (hi - lo);

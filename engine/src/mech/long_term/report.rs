@@ -152,13 +152,19 @@ impl fmt::Display for LongTermReport {
                         b.from_s,
                         b.until_s
                     )?,
-                    None => write!(
-                        f,
-                        "no pattern of up to {} repeated within tolerance \
-                         among {} low kinetic-energy minima",
-                        minima(*largest_m),
-                        self.minima
-                    )?,
+                    None => {
+                        let failed = pending.map_or(*largest_m, |p| p - 1);
+                        if failed == 0 {
+                            write!(f, "no pattern repeated yet")?;
+                        } else {
+                            write!(
+                                f,
+                                "no pattern of up to {} repeated within tolerance",
+                                minima(failed)
+                            )?;
+                        }
+                        write!(f, " among {} low kinetic-energy minima", self.minima)?;
+                    }
                 }
                 if let Some(m) = pending {
                     write!(
