@@ -38,7 +38,7 @@ pub struct AnalyzeArgs {
     /// The mechanism preset: a name or a path to a preset file.
     pub preset: String,
     /// Simulated time, s.
-    #[arg(long, default_value_t = 31.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 31.0)]
     pub duration: f64,
     /// Also write a PNG plot of the state variables and kinetic energy over time.
     #[arg(long, value_name = "FILE.png")]
