@@ -98,6 +98,58 @@ fn escapement_kinematics_give_two_minima_its_period_and_the_wheel_step() {
     assert!(text.contains("balance repeats each cycle"), "{text}");
 }
 
+/// `trace` with deterministic noise: uniform in ±`state_noise` on every value
+/// and ±`energy_noise` J on the kinetic energy (kept non-negative).
+fn noisy(trace: &Trace, state_noise: f64, energy_noise: f64) -> Trace {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut uniform = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let mut out = Trace::with_capacity(trace.variables().to_vec(), trace.len());
+    for i in 0..trace.len() {
+        let values: Vec<f64> = trace
+            .sample(i)
+            .iter()
+            .map(|v| v + state_noise * uniform())
+            .collect();
+        let energy = (trace.kinetic_energy_j()[i] + energy_noise * uniform()).max(0.0);
+        out.push(trace.times_s()[i], &values, energy).unwrap();
+    }
+    out
+}
+
+#[test]
+fn numerical_noise_does_not_add_minima_or_break_the_cycle() {
+    let period_s = 0.73;
+    let step = 12f64.to_radians();
+    let clean = escapement(20.0, 0.8, |_| step, steady(period_s));
+    let peak_j = clean
+        .kinetic_energy_j()
+        .iter()
+        .fold(0.0f64, |m, &e| m.max(e));
+    // Noise of 0.1 % of the energy range: near a turning point, where the
+    // energy grows as (2π Δt / D)² of the range (the balance dominates), it
+    // hides the minimum within |Δt| < √0.002 D / 2π ≈ 5 ms.
+    let trace = noisy(&clean, 1e-5, 1e-3 * peak_j);
+    let report = report_of(&trace);
+    let r = report.regularity().unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(r.minima_per_cycle, 2, "{report}");
+    let tolerance_s = 2.0 * (0.005 + DT) / r.cycles as f64;
+    assert!((r.period_s - period_s).abs() <= tolerance_s, "{report}");
+    assert!((r.changes[1].per_cycle - step).abs() < 1e-3, "{report}");
+    assert!(r.changes[0].repeats, "{report}");
+
+    // Counting every wiggle (Gelsey's rule alone) finds no cycle.
+    let params = LongTermParams {
+        minimum_prominence: 0.0,
+        ..LongTermParams::default()
+    };
+    assert!(!analyze(&trace, &params).unwrap().is_regular());
+}
+
 /// A damped oscillator kicked at each upward zero crossing, as a balance is by
 /// its escapement, and a counter advanced by each kick. Integrated with RK4 at
 /// `DT / SUBSTEPS`, sampled every `DT`.

@@ -13,8 +13,9 @@
 //! [`analyze`] runs his search over a [`Trace`] recorded beforehand:
 //!
 //! 1. The minima are the local kinetic-energy minima in the bottom
-//!    `P_range_fraction` of the trace's energy range; the first `P_ignore` are
-//!    skipped as start-up transient.
+//!    `P_range_fraction` of the trace's energy range, with wiggles of
+//!    numerical noise merged (an addition to the paper); the first `P_ignore`
+//!    are skipped as start-up transient.
 //! 2. Algorithm 12: hypothesise `M = 1`, with `D` and `A` taken from the last
 //!    `M` minima; at each further minimum, test that the last `M` minima
 //!    repeat the hypothesis (duration within `P_t_match`, every variable's
@@ -74,7 +75,11 @@ pub fn analyze(trace: &Trace, params: &LongTermParams) -> Result<LongTermReport,
     if energy.iter().all(|&e| e == energy[0]) {
         return Ok(insufficient(0, Insufficiency::ConstantEnergy));
     }
-    let mut samples = minima::low_minima(energy, params.energy_range_fraction);
+    let mut samples = minima::low_minima(
+        energy,
+        params.energy_range_fraction,
+        params.minimum_prominence,
+    );
     let skipped = samples.len().min(params.ignored_minima);
     samples.drain(..skipped);
     let found = samples.len();

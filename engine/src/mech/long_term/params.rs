@@ -17,6 +17,12 @@ pub struct LongTermParams {
     /// near the top. The printed paper's value is illegible ("10e5"); the
     /// default 0.25 keeps every minimum in the lower quarter.
     pub energy_range_fraction: f64,
+    /// Not in the paper: neighbouring low minima between which the kinetic
+    /// energy rises less than this fraction of its range above the higher of
+    /// them count as one (the lower), so that numerical noise on a part that
+    /// turns slowly does not add minima (dimensionless, in [0, 1)). Default
+    /// 0.01.
+    pub minimum_prominence: f64,
     /// `P_ignore`: the first low minima are skipped as start-up transient
     /// (count). Default 4.
     pub ignored_minima: usize,
@@ -41,6 +47,7 @@ impl Default for LongTermParams {
         Self {
             confirmations_per_minimum: 2,
             energy_range_fraction: 0.25,
+            minimum_prominence: 0.01,
             ignored_minima: 4,
             time_match: 0.01,
             state_match: 0.02,
@@ -74,6 +81,10 @@ impl LongTermParams {
         let f = self.energy_range_fraction;
         if !(f > 0.0 && f <= 1.0) {
             return bad(format!("energy_range_fraction {f} must lie in (0, 1]"));
+        }
+        let p = self.minimum_prominence;
+        if !(0.0..1.0).contains(&p) {
+            return bad(format!("minimum_prominence {p} must lie in [0, 1)"));
         }
         for (name, value) in [
             ("time_match", self.time_match),
