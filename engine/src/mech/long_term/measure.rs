@@ -14,10 +14,10 @@ use super::search::Pattern;
 /// A variable drifts gradually when its change per cycle is within one
 /// cycle's match tolerance of zero but its change over the run is not (Section
 /// 3.2.1: the balance amplitude of a clock shrinking as its mainspring runs
-/// down). Besides, as in Algorithm 13, the state at the last cycle start is compared with the local
-/// prediction `s(t0) + N A`, and the start time with `t0 + N D`; a deviation
-/// beyond tolerance is a gradual effect, and that entry of `A` (or `D`) is
-/// reset to its rate after the local cycles,
+/// down). Besides, as in Algorithm 13, the state at the last cycle start is
+/// compared with the local prediction `s(t0) + N A`, and the start time with
+/// `t0 + N D`; a deviation beyond tolerance is a gradual effect, and that
+/// entry of `A` (or `D`) is reset to its rate after the local cycles,
 /// `(s(t0 + N D) − s(t0 + n_a D)) / (N − n_a)`. Otherwise `A` and `D` are
 /// averaged over all `N` cycles.
 ///
