@@ -3,12 +3,14 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use orchard::cli::analyze::run_analyze;
 use orchard::cli::{Cli, Command, run_render};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Render(args) => run_render(args),
+        Command::Analyze(args) => run_analyze(args),
     };
     match result {
         Ok(summary) => {

@@ -14,8 +14,12 @@
 //!   explicit or inherited values.
 //! - [`mechanism`]: Gelsey's mechanisms from geometry — parts, pairs, gears,
 //!   springs, penalty contact, an implicit adaptive integrator, presets.
+//! - [`long_term`]: long-term behaviour from a recorded run: the cycle of `M`
+//!   kinetic-energy minima, its period `D`, the change `A` of every state
+//!   variable per cycle, and gradual effects (Gelsey's Section 3).
 
 pub mod agents;
+pub mod long_term;
 pub mod mechanism;
 pub mod model;
 pub mod property;

@@ -1,7 +1,10 @@
-//! The `orchard` command line: offline rendering of MIDI files and demos to WAV.
+//! The `orchard` command line: offline rendering of MIDI files and demos to WAV,
+//! and the long-term analysis of mechanisms.
 
+pub mod analyze;
 pub mod demo;
 pub mod midi_file;
+pub mod plot;
 pub mod render;
 pub mod score;
 pub mod wav;
@@ -24,6 +27,22 @@ pub struct Cli {
 pub enum Command {
     /// Render a Standard MIDI File (or the built-in demo) to a WAV file.
     Render(RenderArgs),
+    /// Simulate a mechanism and report its long-term behaviour: cycle period,
+    /// kinetic-energy minima per cycle, change of each part per cycle.
+    Analyze(AnalyzeArgs),
+}
+
+/// Options of `orchard analyze`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// The mechanism preset: a name or a path to a preset file.
+    pub preset: String,
+    /// Simulated time, s.
+    #[arg(long, value_name = "SECONDS", default_value_t = 31.0)]
+    pub duration: f64,
+    /// Also write a PNG plot of the state variables and kinetic energy over time.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Options of `orchard render`.

@@ -1,0 +1,181 @@
+//! `orchard analyze` run as a user runs it, and its reporting half on a
+//! synthetic escapement trace.
+
+use std::collections::HashSet;
+use std::f64::consts::TAU;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use orchard::cli::analyze::report;
+use orchard::cli::plot::{PlotSize, write_png};
+use orchard_engine::mech::long_term::{Trace, Unit, Variable};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("orchard-analyze-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn orchard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_orchard"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Balance `0.8 cos(2π t / 0.73 s)` rad and an escape wheel advancing 12° per
+/// cycle, at rest where the balance turns; sampled every millisecond.
+fn escapement(duration_s: f64) -> Trace {
+    let period_s = 0.73;
+    let step = 12f64.to_radians();
+    let mut trace = Trace::new(vec![
+        Variable::new("balance", Unit::Radian),
+        Variable::new("escape wheel", Unit::Radian),
+    ]);
+    for i in 0..(duration_s * 1000.0) as usize {
+        let t = i as f64 * 1e-3;
+        let u = 2.0 * t / period_s;
+        let balance = 0.8 * (TAU * t / period_s).cos();
+        let wheel = step / 2.0 * (u - (TAU * u).sin() / TAU);
+        let balance_rate = -0.8 * TAU / period_s * (TAU * t / period_s).sin();
+        let wheel_rate = step / period_s * (1.0 - (TAU * u).cos());
+        let energy = 1e-6 * balance_rate.powi(2) + 2.5e-7 * wheel_rate.powi(2);
+        trace.push(t, &[balance, wheel], energy).unwrap();
+    }
+    trace
+}
+
+/// Decodes a PNG: width, height, and its pixels as RGB(A) tuples.
+fn decode(path: &Path) -> (u32, u32, Vec<Vec<u8>>) {
+    let decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    assert_eq!(info.bit_depth, png::BitDepth::Eight);
+    let pixels = buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(<[u8]>::to_vec)
+        .collect();
+    (info.width, info.height, pixels)
+}
+
+#[test]
+fn unknown_preset_fails_with_one_line_naming_it() {
+    let out = orchard(&["analyze", "nonexistent"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("`nonexistent`"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bad_duration_and_plot_name_fail_before_simulating() {
+    for (args, needle) in [
+        (&["analyze", "clock", "--duration", "0"][..], "--duration 0"),
+        (
+            &["analyze", "clock", "--duration", "inf"][..],
+            "--duration inf",
+        ),
+        (&["analyze", "clock", "--plot", "beats.txt"][..], ".png"),
+    ] {
+        let out = orchard(args);
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn help_lists_the_arguments() {
+    let out = orchard(&["analyze", "--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "<PRESET>",
+        "--duration",
+        "[default: 31]",
+        "--plot <FILE.png>",
+    ] {
+        assert!(help.contains(needle), "missing {needle}:\n{help}");
+    }
+    let top = String::from_utf8_lossy(&orchard(&["--help"]).stdout).to_string();
+    assert!(top.contains("analyze"), "{top}");
+}
+
+#[test]
+fn report_describes_the_cycle_and_writes_a_readable_plot() {
+    let dir = scratch("report");
+    let path = dir.join("escapement.png");
+    let trace = escapement(12.0);
+    let text = report(&trace, Some(&path)).unwrap();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap();
+    assert!(
+        first.starts_with("regular: period 0.730 s, 2 kinetic-energy minima per cycle"),
+        "{text}"
+    );
+    assert!(
+        first.contains("escape wheel advances 12.0° per cycle"),
+        "{text}"
+    );
+    assert_eq!(
+        lines.next(),
+        Some(format!("wrote plot {}", path.display()).as_str())
+    );
+
+    let (width, height, pixels) = decode(&path);
+    let size = PlotSize::for_trace(&trace);
+    assert_eq!((width, height), (size.width_px, size.height_px));
+    assert_eq!((width, height), (1200, 600));
+    let distinct: HashSet<&Vec<u8>> = pixels.iter().collect();
+    assert!(distinct.len() > 10, "{} colours", distinct.len());
+    // The curves are blue; the labels dark.
+    let blue = pixels.iter().filter(|p| p[2] > 180 && p[0] < 80).count();
+    let dark = pixels
+        .iter()
+        .filter(|p| p[0] < 60 && p[1] < 60 && p[2] < 60)
+        .count();
+    assert!(blue > 1000, "{blue} blue pixels");
+    assert!(dark > 500, "{dark} dark pixels");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn plot_honours_the_size_and_refuses_what_it_cannot_draw() {
+    let dir = scratch("sizes");
+    let trace = escapement(3.0);
+    let path = dir.join("small.png");
+    let size = PlotSize {
+        width_px: 640,
+        height_px: 300,
+    };
+    write_png(&trace, &path, size).unwrap();
+    let (width, height, _) = decode(&path);
+    assert_eq!((width, height), (640, 300));
+
+    let tiny = PlotSize {
+        width_px: 100,
+        height_px: 100,
+    };
+    let err = write_png(&trace, &dir.join("tiny.png"), tiny).unwrap_err();
+    assert!(
+        err.contains("too small") && err.contains("tiny.png"),
+        "{err}"
+    );
+    let empty = Trace::new(vec![Variable::new("x", Unit::Metre)]);
+    let err = write_png(&empty, &dir.join("empty.png"), size).unwrap_err();
+    assert!(err.contains("no samples"), "{err}");
+    let err = report(&trace, Some(&dir.join("missing-dir").join("x.png"))).unwrap_err();
+    assert!(err.contains("x.png") && !err.contains('\n'), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn report_of_too_short_a_run_says_so() {
+    let text = report(&escapement(1.5), None).unwrap();
+    assert!(text.starts_with("insufficient data:"), "{text}");
+    assert_eq!(text.lines().count(), 1);
+}
