@@ -482,3 +482,39 @@ fn failed_newton_and_overlong_steps_ask_for_shorter_ones() {
     assert!((adj.scaling - 0.5).abs() < 1e-9, "{adj:?}");
     assert!(m.advance(0.0, limit).is_none_or(|a| a.scaling >= 1.0));
 }
+
+/// The escapement's properties in a property tree under `escapement`: found by
+/// path, with their values, ranges and units; a value out of range is refused
+/// with the path and range named.
+#[test]
+fn mechanism_properties_declare_into_the_property_tree() {
+    use orchard_engine::mech::{Mode, PropertyTree};
+    let m = Mechanism::from_toml(orchard_engine::mech::mechanism::builtin("escapement").unwrap())
+        .unwrap();
+    let mut tree = PropertyTree::new();
+    m.declare_properties("escapement", &mut tree);
+    assert_eq!(tree.get("escapement/parts/balance:inertia"), Ok(20.0));
+    assert_eq!(
+        tree.get("escapement/springs/hairspring:stiffness"),
+        Ok(15.0)
+    );
+    assert_eq!(
+        tree.mode("escapement/parts/wheel:friction"),
+        Ok(Mode::Explicit(20.0))
+    );
+    let found: Vec<_> = tree.find("parts/").collect();
+    assert!(found.contains(&"escapement/parts/lever"), "{found:?}");
+    let error = tree
+        .set("escapement/parts/balance:inertia", -1.0)
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("escapement/parts/balance:inertia"),
+        "{error}"
+    );
+    assert!(
+        tree.info("escapement/energy:kinetic").is_err(),
+        "derived values are not settable"
+    );
+}

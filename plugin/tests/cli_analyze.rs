@@ -179,3 +179,36 @@ fn report_of_too_short_a_run_says_so() {
     assert!(text.starts_with("insufficient data:"), "{text}");
     assert_eq!(text.lines().count(), 1);
 }
+
+/// Gelsey's escapement from rest, analysed as a user runs it: regular, with a
+/// period within 1 % of the balance's damped free period 2π/√(k/I − (c/2I)²)
+/// (I = 20, k = 15, c = 6: 7.366 s; the escapement adds its impulses and
+/// locking), and the escape wheel advancing one whole tooth (36°) per cycle.
+#[test]
+fn the_escapement_ticks_regularly_at_the_balance_period() {
+    let dir = scratch("escapement");
+    let plot = dir.join("escapement.png");
+    let out = orchard(&["analyze", "escapement", "--plot", plot.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("regular: period "), "{text}");
+    let period: f64 = text["regular: period ".len()..]
+        .split_once(" s")
+        .and_then(|(p, _)| p.parse().ok())
+        .unwrap_or_else(|| panic!("no period in {text}"));
+    let free = std::f64::consts::TAU / (15.0f64 / 20.0 - (6.0f64 / 40.0).powi(2)).sqrt();
+    assert!(
+        (period / free - 1.0).abs() < 0.01,
+        "period {period} s vs {free} s"
+    );
+    assert!(
+        text.contains("wheel position advances 36.0° per cycle (clockwise)"),
+        "{text}"
+    );
+    let (width, height, _) = decode(&plot);
+    assert_eq!((width, height), (1200, 1400));
+}

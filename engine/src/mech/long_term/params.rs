@@ -15,7 +15,10 @@ pub struct LongTermParams {
     /// (dimensionless, in (0, 1]). Turning points of the parts lie near the
     /// bottom; ripples on a high plateau (contact chatter, solver noise) lie
     /// near the top. The printed paper's value is illegible ("10e5"); the
-    /// default 0.25 keeps every minimum in the lower quarter.
+    /// default 0.05 keeps the turning points while excluding the dips between
+    /// the halves of an impulse: in the escapement a tooth drop's spike of
+    /// kinetic energy sets the range, and dips at a tenth of it appear in some
+    /// cycles and not in others.
     pub energy_range_fraction: f64,
     /// Not in the paper: neighbouring low minima between which the kinetic
     /// energy rises less than this fraction of its range above the higher of
@@ -46,7 +49,7 @@ impl Default for LongTermParams {
     fn default() -> Self {
         Self {
             confirmations_per_minimum: 2,
-            energy_range_fraction: 0.25,
+            energy_range_fraction: 0.05,
             minimum_prominence: 0.01,
             ignored_minima: 4,
             time_match: 0.01,

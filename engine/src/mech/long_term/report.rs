@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::trace::{Variable, significant};
+use super::trace::{Unit, Variable, significant};
 
 /// The outcome of [`analyze`](super::analyze): the verdict and what it needs
 /// to be read (the variables' names and units).
@@ -220,6 +220,15 @@ impl LongTermReport {
             }
             if c.repeats {
                 repeating.push(v.name.as_str());
+            } else if v.unit == Unit::Radian {
+                // Angles grow counter-clockwise: say which way a part turns.
+                let direction = if c.per_cycle > 0.0 {
+                    "counter-clockwise"
+                } else {
+                    "clockwise"
+                };
+                let amount = v.unit.format(c.per_cycle.abs());
+                write!(f, "; {} advances {amount} per cycle ({direction})", v.name)?;
             } else if c.per_cycle > 0.0 {
                 write!(
                     f,

@@ -6,6 +6,7 @@
 
 use super::runtime::Mechanism;
 use crate::mech::model::{PropertyAccess, PropertyError};
+use crate::mech::property::{PropertyInfo as TreeInfo, PropertyTree};
 
 /// Which component a property belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +17,8 @@ pub enum Component {
     Spring,
     /// `contact`.
     Contact,
+    /// `energy`: derived, read-only.
+    Energy,
 }
 
 /// Static description of one property.
@@ -111,6 +114,14 @@ pub const PROPERTIES: &[PropertyInfo] = &[
         min: 0.0,
         max: INF,
     },
+    PropertyInfo {
+        component: Component::Energy,
+        name: "kinetic",
+        unit: "inertia·rad²/s² (J in SI units)",
+        description: "kinetic energy of all moving parts (read-only)",
+        min: 0.0,
+        max: INF,
+    },
 ];
 
 /// The table entry for a component kind and property name.
@@ -125,6 +136,7 @@ enum Target {
     Part(usize),
     Spring(usize),
     Contact,
+    Energy,
 }
 
 impl Mechanism {
@@ -133,6 +145,8 @@ impl Mechanism {
         let s = &self.structure;
         let (target, kind) = if component == "contact" {
             (Target::Contact, Component::Contact)
+        } else if component == "energy" {
+            (Target::Energy, Component::Energy)
         } else if let Some(part) = component.strip_prefix("parts/") {
             let i = s
                 .parts
@@ -171,7 +185,34 @@ impl Mechanism {
         {
             out.push(format!("contact:{}", i.name));
         }
+        for i in PROPERTIES
+            .iter()
+            .filter(|i| i.component == Component::Energy)
+        {
+            out.push(format!("energy:{}", i.name));
+        }
         out
+    }
+
+    /// Declares this mechanism's settable properties in `tree` under the
+    /// component `root` (e.g. `escapement/parts/balance:inertia`), each with its
+    /// range, unit and description and its present value as an explicit value:
+    /// the tree presets, the editor and host automation address.
+    pub fn declare_properties(&self, root: &str, tree: &mut PropertyTree) {
+        tree.add_component(root);
+        for path in self.property_paths() {
+            let Some((target, info)) = self.resolve(&path) else {
+                continue;
+            };
+            if matches!(target, Target::Energy) {
+                continue;
+            }
+            let (component, name) = path.split_once(':').unwrap_or((&path, ""));
+            let value = self.property(&path).unwrap_or(f64::NAN);
+            let declared =
+                TreeInfo::new(name, info.description, info.unit, info.min, info.max, value);
+            tree.declare(&format!("{root}/{component}"), declared);
+        }
     }
 
     /// Angle of part `p` in degrees if it turns, else its position in u.
@@ -210,6 +251,7 @@ impl PropertyAccess for Mechanism {
                 "damping" => s.contact.damping,
                 _ => s.contact.damping_scale,
             },
+            Target::Energy => self.kinetic_energy(),
         })
     }
 
@@ -217,6 +259,9 @@ impl PropertyAccess for Mechanism {
         let (target, info) = self
             .resolve(path)
             .ok_or_else(|| PropertyError::UnknownPath(path.to_owned()))?;
+        if matches!(target, Target::Energy) {
+            return Err(PropertyError::ReadOnly(path.to_owned()));
+        }
         if !(value >= info.min && value <= info.max) {
             return Err(PropertyError::OutOfRange {
                 path: path.to_owned(),
@@ -248,6 +293,8 @@ impl PropertyAccess for Mechanism {
                 "damping" => s.contact.damping = value,
                 _ => s.contact.damping_scale = value,
             },
+            // Derived, refused above.
+            Target::Energy => {}
         }
         Ok(())
     }

@@ -76,6 +76,13 @@ impl Mechanism {
         names
     }
 
+    /// Whether the part called `name` turns (a revolute pair, positions in rad)
+    /// rather than slides (prismatic, positions in u); `None` for no such part.
+    pub fn turns(&self, name: &str) -> Option<bool> {
+        let p = self.structure.parts.iter().position(|p| p.name == name)?;
+        Some(self.is_revolute(p))
+    }
+
     /// Names of all parts, frame parts included, in description order.
     pub fn part_names(&self) -> impl Iterator<Item = &str> {
         self.structure.parts.iter().map(|p| p.name.as_str())
