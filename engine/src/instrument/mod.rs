@@ -2,10 +2,12 @@
 
 mod key_params;
 mod preset;
+mod tuning;
 mod voice;
 
 pub use key_params::KeyParams;
 pub use preset::{
     Anchor, DamperSpec, HammerSpec, Keyboard, OutputSpec, Preset, PresetError, Tuning, VelocityMap,
 };
+pub use tuning::{StretchedTuning, octave_widening_cents};
 pub use voice::{StrikeReport, StruckString, VoiceError};

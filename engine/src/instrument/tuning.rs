@@ -1,0 +1,161 @@
+//! Stretched equal temperament: the target frequency of every key's first
+//! partial, following the strings' inharmonicity the way a tuner does.
+//!
+//! A stiff string's partials lie at `f_n = n·f0·sqrt(1 + B·n²)`, so its second
+//! partial is sharper than twice its first. A tuner sets each octave beatless:
+//! the upper note's first partial on the lower note's second. With first-partial
+//! frequencies `F = f0·sqrt(1 + B)`, that octave is wider than 2:1 by
+//! `sqrt((1 + 4·B_low)/(1 + B_low))`, a little over 1.5·B in relative terms (a
+//! cent at C4, about twenty at C7). As a tuner does, the temperament octave
+//! A3–A4 is set first (its widening shared evenly among its semitones), and
+//! every other key is tuned by octaves outwards from it, each octave widened by the stretch property times
+//! its beatless widening: 0 gives plain equal temperament, 1 beatless octaves
+//! everywhere.
+
+/// MIDI key of A4.
+const A4: u8 = 69;
+
+/// StretchedTuning of the keyboard: the reference pitch and how far octaves follow the
+/// strings' inharmonicity.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StretchedTuning {
+    /// Frequency of A4's first partial, Hz.
+    pub a4_hz: f64,
+    /// 0: equal temperament; 1: every octave beatless on partials 2:1.
+    pub stretch: f64,
+}
+
+impl Default for StretchedTuning {
+    fn default() -> Self {
+        Self {
+            a4_hz: 440.0,
+            stretch: 1.0,
+        }
+    }
+}
+
+/// The widening of the octave above a note whose strings have inharmonicity
+/// `b`, in cents: its second partial over twice its first.
+pub fn octave_widening_cents(b: f64) -> f64 {
+    600.0 * ((1.0 + 4.0 * b) / (1.0 + b)).log2()
+}
+
+impl StretchedTuning {
+    /// First-partial target frequencies (Hz) of keys `lowest..=highest`, given
+    /// the inharmonicity `inharmonicity(key)` of each key's strings.
+    ///
+    /// Allocates: the returned list.
+    pub fn targets(&self, lowest: u8, highest: u8, inharmonicity: impl Fn(u8) -> f64) -> Vec<f64> {
+        // The widening of the octave above `key`, in cents.
+        let widening = |key: u8| self.stretch * octave_widening_cents(inharmonicity(key).max(0.0));
+        let octave = |key: u8| 2.0 * 2f64.powf(widening(key) / 1200.0);
+        (lowest..=highest)
+            .map(|key| {
+                let mut octaves = 1.0;
+                let mut k = key;
+                while k > A4 {
+                    k -= 12;
+                    octaves *= octave(k);
+                }
+                while k < TEMPERAMENT_LOW {
+                    octaves /= octave(k);
+                    k += 12;
+                }
+                // Within the temperament octave the widening of A3–A4 is
+                // shared evenly among its semitones.
+                let spread = -widening(A4 - 12) * f64::from(A4 - k) / 12.0;
+                let semitones = f64::from(k) - f64::from(A4) + spread / 100.0;
+                self.a4_hz * 2f64.powf(semitones / 12.0) * octaves
+            })
+            .collect()
+    }
+}
+
+/// The lowest key of the temperament octave above A3 (A♯3): keys from here to
+/// A4 are set directly from A4.
+const TEMPERAMENT_LOW: u8 = A4 - 11;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// B(C4) = 3.77e-4, doubling every 8 semitones above (Young 1952); below,
+    /// falling to about 1.2e-4 near E2 and rising again in the wound bass to
+    /// about 4e-4 at A0.
+    fn reference_b(key: u8) -> f64 {
+        let k = f64::from(key);
+        if key >= 60 {
+            3.77e-4 * 2f64.powf((k - 60.0) / 8.0)
+        } else if key >= 40 {
+            1.2e-4 * (3.77e-4f64 / 1.2e-4).powf((k - 40.0) / 20.0)
+        } else {
+            1.2e-4 * (4e-4f64 / 1.2e-4).powf((40.0 - k) / 19.0)
+        }
+    }
+
+    fn cents(a: f64, b: f64) -> f64 {
+        1200.0 * (a / b).log2()
+    }
+
+    #[test]
+    fn without_stretch_it_is_equal_temperament() {
+        let tuning = StretchedTuning {
+            a4_hz: 442.0,
+            stretch: 0.0,
+        };
+        let targets = tuning.targets(21, 108, reference_b);
+        for (i, f) in targets.iter().enumerate() {
+            let et = 442.0 * 2f64.powf((21.0 + i as f64 - 69.0) / 12.0);
+            assert!(cents(*f, et).abs() < 1e-9, "key {}", 21 + i);
+        }
+    }
+
+    /// With full stretch every octave is beatless: the upper note's first
+    /// partial lands on the lower note's second (partials at n·f0·sqrt(1 + B·n²)).
+    #[test]
+    fn full_stretch_makes_octaves_beatless() {
+        let targets = StretchedTuning::default().targets(21, 108, reference_b);
+        assert_eq!(targets[69 - 21], 440.0);
+        for low in 21u8..=96 {
+            let (f_low, f_high) = (
+                targets[usize::from(low - 21)],
+                targets[usize::from(low - 9)],
+            );
+            let b = reference_b(low);
+            // The lower note's second partial from its first.
+            let second = f_low * 2.0 * ((1.0 + 4.0 * b) / (1.0 + b)).sqrt();
+            let mismatch = cents(f_high, second);
+            assert!(
+                mismatch.abs() < 1e-9,
+                "octave above {low}: {mismatch} cents"
+            );
+        }
+    }
+
+    /// Over the keyboard the stretch adds up to what tuners measure on grands:
+    /// 35–60 cents from A0 to C8 (REFERENCE.md), rising with pitch.
+    #[test]
+    fn total_stretch_matches_real_grands() {
+        let stretched = StretchedTuning::default().targets(21, 108, reference_b);
+        let plain = StretchedTuning {
+            stretch: 0.0,
+            ..StretchedTuning::default()
+        }
+        .targets(21, 108, reference_b);
+        let deviation: Vec<f64> = stretched
+            .iter()
+            .zip(&plain)
+            .map(|(s, p)| cents(*s, *p))
+            .collect();
+        // It rises key by key: where B grows with pitch (the plain-steel tenor)
+        // chains of beatless octaves can dip by a hair between neighbours, far
+        // below what anyone hears (0.01 cent).
+        let worst_dip = deviation
+            .windows(2)
+            .map(|w| w[0] - w[1])
+            .fold(0.0, f64::max);
+        assert!(worst_dip < 0.01, "dips by {worst_dip} cents");
+        let total = deviation[deviation.len() - 1] - deviation[0];
+        assert!((35.0..=60.0).contains(&total), "stretch {total} cents");
+    }
+}

@@ -1,0 +1,613 @@
+//! The grand piano's action at control rate: key press → hammer thrown →
+//! let-off → free flight → strike; rebound, check and repetition; dampers that
+//! lift with the key and fall on release; sustain (continuous, so half-pedalling
+//! leaves partial damping), sostenuto and una corda.
+//!
+//! Each key's hammer moves along its blow distance `D` (rest at 0, the string at
+//! `D`). While the jack pushes it, it accelerates uniformly; from let-off (`D`
+//! minus the let-off distance) it flies free against gravity and strikes the
+//! string at a speed set by the key velocity through the velocity curve. In the
+//! default (fast) mode the jack's stroke is skipped: a note-on throws the hammer
+//! from let-off, so sound follows within the flight time of the last
+//! millimetres (under 5 ms). With `realistic_travel` the whole stroke is
+//! simulated (tens of milliseconds, longer for soft notes).
+//!
+//! After a strike the hammer rebounds and falls; while the key is held the check
+//! catches it `check_drop` below the string. A released key rises over
+//! `key_return_s`; pressed again once it has risen past `repetition_rise` of its
+//! dip, the repetition lever has reset and the hammer is thrown again from where
+//! it is (from the check, a shorter flight). A realistic action pressed again
+//! before that does not strike.
+
+use super::model::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
+
+/// Gravity, m/s².
+const GRAVITY: f64 = 9.81;
+/// Number of keys (A0 to C8).
+pub const KEYS: usize = 88;
+/// MIDI note of the lowest key.
+pub const LOWEST_NOTE: u8 = 21;
+
+/// A command from the player, at a time (s).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ActionCommand {
+    /// A key goes down.
+    KeyDown {
+        /// MIDI note number.
+        note: u8,
+        /// MIDI velocity, 1–127.
+        velocity: u8,
+    },
+    /// A key is released.
+    KeyUp {
+        /// MIDI note number.
+        note: u8,
+    },
+    /// Sustain pedal position, 0 (up) to 1 (down), continuous (CC64 / 127).
+    Sustain(f64),
+    /// Sostenuto pedal down or up (CC66).
+    Sostenuto(bool),
+    /// Una corda pedal position, 0 to 1 (CC67 / 127).
+    UnaCorda(f64),
+}
+
+/// What the action tells the strings, at a time (s).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ActionEvent {
+    /// A hammer meets its strings.
+    Strike {
+        /// MIDI note number.
+        note: u8,
+        /// Hammer speed at the string, m/s.
+        speed: f64,
+    },
+    /// A damper's amount changed.
+    Damper {
+        /// MIDI note number.
+        note: u8,
+        /// 0 lifted (free string) to 1 fully down.
+        amount: f64,
+    },
+}
+
+/// Where a key's hammer is in its cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// At rest on its rail.
+    Rest,
+    /// Pushed by the jack with constant acceleration.
+    Pushed,
+    /// Free flight towards the string after let-off.
+    Flight,
+    /// Falling back after the strike.
+    Falling,
+    /// Held by the check while the key is down.
+    Caught,
+}
+
+/// One key's moving parts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Key {
+    phase: Phase,
+    /// Hammer position along the blow distance, m (0 at rest).
+    position: f64,
+    /// Hammer velocity, m/s (positive towards the string).
+    velocity: f64,
+    /// Jack acceleration while pushed, m/s².
+    push: f64,
+    /// Whether the key is held down.
+    down: bool,
+    /// How far the key has risen since release, as a fraction of its dip.
+    rise: f64,
+    /// Whether sostenuto holds this key's damper up.
+    held: bool,
+    /// Present damper amount, 0–1.
+    damper: f64,
+}
+
+impl Key {
+    const REST: Self = Self {
+        phase: Phase::Rest,
+        position: 0.0,
+        velocity: 0.0,
+        push: 0.0,
+        down: false,
+        rise: 1.0,
+        held: false,
+        damper: 1.0,
+    };
+    const FIELDS: usize = 8;
+
+    fn save(&self, out: &mut Vec<f64>) {
+        let phase = match self.phase {
+            Phase::Rest => 0.0,
+            Phase::Pushed => 1.0,
+            Phase::Flight => 2.0,
+            Phase::Falling => 3.0,
+            Phase::Caught => 4.0,
+        };
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        out.extend([
+            phase,
+            self.position,
+            self.velocity,
+            self.push,
+            flag(self.down),
+            self.rise,
+            flag(self.held),
+            self.damper,
+        ]);
+    }
+
+    fn restore(values: &[f64]) -> Self {
+        let phase = match values[0] as u8 {
+            1 => Phase::Pushed,
+            2 => Phase::Flight,
+            3 => Phase::Falling,
+            4 => Phase::Caught,
+            _ => Phase::Rest,
+        };
+        Self {
+            phase,
+            position: values[1],
+            velocity: values[2],
+            push: values[3],
+            down: values[4] != 0.0,
+            rise: values[5],
+            held: values[6] != 0.0,
+            damper: values[7],
+        }
+    }
+}
+
+/// The action's settings (all properties, under `action:`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ActionSettings {
+    /// Hammer blow distance, m (44–49 mm on grands).
+    pub blow_distance: f64,
+    /// Let-off: distance from the string where the jack releases, m (1–3 mm).
+    pub let_off: f64,
+    /// How far below the string the check catches a falling hammer, m.
+    pub check_drop: f64,
+    /// Hammer speed at the string for velocity 1 and 127, m/s.
+    pub softest_speed: f64,
+    /// See `softest_speed`.
+    pub hardest_speed: f64,
+    /// Velocity curve exponent: speed rises as `(velocity/127)^curve` between
+    /// the softest and hardest speeds, geometrically.
+    pub curve: f64,
+    /// Fraction of the strike speed the hammer rebounds with.
+    pub restitution: f64,
+    /// Time for a released key to rise fully, s.
+    pub key_return_s: f64,
+    /// Fraction of the key's dip it must rise before the repetition resets.
+    pub repetition_rise: f64,
+    /// Time a damper takes to travel fully, s.
+    pub damper_travel_s: f64,
+    /// Simulate the jack's whole stroke (1) or throw from let-off (0).
+    pub realistic_travel: bool,
+}
+
+impl Default for ActionSettings {
+    fn default() -> Self {
+        Self {
+            blow_distance: 0.047,
+            let_off: 0.002,
+            check_drop: 0.015,
+            softest_speed: 0.4,
+            hardest_speed: 6.5,
+            curve: 1.0,
+            restitution: 0.5,
+            key_return_s: 0.04,
+            repetition_rise: 0.3,
+            damper_travel_s: 0.006,
+            realistic_travel: false,
+        }
+    }
+}
+
+impl ActionSettings {
+    /// Hammer speed at the string for MIDI velocity `velocity`, m/s.
+    pub fn strike_speed(&self, velocity: u8) -> f64 {
+        let x = (f64::from(velocity.clamp(1, 127)) / 127.0).powf(self.curve);
+        let x0 = (1.0f64 / 127.0).powf(self.curve);
+        let fraction = ((x - x0) / (1.0 - x0)).clamp(0.0, 1.0);
+        self.softest_speed * (self.hardest_speed / self.softest_speed).powf(fraction)
+    }
+}
+
+/// Numeric properties: (name, min, max).
+const PROPERTIES: &[(&str, f64, f64)] = &[
+    ("blow_distance", 0.01, 0.1),
+    ("let_off", 0.0005, 0.01),
+    ("check_drop", 0.002, 0.04),
+    ("softest_speed", 0.05, 10.0),
+    ("hardest_speed", 0.1, 20.0),
+    ("curve", 0.2, 5.0),
+    ("restitution", 0.0, 0.95),
+    ("key_return_s", 0.005, 0.5),
+    ("repetition_rise", 0.0, 1.0),
+    ("damper_travel_s", 0.0005, 0.1),
+    ("realistic_travel", 0.0, 1.0),
+];
+
+/// A grand piano's 88 actions and its three pedals.
+#[derive(Debug)]
+pub struct Action {
+    settings: ActionSettings,
+    keys: [Key; KEYS],
+    sustain: f64,
+    sostenuto: bool,
+    una_corda: f64,
+    /// Commands waiting for their time, in time order.
+    commands: Vec<(f64, ActionCommand)>,
+    /// Events produced, with their times.
+    events: Vec<(f64, ActionEvent)>,
+}
+
+/// Commands and events a run may hold before they are drained (so the audio
+/// side never makes the action allocate).
+const QUEUE: usize = 1024;
+
+impl Action {
+    /// All keys at rest, dampers down, pedals up.
+    ///
+    /// Allocates: the command and event queues.
+    pub fn new(settings: ActionSettings) -> Self {
+        Self {
+            settings,
+            keys: [Key::REST; KEYS],
+            sustain: 0.0,
+            sostenuto: false,
+            una_corda: 0.0,
+            commands: Vec::with_capacity(QUEUE),
+            events: Vec::with_capacity(QUEUE),
+        }
+    }
+
+    /// The settings in use.
+    pub fn settings(&self) -> &ActionSettings {
+        &self.settings
+    }
+
+    /// Queues a command at time `t` (s). Commands with the same time keep their
+    /// order. Returns false (and drops it) if the queue is full.
+    pub fn command(&mut self, t: f64, command: ActionCommand) -> bool {
+        if self.commands.len() >= QUEUE || !t.is_finite() {
+            return false;
+        }
+        let at = self.commands.partition_point(|(time, _)| *time <= t);
+        self.commands.insert(at, (t, command));
+        true
+    }
+
+    /// Moves the produced events (time s, event) into `out`, oldest first.
+    pub fn drain_events(&mut self, out: &mut Vec<(f64, ActionEvent)>) {
+        out.append(&mut self.events);
+    }
+
+    /// Una corda position, 0–1: how far the hammers have shifted off one string.
+    pub fn una_corda(&self) -> f64 {
+        self.una_corda
+    }
+
+    /// A key's present damper amount (0 lifted, 1 down).
+    pub fn damper(&self, note: u8) -> Option<f64> {
+        Some(self.key(note)?.damper)
+    }
+
+    fn key(&self, note: u8) -> Option<&Key> {
+        self.keys.get(usize::from(note.checked_sub(LOWEST_NOTE)?))
+    }
+
+    fn emit(&mut self, t: f64, event: ActionEvent) {
+        if self.events.len() < QUEUE {
+            self.events.push((t, event));
+        }
+    }
+
+    /// Applies one command (at the present time of the run).
+    fn apply(&mut self, command: ActionCommand) {
+        let s = self.settings;
+        match command {
+            ActionCommand::KeyDown { note, velocity } => {
+                let Some(index) = note.checked_sub(LOWEST_NOTE).map(usize::from) else {
+                    return;
+                };
+                let Some(key) = self.keys.get_mut(index) else {
+                    return;
+                };
+                let reset = !s.realistic_travel || key.rise >= s.repetition_rise;
+                key.down = true;
+                key.rise = 0.0;
+                if !reset || matches!(key.phase, Phase::Pushed | Phase::Flight) {
+                    return;
+                }
+                let speed = s.strike_speed(velocity);
+                let let_off_at = s.blow_distance - s.let_off;
+                if s.realistic_travel && key.position < let_off_at {
+                    // Uniform push from where the hammer is to let-off, reaching
+                    // the speed that carries it to the string at `speed`.
+                    let at_let_off = (speed * speed + 2.0 * GRAVITY * s.let_off).sqrt();
+                    let distance = let_off_at - key.position;
+                    key.push = at_let_off * at_let_off / (2.0 * distance);
+                    key.velocity = 0.0;
+                    key.phase = Phase::Pushed;
+                } else {
+                    // Thrown from let-off (or from where it is, if closer).
+                    let from = key.position.max(let_off_at);
+                    let gap = s.blow_distance - from;
+                    key.position = from;
+                    key.velocity = (speed * speed + 2.0 * GRAVITY * gap).sqrt();
+                    key.phase = Phase::Flight;
+                }
+            }
+            ActionCommand::KeyUp { note } => {
+                let Some(index) = note.checked_sub(LOWEST_NOTE).map(usize::from) else {
+                    return;
+                };
+                if let Some(key) = self.keys.get_mut(index) {
+                    key.down = false;
+                    if key.phase == Phase::Caught {
+                        key.phase = Phase::Falling;
+                    }
+                }
+            }
+            ActionCommand::Sustain(value) => self.sustain = value.clamp(0.0, 1.0),
+            ActionCommand::Sostenuto(down) => {
+                self.sostenuto = down;
+                for key in &mut self.keys {
+                    // Pressing it holds the dampers of keys down at that moment.
+                    key.held = down && (key.down || (key.held && self.sostenuto));
+                }
+            }
+            ActionCommand::UnaCorda(value) => self.una_corda = value.clamp(0.0, 1.0),
+        }
+    }
+
+    /// Moves every key's parts from `t0` to `t1` (s) with no command between.
+    fn evolve(&mut self, t0: f64, t1: f64) {
+        let s = self.settings;
+        let h = t1 - t0;
+        let string = s.blow_distance;
+        let check = s.blow_distance - s.check_drop;
+        for index in 0..KEYS {
+            let note = LOWEST_NOTE + index as u8;
+            let mut key = self.keys[index];
+            if !key.down {
+                key.rise = (key.rise + h / s.key_return_s).min(1.0);
+            }
+            match key.phase {
+                Phase::Rest | Phase::Caught => {}
+                Phase::Pushed => {
+                    let let_off_at = string - s.let_off;
+                    let remaining = let_off_at - key.position;
+                    let v = key.velocity;
+                    // Time to let-off under the push: v·τ + a·τ²/2 = remaining.
+                    let tau = (-v + (v * v + 2.0 * key.push * remaining).sqrt()) / key.push;
+                    if tau <= h {
+                        key.position = let_off_at;
+                        key.velocity = v + key.push * tau;
+                        key.phase = Phase::Flight;
+                        self.keys[index] = key;
+                        self.evolve_flight(index, note, t0 + tau, t1);
+                        key = self.keys[index];
+                    } else {
+                        key.position += v * h + 0.5 * key.push * h * h;
+                        key.velocity = v + key.push * h;
+                    }
+                }
+                Phase::Flight => {
+                    self.keys[index] = key;
+                    self.evolve_flight(index, note, t0, t1);
+                    key = self.keys[index];
+                }
+                Phase::Falling => {
+                    let v = key.velocity - GRAVITY * h;
+                    let x = key.position + key.velocity * h - 0.5 * GRAVITY * h * h;
+                    if key.down && x <= check {
+                        (key.position, key.velocity, key.phase) = (check, 0.0, Phase::Caught);
+                    } else if x <= 0.0 {
+                        key = Key {
+                            phase: Phase::Rest,
+                            position: 0.0,
+                            velocity: 0.0,
+                            ..key
+                        };
+                    } else {
+                        (key.position, key.velocity) = (x, v);
+                    }
+                }
+            }
+            // A hammer at rest under a released key returns to its rail.
+            if !key.down && key.phase == Phase::Caught {
+                key.phase = Phase::Falling;
+            }
+            // Dampers: lifted by a held key or sostenuto, else by the pedal.
+            let lifted = key.down || (self.sostenuto && key.held);
+            let target = if lifted { 0.0 } else { 1.0 - self.sustain };
+            let travel = h / s.damper_travel_s;
+            let damper = key.damper + (target - key.damper).clamp(-travel, travel);
+            if damper != key.damper {
+                key.damper = damper;
+                self.keys[index] = key;
+                self.emit(
+                    t1,
+                    ActionEvent::Damper {
+                        note,
+                        amount: damper,
+                    },
+                );
+            }
+            self.keys[index] = key;
+        }
+    }
+
+    /// Free flight of key `index` from `t0` to `t1`: strikes if it reaches the
+    /// string, then rebounds.
+    fn evolve_flight(&mut self, index: usize, note: u8, t0: f64, t1: f64) {
+        let s = self.settings;
+        let mut key = self.keys[index];
+        let gap = s.blow_distance - key.position;
+        let v = key.velocity;
+        let h = t1 - t0;
+        // Reaches the string when v·τ − g·τ²/2 = gap (the earlier root).
+        let discriminant = v * v - 2.0 * GRAVITY * gap;
+        let tau = if discriminant >= 0.0 {
+            (v - discriminant.sqrt()) / GRAVITY
+        } else {
+            f64::INFINITY
+        };
+        if tau <= h {
+            let speed = v - GRAVITY * tau;
+            self.emit(t0 + tau, ActionEvent::Strike { note, speed });
+            key.position = s.blow_distance;
+            key.velocity = -s.restitution * speed;
+            key.phase = Phase::Falling;
+            let rest = h - tau;
+            key.position += key.velocity * rest - 0.5 * GRAVITY * rest * rest;
+            key.velocity -= GRAVITY * rest;
+        } else {
+            key.position += v * h - 0.5 * GRAVITY * h * h;
+            key.velocity = v - GRAVITY * h;
+            if key.velocity <= 0.0 {
+                // Too slow to reach the string (a silent press): it falls back.
+                key.phase = Phase::Falling;
+            }
+        }
+        self.keys[index] = key;
+    }
+}
+
+impl Clone for Action {
+    /// A copy with queues of full capacity (a derived clone would shrink them
+    /// to their length, and the copy would then drop or allocate).
+    fn clone(&self) -> Self {
+        let mut commands = Vec::with_capacity(QUEUE);
+        commands.extend_from_slice(&self.commands);
+        let mut events = Vec::with_capacity(QUEUE);
+        events.extend_from_slice(&self.events);
+        Self {
+            settings: self.settings,
+            keys: self.keys,
+            sustain: self.sustain,
+            sostenuto: self.sostenuto,
+            una_corda: self.una_corda,
+            commands,
+            events,
+        }
+    }
+}
+
+impl Model for Action {
+    fn initialize(&mut self, _t: f64) {}
+
+    fn advance(&mut self, t0: f64, t1: f64) -> Option<StepAdjustment> {
+        let mut t = t0;
+        // Commands due by the step's end, each at its own time.
+        while let Some(&(time, command)) = self.commands.first() {
+            if time > t1 {
+                break;
+            }
+            let at = time.max(t);
+            if at > t {
+                self.evolve(t, at);
+                t = at;
+            }
+            self.commands.remove(0);
+            self.apply(command);
+        }
+        if t1 > t {
+            self.evolve(t, t1);
+        }
+        None
+    }
+
+    fn max_step_size(&self) -> Option<f64> {
+        // Dampers and the check are resolved to a millisecond.
+        Some(1e-3)
+    }
+
+    fn save_state(&self) -> ModelState {
+        let mut values = Vec::with_capacity(3 + KEYS * Key::FIELDS);
+        values.extend([
+            self.sustain,
+            if self.sostenuto { 1.0 } else { 0.0 },
+            self.una_corda,
+        ]);
+        for key in &self.keys {
+            key.save(&mut values);
+        }
+        ModelState(values)
+    }
+
+    fn restore_state(&mut self, state: &ModelState) {
+        let values = &state.0;
+        if values.len() != 3 + KEYS * Key::FIELDS {
+            return;
+        }
+        self.sustain = values[0];
+        self.sostenuto = values[1] != 0.0;
+        self.una_corda = values[2];
+        for (key, chunk) in self.keys.iter_mut().zip(values[3..].chunks(Key::FIELDS)) {
+            *key = Key::restore(chunk);
+        }
+    }
+}
+
+impl PropertyAccess for Action {
+    fn property(&self, path: &str) -> Option<f64> {
+        let s = &self.settings;
+        match path {
+            "pedals:sustain" => return Some(self.sustain),
+            "pedals:una_corda" => return Some(self.una_corda),
+            _ => {}
+        }
+        Some(match path.strip_prefix("action:")? {
+            "blow_distance" => s.blow_distance,
+            "let_off" => s.let_off,
+            "check_drop" => s.check_drop,
+            "softest_speed" => s.softest_speed,
+            "hardest_speed" => s.hardest_speed,
+            "curve" => s.curve,
+            "restitution" => s.restitution,
+            "key_return_s" => s.key_return_s,
+            "repetition_rise" => s.repetition_rise,
+            "damper_travel_s" => s.damper_travel_s,
+            "realistic_travel" => f64::from(u8::from(s.realistic_travel)),
+            _ => return None,
+        })
+    }
+
+    fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
+        let unknown = || PropertyError::UnknownPath(path.to_string());
+        let name = path.strip_prefix("action:").ok_or_else(unknown)?;
+        let &(_, min, max) = PROPERTIES
+            .iter()
+            .find(|(n, _, _)| *n == name)
+            .ok_or_else(unknown)?;
+        if !(value >= min && value <= max) {
+            return Err(PropertyError::OutOfRange {
+                path: path.to_string(),
+                value,
+                min,
+                max,
+            });
+        }
+        let s = &mut self.settings;
+        match name {
+            "blow_distance" => s.blow_distance = value,
+            "let_off" => s.let_off = value,
+            "check_drop" => s.check_drop = value,
+            "softest_speed" => s.softest_speed = value,
+            "hardest_speed" => s.hardest_speed = value,
+            "curve" => s.curve = value,
+            "restitution" => s.restitution = value,
+            "key_return_s" => s.key_return_s = value,
+            "repetition_rise" => s.repetition_rise = value,
+            "damper_travel_s" => s.damper_travel_s = value,
+            _ => s.realistic_travel = value >= 0.5,
+        }
+        Ok(())
+    }
+}
