@@ -1,10 +1,12 @@
 //! Instruments: what a preset describes, and the voices built from it.
 
+mod bar;
 mod key_params;
 mod preset;
 mod tuning;
 mod voice;
 
+pub use bar::{BarError, BarPreset, MalletBar};
 pub use key_params::KeyParams;
 pub use preset::{
     Anchor, DamperSpec, HammerSpec, Keyboard, OutputSpec, Preset, PresetError, Tuning, VelocityMap,
