@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use orchard::cli::analyze::run_analyze;
+use orchard::cli::bench::run_bench;
 use orchard::cli::{Cli, Command, run_render};
 
 fn main() -> ExitCode {
@@ -11,6 +12,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Render(args) => run_render(args),
         Command::Analyze(args) => run_analyze(args),
+        Command::Bench(args) => run_bench(args),
     };
     match result {
         Ok(summary) => {

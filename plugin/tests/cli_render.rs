@@ -226,3 +226,33 @@ fn failed_render_keeps_the_existing_output() {
     assert_eq!(leftovers, 2, "a partial file was left behind");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `orchard bench` reports a realtime factor per scenario and the peak memory;
+/// a bad option is one line and a failure.
+#[test]
+fn bench_reports_realtime_factors() {
+    let out = Command::new(env!("CARGO_BIN_EXE_orchard"))
+        .args(["bench", "--scenario", "one-note", "--tail", "0.3"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("one note: "), "{text}");
+    let factor: f64 = first["one note: ".len()..]
+        .split_once('×')
+        .and_then(|(f, _)| f.parse().ok())
+        .unwrap_or_else(|| panic!("no factor in {first}"));
+    assert!(factor > 0.0 && factor.is_finite());
+    assert!(text.contains("peak resident memory: "), "{text}");
+    let bad = Command::new(env!("CARGO_BIN_EXE_orchard"))
+        .args(["bench", "--tail=0"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert_eq!(String::from_utf8_lossy(&bad.stderr).lines().count(), 1);
+}

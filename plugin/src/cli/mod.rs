@@ -1,7 +1,8 @@
 //! The `orchard` command line: offline rendering of MIDI files and demos to WAV,
-//! and the long-term analysis of mechanisms.
+//! the long-term analysis of mechanisms, and speed measurements.
 
 pub mod analyze;
+pub mod bench;
 pub mod demo;
 pub mod midi_file;
 pub mod plot;
@@ -30,6 +31,23 @@ pub enum Command {
     /// Simulate a mechanism and report its long-term behaviour: cycle period,
     /// kinetic-energy minima per cycle, change of each part per cycle.
     Analyze(AnalyzeArgs),
+    /// Measure how fast the default instrument plays: realtime factors for one
+    /// note, a ten-note chord and an 88-key glissando, and peak memory.
+    Bench(BenchArgs),
+}
+
+/// Options of `orchard bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Run only this scenario (all three by default).
+    #[arg(long, value_enum)]
+    pub scenario: Option<bench::Scenario>,
+    /// Seconds rendered after each scenario's last strike.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    pub tail: f64,
+    /// Sample rate, Hz.
+    #[arg(long, default_value_t = 48_000, value_parser = clap::value_parser!(u32).range(22_050..=192_000))]
+    pub sample_rate: u32,
 }
 
 /// Options of `orchard analyze`.
