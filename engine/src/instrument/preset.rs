@@ -111,6 +111,10 @@ pub struct Anchor {
     pub felt_stiffness: f64,
     /// Felt exponent `p`.
     pub felt_exponent: f64,
+    /// Hunt–Crossley hysteresis `β` of the felt, s/m (`F = K·x^p·(1 + β·ẋ)`); zero,
+    /// the default, is a lossless felt.
+    #[serde(default)]
+    pub felt_hysteresis_s_per_m: f64,
 }
 
 /// Why a preset was rejected.
@@ -285,6 +289,13 @@ impl Preset {
                 "1e3 to 1e16 N/m^p",
             )?;
             check(&path("felt_exponent"), a.felt_exponent, 1.0, 5.0, "1 to 5")?;
+            check(
+                &path("felt_hysteresis_s_per_m"),
+                a.felt_hysteresis_s_per_m,
+                0.0,
+                2.0,
+                "0 to 2 s/m",
+            )?;
         }
         Ok(())
     }
