@@ -2,10 +2,12 @@
 
 mod key_params;
 mod preset;
+mod strike;
 mod voice;
 
 pub use key_params::KeyParams;
 pub use preset::{
     Anchor, DamperSpec, HammerSpec, Keyboard, OutputSpec, Preset, PresetError, Tuning, VelocityMap,
 };
-pub use voice::{StrikeReport, StruckString, VoiceError};
+pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
+pub use voice::{StruckString, VoiceError};

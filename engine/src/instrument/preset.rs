@@ -332,6 +332,36 @@ mod tests {
         assert!(err.contains("1 to 5"), "{err}");
     }
 
+    /// Presets written before the felt had hysteresis load with a lossless felt;
+    /// a negative or huge hysteresis is refused by name.
+    #[test]
+    fn felt_hysteresis_defaults_to_zero_and_is_range_checked() {
+        let old: String = DEFAULT_PRESET_TOML
+            .lines()
+            .filter(|line| !line.starts_with("felt_hysteresis_s_per_m"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let p = Preset::from_toml(&old).unwrap();
+        assert!(p.anchors.iter().all(|a| a.felt_hysteresis_s_per_m == 0.0));
+        assert_eq!(p.key_params(60).felt.hysteresis_s_per_m, 0.0);
+        let grand = Preset::default_grand();
+        assert!(
+            grand
+                .anchors
+                .iter()
+                .all(|a| a.felt_hysteresis_s_per_m > 0.0)
+        );
+        for bad in ["-0.1", "2.5", "nan"] {
+            let text = DEFAULT_PRESET_TOML.replacen(
+                "felt_hysteresis_s_per_m = 0.08",
+                &format!("felt_hysteresis_s_per_m = {bad}"),
+                1,
+            );
+            let err = Preset::from_toml(&text).unwrap_err().to_string();
+            assert!(err.contains("anchor/21:felt_hysteresis_s_per_m"), "{err}");
+        }
+    }
+
     #[test]
     fn unknown_field_and_broken_syntax_are_errors() {
         let text = DEFAULT_PRESET_TOML.replace("a4_hz = 440.0", "a4_hz = 440.0\npitch = 3");

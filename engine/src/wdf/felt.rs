@@ -225,10 +225,19 @@ mod tests {
                 let tag = format!("β {beta}, x0 {x0}, v0 {v0}, a {a}: x {x1}, F {f}");
                 assert!(((x1 - trapezoid) / x1).abs() < 1e-12, "{tag}");
                 // Port relations: v = (a+b)/2 = ẋ, i = (a−b)/(2R) = F.
-                assert!((0.5 * (a + b) - v1).abs() < 1e-12 * v1.abs().max(1.0), "{tag}");
-                assert!(((a - b) / (2.0 * 2e-3) - f).abs() <= 1e-12 * f.max(1.0), "{tag}");
+                assert!(
+                    (0.5 * (a + b) - v1).abs() < 1e-12 * v1.abs().max(1.0),
+                    "{tag}"
+                );
+                assert!(
+                    ((a - b) / (2.0 * 2e-3) - f).abs() <= 1e-12 * f.max(1.0),
+                    "{tag}"
+                );
                 let law_force = law.force(x1, v1);
-                assert!((f - law_force).abs() <= 1e-12 * f.max(1e-9), "{tag}: {law_force}");
+                assert!(
+                    (f - law_force).abs() <= 1e-12 * f.max(1e-9),
+                    "{tag}: {law_force}"
+                );
                 // Compressed, the felt pushes unless it relaxes faster than 1/β.
                 assert!(f > 0.0 || 1.0 + beta * v1 <= 0.0, "{tag}");
             }
@@ -249,8 +258,9 @@ mod tests {
     /// Energy ledger of a felt driven by an irregular incident wave through many
     /// compressions: the work done on it, `Σ ½(F[n]+F[n−1])·Δx`, less what it holds
     /// as elastic energy, is what it has dissipated. It never goes negative (beyond
-    /// the trapezoid's rounding, 1e-4 of the largest stored energy): the felt never
-    /// returns more than it stored. Without hysteresis it stays near zero.
+    /// the trapezoid's rounding, 1e-6 of the largest stored energy): the felt never
+    /// returns more than it stored. Without hysteresis it stays
+    /// within 1e-4 of the largest stored energy of zero; with it, it grows.
     #[test]
     fn felt_never_returns_more_energy_than_it_stored() {
         for beta in [0.0, 0.1, 1.0] {
@@ -275,16 +285,21 @@ mod tests {
                 lowest = lowest.min(work - stored);
             }
             let dissipated = work - law.potential_energy(x_prev);
-            eprintln!("DBG beta {beta} lowest {lowest} largest {largest_stored} diss {dissipated}");
-            assert!(largest_stored > 1e-3, "the felt was compressed: {largest_stored} J");
             assert!(
-                lowest > -1e-4 * largest_stored,
+                largest_stored > 1e-3,
+                "the felt was compressed: {largest_stored} J"
+            );
+            assert!(
+                lowest > -1e-6 * largest_stored,
                 "β {beta}: energy created, {lowest} J of {largest_stored} J"
             );
             if beta == 0.0 {
-                assert!(dissipated.abs() < 1e-3 * largest_stored, "{dissipated} J");
+                assert!(dissipated.abs() < 1e-4 * largest_stored, "{dissipated} J");
             } else {
-                assert!(dissipated > 0.05 * largest_stored, "β {beta}: {dissipated} J");
+                assert!(
+                    dissipated > 0.05 * largest_stored,
+                    "β {beta}: {dissipated} J"
+                );
             }
         }
     }

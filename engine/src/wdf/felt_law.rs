@@ -139,7 +139,10 @@ mod tests {
             .map(|k| C4.elastic_force((k as f64 + 0.5) * dx) * dx)
             .sum();
         let energy = C4.potential_energy(x);
-        assert!((integral / energy - 1.0).abs() < 1e-6, "{integral} {energy}");
+        assert!(
+            (integral / energy - 1.0).abs() < 1e-6,
+            "{integral} {energy}"
+        );
     }
 
     #[test]
