@@ -53,18 +53,23 @@ mod tests {
             .collect()
     }
 
-    /// A sinusoid's centroid is its frequency; two equal ones meet halfway; more
-    /// weight on the upper one moves it up. Within 1 % (window leakage).
+    /// A sinusoid's centroid is its frequency; two equal ones meet halfway; three
+    /// times the weight on the upper one moves it three quarters of the way. The
+    /// tones sit on FFT bins, where the Hann window spreads each symmetrically over
+    /// three bins, so the centroid is exact to rounding.
     #[test]
     fn centroid_is_the_weighted_mean_frequency() {
         let fs = 48_000.0;
-        let one = spectral_centroid(&tone(fs, &[(1000.0, 1.0)], 4096), fs).unwrap();
-        assert!((one / 1000.0 - 1.0).abs() < 0.01, "{one}");
-        let two = spectral_centroid(&tone(fs, &[(1000.0, 1.0), (3000.0, 1.0)], 4096), fs).unwrap();
-        assert!((two / 2000.0 - 1.0).abs() < 0.01, "{two}");
-        let bright =
-            spectral_centroid(&tone(fs, &[(1000.0, 1.0), (3000.0, 3.0)], 4096), fs).unwrap();
-        assert!((bright / 2500.0 - 1.0).abs() < 0.01, "{bright}");
+        let n = 4096;
+        let bin = fs / n as f64;
+        let (low, high) = (85.0 * bin, 256.0 * bin);
+        let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-9;
+        let one = spectral_centroid(&tone(fs, &[(low, 1.0)], n), fs).unwrap();
+        assert!(close(one, low), "{one}");
+        let two = spectral_centroid(&tone(fs, &[(low, 1.0), (high, 1.0)], n), fs).unwrap();
+        assert!(close(two, 0.5 * (low + high)), "{two}");
+        let bright = spectral_centroid(&tone(fs, &[(low, 1.0), (high, 3.0)], n), fs).unwrap();
+        assert!(close(bright, 0.25 * low + 0.75 * high), "{bright}");
         assert_eq!(spectral_centroid(&[0.0; 64], fs), None);
         assert_eq!(spectral_centroid(&[1.0; 3], fs), None);
     }

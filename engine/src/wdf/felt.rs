@@ -132,6 +132,11 @@ impl FeltRoot {
             ..
         } = self.law;
         let ck = c * stiffness;
+        if !(ck.is_finite() && s.is_finite()) {
+            // Beyond what floating point can carry: report it rather than invent a
+            // force (the owner of the tree contains non-finite state).
+            return (f64::NAN, f64::NAN);
+        }
         let psi = |x: f64| {
             let xp = x.powf(exponent);
             (x - s + ck * xp * (w + q * x), xp)
@@ -161,6 +166,9 @@ impl FeltRoot {
             let (g, xp) = psi(x);
             if g == 0.0 {
                 break;
+            }
+            if g.is_nan() {
+                return (f64::NAN, f64::NAN);
             }
             if g > 0.0 {
                 hi = x;
@@ -242,6 +250,19 @@ mod tests {
                 assert!(f > 0.0 || 1.0 + beta * v1 <= 0.0, "{tag}");
             }
         }
+    }
+
+    /// A stiffness and port resistance whose product overflows give a non-finite
+    /// compression and force, for the tree's owner to contain, not a made-up force.
+    #[test]
+    fn overflow_is_reported_as_non_finite() {
+        let law = FeltLaw::elastic(1e300, 2.5);
+        let mut felt = FeltRoot::new(law, 1e295, FS, 1e-6, 3.0);
+        felt.reflect(3.0);
+        assert!(felt.compression().is_nan() && felt.force().is_nan());
+        let mut felt = FeltRoot::new(C4, 2e-3, FS, 1e-6, 3.0);
+        felt.reflect(f64::NAN);
+        assert!(!felt.force().is_finite());
     }
 
     /// A felt relaxing faster than `1/β` lets go: no force, and the compression
