@@ -59,6 +59,7 @@ impl Preset {
             felt: FeltLaw {
                 stiffness: geo(a.felt_stiffness, b.felt_stiffness),
                 exponent: geo(a.felt_exponent, b.felt_exponent),
+                hysteresis_s_per_m: geo(a.felt_hysteresis_s_per_m, b.felt_hysteresis_s_per_m),
             },
         }
     }

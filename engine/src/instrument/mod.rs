@@ -3,6 +3,7 @@
 mod bar;
 mod key_params;
 mod preset;
+mod strike;
 mod tuning;
 mod voice;
 
@@ -11,5 +12,6 @@ pub use key_params::KeyParams;
 pub use preset::{
     Anchor, DamperSpec, HammerSpec, Keyboard, OutputSpec, Preset, PresetError, Tuning, VelocityMap,
 };
+pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use tuning::{StretchedTuning, octave_widening_cents};
-pub use voice::{StrikeReport, StruckString, VoiceError};
+pub use voice::{StruckString, VoiceError};

@@ -111,6 +111,10 @@ pub struct Anchor {
     pub felt_stiffness: f64,
     /// Felt exponent `p`.
     pub felt_exponent: f64,
+    /// Hunt–Crossley hysteresis `β` of the felt, s/m (`F = K·x^p·(1 + β·ẋ)`); zero,
+    /// the default, is a lossless felt.
+    #[serde(default)]
+    pub felt_hysteresis_s_per_m: f64,
 }
 
 /// Why a preset was rejected.
@@ -285,6 +289,13 @@ impl Preset {
                 "1e3 to 1e16 N/m^p",
             )?;
             check(&path("felt_exponent"), a.felt_exponent, 1.0, 5.0, "1 to 5")?;
+            check(
+                &path("felt_hysteresis_s_per_m"),
+                a.felt_hysteresis_s_per_m,
+                0.0,
+                2.0,
+                "0 to 2 s/m",
+            )?;
         }
         Ok(())
     }
@@ -319,6 +330,36 @@ mod tests {
         let err = Preset::from_toml(&text).unwrap_err().to_string();
         assert!(err.contains("anchor/60:felt_exponent"), "{err}");
         assert!(err.contains("1 to 5"), "{err}");
+    }
+
+    /// Presets written before the felt had hysteresis load with a lossless felt;
+    /// a negative or huge hysteresis is refused by name.
+    #[test]
+    fn felt_hysteresis_defaults_to_zero_and_is_range_checked() {
+        let old: String = DEFAULT_PRESET_TOML
+            .lines()
+            .filter(|line| !line.starts_with("felt_hysteresis_s_per_m"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let p = Preset::from_toml(&old).unwrap();
+        assert!(p.anchors.iter().all(|a| a.felt_hysteresis_s_per_m == 0.0));
+        assert_eq!(p.key_params(60).felt.hysteresis_s_per_m, 0.0);
+        let grand = Preset::default_grand();
+        assert!(
+            grand
+                .anchors
+                .iter()
+                .all(|a| a.felt_hysteresis_s_per_m > 0.0)
+        );
+        for bad in ["-0.1", "2.5", "nan"] {
+            let text = DEFAULT_PRESET_TOML.replacen(
+                "felt_hysteresis_s_per_m = 0.08",
+                &format!("felt_hysteresis_s_per_m = {bad}"),
+                1,
+            );
+            let err = Preset::from_toml(&text).unwrap_err().to_string();
+            assert!(err.contains("anchor/21:felt_hysteresis_s_per_m"), "{err}");
+        }
     }
 
     #[test]

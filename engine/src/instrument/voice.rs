@@ -1,6 +1,7 @@
 //! One key of a struck-string instrument: a felt hammer and its string.
 
 use super::KeyParams;
+use super::strike::{ContactTrace, PulseCounter, StrikeReport};
 use crate::resonators::{StringDesignError, WaveguideString};
 use crate::wdf::description::{capacitor, element, series};
 use crate::wdf::{Bct, Element, FeltRoot, LeafId, SourceId, TreeDescription, TreeError};
@@ -13,34 +14,18 @@ const PROXIMITY_GAPS: f64 = 2.0;
 /// action's backcheck has caught it.
 const MAX_FLIGHT_S: f64 = 0.25;
 
-/// What happened during the last strike, as measured in the simulation.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct StrikeReport {
-    /// Hammer speed at release into free flight, m/s.
-    pub strike_speed_m_s: f64,
-    /// Time from release to first touch, s (`None` if it never touched).
-    pub first_touch_s: Option<f64>,
-    /// Duration of the first contact, s (`None` while still touching or never touched).
-    pub contact_duration_s: Option<f64>,
-    /// Number of separate contacts so far.
-    pub contacts: u32,
-    /// Number of force pulses (local maxima) during the first contact.
-    pub force_pulses: u32,
-    /// Largest felt force, N.
-    pub peak_force_n: f64,
-    /// Hammer velocity (m/s, positive towards the string) when the first contact ended.
-    pub rebound_velocity_m_s: Option<f64>,
-    /// Whether the hammer has left the string's neighbourhood (the graft is pruned).
-    pub hammer_gone: bool,
-}
+/// How much of a strike's contact force the [`ContactTrace`] keeps, s.
+const TRACE_S: f64 = 0.025;
 
 /// The flight of a hammer between its release and its pruning.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Flight {
     /// Samples since release.
     age: u64,
-    /// Felt force of the previous two samples, for counting pulses.
-    previous_forces: [f64; 2],
+    /// Whether the felt pushed on the string at the previous sample.
+    was_touching: bool,
+    /// Force pulses so far.
+    pulses: PulseCounter,
 }
 
 /// The hammer as a wave-digital tree, grafted onto the string while it is near.
@@ -113,7 +98,7 @@ impl std::error::Error for VoiceError {}
 
 /// A key's string and the hammer that strikes it.
 ///
-/// Allocates: the string's delay lines and the hammer tree, in
+/// Allocates: the string's delay lines, the hammer tree and the contact trace, in
 /// [`StruckString::new`]; nothing after.
 #[derive(Debug, Clone)]
 pub struct StruckString {
@@ -124,6 +109,7 @@ pub struct StruckString {
     hammer: HammerTree,
     flight: Option<Flight>,
     report: StrikeReport,
+    trace: ContactTrace,
     /// Consecutive samples with the bridge force below the silence threshold.
     quiet_samples: u32,
     /// Bridge force below which the string counts as silent, N.
@@ -155,6 +141,7 @@ impl StruckString {
             string,
             flight: None,
             report: StrikeReport::default(),
+            trace: ContactTrace::new(TRACE_S, sample_rate),
             quiet_samples: 0,
             silence_threshold_n,
             sounding: false,
@@ -181,6 +168,12 @@ impl StruckString {
     /// What the last strike did.
     pub fn report(&self) -> &StrikeReport {
         &self.report
+    }
+
+    /// The contact force and felt compression of the last strike, from its first
+    /// touch (up to 25 ms).
+    pub fn contact_trace(&self) -> &ContactTrace {
+        &self.trace
     }
 
     /// How many times this key's simulation went non-finite and was silenced.
@@ -210,8 +203,10 @@ impl StruckString {
         }
         self.flight = Some(Flight {
             age: 0,
-            previous_forces: [0.0; 2],
+            was_touching: false,
+            pulses: PulseCounter::default(),
         });
+        self.trace.clear();
         self.report = StrikeReport {
             strike_speed_m_s: speed,
             ..StrikeReport::default()
@@ -275,7 +270,11 @@ impl StruckString {
         }
     }
 
-    /// Updates the strike report and prunes the hammer when it has gone.
+    /// Updates the strike report and the contact trace, and prunes the hammer's
+    /// tree when it has gone. The tree is pruned only while the felt carries no
+    /// force, so pruning never changes the force on the string (no click): once
+    /// the hammer has touched and is two start gaps away, or once the action's
+    /// backcheck would have caught it.
     fn track_contact(&mut self) {
         let Some(flight) = self.flight.as_mut() else {
             return;
@@ -283,34 +282,36 @@ impl StruckString {
         flight.age += 1;
         let t = flight.age as f64 / self.sample_rate;
         let felt = self.hammer.felt();
-        let force = felt.force();
+        let (force, compression) = (felt.force(), felt.compression());
         let report = &mut self.report;
         let touching = force > 0.0;
-        let was_touching = flight.previous_forces[0] > 0.0;
-        if touching && !was_touching {
+        if touching && !flight.was_touching {
             report.contacts += 1;
             if report.first_touch_s.is_none() {
                 report.first_touch_s = Some(t);
             }
         }
-        if report.contacts == 1 && report.contact_duration_s.is_none() {
-            let [f1, f2] = flight.previous_forces;
-            if f1 > f2 && f1 >= force && f1 > 0.0 {
-                report.force_pulses += 1;
-            }
-            if !touching && was_touching {
+        if !touching && flight.was_touching {
+            report.last_release_s = Some(t);
+            if report.contacts == 1 {
                 report.contact_duration_s = Some(t - report.first_touch_s.unwrap_or(t));
                 report.rebound_velocity_m_s = Some(self.hammer.tree.voltage(self.hammer.mass));
             }
         }
+        if report.first_touch_s.is_some() {
+            flight.pulses.push(force);
+            report.force_pulses = flight.pulses.count();
+            self.trace.push(force, compression);
+        }
         report.peak_force_n = report.peak_force_n.max(force);
-        flight.previous_forces = [force, flight.previous_forces[0]];
+        flight.was_touching = touching;
 
-        let far = felt.compression() < -PROXIMITY_GAPS * self.start_gap_m;
+        let far = compression < -PROXIMITY_GAPS * self.start_gap_m;
         let caught = t > MAX_FLIGHT_S;
-        if (report.contacts > 0 && !touching && far) || caught {
+        if !touching && ((report.contacts > 0 && far) || caught) {
             self.flight = None;
             report.hammer_gone = true;
+            report.pruned_after_s = Some(t);
         }
     }
 
@@ -320,6 +321,7 @@ impl StruckString {
         self.hammer.tree.reset();
         self.flight = None;
         self.report = StrikeReport::default();
+        self.trace.clear();
         self.quiet_samples = 0;
         self.sounding = false;
     }

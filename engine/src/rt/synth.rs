@@ -4,7 +4,7 @@ use std::f64::consts::FRAC_PI_4;
 use std::fmt;
 
 use super::{SynthEvent, TimedEvent};
-use crate::instrument::{Preset, StrikeReport, StruckString, VoiceError};
+use crate::instrument::{ContactTrace, Preset, StrikeReport, StruckString, VoiceError};
 
 /// Output level below which a string counts as silent: −120 dBFS.
 const SILENCE_LEVEL: f64 = 1e-6;
@@ -136,6 +136,12 @@ impl Synth {
     /// What the last strike of `key` did, if the instrument has that key.
     pub fn strike_report(&self, key: u8) -> Option<&StrikeReport> {
         self.index(key).map(|i| self.keys[i].report())
+    }
+
+    /// The contact force and felt compression of `key`'s last strike, sample by
+    /// sample from its first touch (`None` for keys the instrument lacks).
+    pub fn contact_trace(&self, key: u8) -> Option<&ContactTrace> {
+        self.index(key).map(|i| self.keys[i].contact_trace())
     }
 
     /// Whether any string is sounding or any hammer in flight.

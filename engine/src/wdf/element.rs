@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::felt::FeltLaw;
+use super::felt_law::FeltLaw;
 
 /// A one-port element, in electrical terms (mechanical circuits use the mobility
 /// analogy described in the module docs). Values are SI: ohms, farads, henries,
@@ -79,8 +79,8 @@ pub enum Element {
         /// Thermal voltage times ideality, V.
         thermal_volts: f64,
     },
-    /// Hammer felt: a nonlinear spring in the mobility analogy, `F = K·x^p`
-    /// (root only; see [`super::FeltRoot`]).
+    /// Hammer felt: a nonlinear, lossy spring in the mobility analogy,
+    /// `F = K·x^p·(1 + β·ẋ)` (root only; see [`super::FeltRoot`]).
     Felt {
         /// The compression law.
         law: FeltLaw,
@@ -184,10 +184,7 @@ impl Element {
                 positive(saturation_amps, "saturation current")?;
                 positive(thermal_volts, "thermal voltage")
             }
-            Self::Felt { law } => {
-                positive(law.stiffness, "felt stiffness")?;
-                positive(law.exponent, "felt exponent")
-            }
+            Self::Felt { law } => law.check().map_err(str::to_string),
         }
     }
 

@@ -1,43 +1,36 @@
 //! The felt of a hammer as the nonlinear, reactive root of a wave-digital tree.
 
-/// The static compression law of hammer felt, `F = K·x^p` for compression `x > 0`
-/// and no force otherwise (the felt only pushes).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct FeltLaw {
-    /// Stiffness `K` in N/m^p.
-    pub stiffness: f64,
-    /// Exponent `p` (dimensionless, 2.2–3.5 for played-in piano hammers).
-    pub exponent: f64,
-}
+use super::FeltLaw;
 
-impl FeltLaw {
-    /// The force (N) at compression `x` (m).
-    #[inline]
-    pub fn force(&self, compression: f64) -> f64 {
-        if compression > 0.0 {
-            self.stiffness * compression.powf(self.exponent)
-        } else {
-            0.0
-        }
-    }
-}
-
-/// Iterations allowed to the Newton solve of one sample. Convergence from the
-/// closed-form seed is monotone and quadratic; this bound is never reached in
-/// practice but keeps the cost of a sample bounded.
+/// Iterations allowed to the solve of one sample. From the closed-form or
+/// last-sample seed Newton's method converges monotonically and quadratically in a
+/// handful of steps; the bound only keeps the cost of a sample finite.
 const MAX_NEWTON_STEPS: usize = 60;
+
+/// Relative step at which the solve has converged.
+const TOLERANCE: f64 = 1e-14;
 
 /// The felt between a hammer and what it strikes, as the root of a series tree.
 ///
-/// The felt is a nonlinear spring, in the mobility analogy a nonlinear inductor:
-/// its across quantity is the compression rate `v = ẋ` (m/s) and its through
-/// quantity the contact force `i = F = law(x)` (N). Below it, the hammer mass and
-/// the struck object hang in series: the same force acts on both, and the
+/// The felt is a nonlinear, lossy spring ([`FeltLaw`]), in the mobility analogy a
+/// nonlinear inductor: its across quantity is the compression rate `v = ẋ` (m/s)
+/// and its through quantity the contact force `i = F` (N). Below it, the hammer
+/// mass and the struck object hang in series: the same force acts on both, and the
 /// compression rate is the hammer's velocity less the object's.
+///
 /// The compression is integrated by the trapezoidal rule, consistent with the
-/// bilinear transform of the reactive leaves, and each sample's implicit equation
-/// `x + c·law(x) = s` is solved exactly by Newton's method from an upper bound, which
-/// converges monotonically because the left side is convex and increasing.
+/// bilinear transform of the reactive leaves. With `h = T/2`, port resistance `R`
+/// and incident wave `a`, the port gives `ẋ = a − R·F` and the trapezoid
+/// `x = s − h·R·F` with `s = x[n−1] + h·(ẋ[n−1] + a)`; substituting both into the
+/// Hunt–Crossley law leaves one scalar equation
+///
+/// `ψ(x) = x − s + h·R·K·x^p·(w + (β/h)·x) = 0`, `w = 1 + β·(a − s/h)`,
+///
+/// on the interval where the force is not negative. There `ψ` is increasing and
+/// convex for `p ≥ 1`, so Newton's method from an upper bound converges
+/// monotonically; it is seeded with the least of the closed-form bounds and the
+/// last sample's compression, and safeguarded by bisection on a bracket so any
+/// exponent stays bounded. Allocates nothing.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FeltRoot {
     law: FeltLaw,
@@ -69,7 +62,7 @@ impl FeltRoot {
             half_period: 0.5 / sample_rate,
             compression,
             compression_rate,
-            force: law.force(compression),
+            force: law.force(compression, compression_rate),
         }
     }
 
@@ -78,7 +71,7 @@ impl FeltRoot {
     pub fn set_state(&mut self, compression: f64, compression_rate: f64) {
         self.compression = compression;
         self.compression_rate = compression_rate;
-        self.force = self.law.force(compression);
+        self.force = self.law.force(compression, compression_rate);
     }
 
     /// Follows a change of the port resistance of the tree below (s/kg).
@@ -110,46 +103,96 @@ impl FeltRoot {
     /// one sample. Returns the wave sent back into the tree.
     #[inline]
     pub fn reflect(&mut self, incident: f64) -> f64 {
-        // Port: v = ẋ, i = F, so a = ẋ + R·F and b = ẋ − R·F = a − 2·R·F. The
-        // trapezoidal rule x[n] = x[n−1] + T/2·(ẋ[n] + ẋ[n−1]) with ẋ[n] = a − R·F(x[n])
-        // leaves x + (T·R/2)·F(x) = x[n−1] + T/2·(ẋ[n−1] + a) to solve.
+        // Port: v = ẋ, i = F, so a = ẋ + R·F and b = ẋ − R·F = a − 2·R·F.
         let r = self.port_resistance;
-        let predicted = self.compression + self.half_period * (self.compression_rate + incident);
-        let c = self.half_period * r;
-        let x = self.solve(predicted, c);
-        let force = self.law.force(x);
+        let h = self.half_period;
+        let predicted = self.compression + h * (self.compression_rate + incident);
+        let beta = self.law.hysteresis_s_per_m;
+        // The Hunt–Crossley factor 1 + β·ẋ is w + q·x once ẋ is written through x.
+        let w = 1.0 + beta * (incident - predicted / h);
+        let q = beta / h;
+        let (x, force) = self.solve(predicted, h * r, w, q);
         self.compression = x;
         self.compression_rate = incident - r * force;
         self.force = force;
         incident - 2.0 * r * force
     }
 
-    /// Solves `x + c·law(x) = s` for `x`.
+    /// Solves `x − s + c·K·x^p·(w + q·x) = 0` on the interval where the force
+    /// `K·x^p·(w + q·x)` is not negative; returns the compression and the force.
     #[inline]
-    fn solve(&self, s: f64, c: f64) -> f64 {
-        if s <= 0.0 {
-            // No compression: the law is zero and the equation is x = s.
-            return s;
+    fn solve(&self, s: f64, c: f64, w: f64, q: f64) -> (f64, f64) {
+        if s <= 0.0 || w + q * s <= 0.0 {
+            // Apart, or relaxing too fast for the felt to follow: no force, x = s.
+            return (s, 0.0);
         }
         let FeltLaw {
             stiffness,
             exponent,
+            ..
         } = self.law;
         let ck = c * stiffness;
-        // Both `s` and `(s/ck)^(1/p)` bound the root from above (each term of the
-        // left side is positive); the smaller one is the closed-form seed.
-        let mut x = s.min((s / ck).powf(1.0 / exponent));
+        if !(ck.is_finite() && s.is_finite()) {
+            // Beyond what floating point can carry: report it rather than invent a
+            // force (the owner of the tree contains non-finite state).
+            return (f64::NAN, f64::NAN);
+        }
+        let psi = |x: f64| {
+            let xp = x.powf(exponent);
+            (x - s + ck * xp * (w + q * x), xp)
+        };
+        // Bracket: ψ < 0 where the force vanishes (x = 0, or x = −w/q when w < 0),
+        // ψ > 0 at x = s.
+        let mut lo = if w < 0.0 { -w / q } else { 0.0 };
+        let mut hi = s;
+        // Closed-form upper bounds: each term of the force alone is at most s.
+        if w > 0.0 {
+            hi = hi.min((s / (ck * w)).powf(1.0 / exponent));
+            if q > 0.0 {
+                hi = hi.min((s / (ck * q)).powf(1.0 / (exponent + 1.0)));
+            }
+        }
+        // The last sample's compression is usually closer still.
+        let last = self.compression;
+        if last > lo && last < hi {
+            if psi(last).0 > 0.0 {
+                hi = last;
+            } else {
+                lo = last;
+            }
+        }
+        let mut x = hi;
         for _ in 0..MAX_NEWTON_STEPS {
-            let x_pm1 = x.powf(exponent - 1.0);
-            let g = x + ck * x_pm1 * x - s;
-            let slope = 1.0 + ck * exponent * x_pm1;
+            let (g, xp) = psi(x);
+            if g == 0.0 {
+                break;
+            }
+            if g.is_nan() {
+                return (f64::NAN, f64::NAN);
+            }
+            if g > 0.0 {
+                hi = x;
+            } else {
+                lo = x;
+            }
+            let slope = 1.0 + ck * (exponent * w * xp / x + (exponent + 1.0) * q * xp);
             let step = g / slope;
-            x -= step;
-            if step.abs() <= 1e-15 * x.abs() {
+            let newton = x - step;
+            if step.abs() <= TOLERANCE * x {
+                x = newton;
+                break;
+            }
+            x = if newton > lo && newton < hi {
+                newton
+            } else {
+                0.5 * (lo + hi)
+            };
+            if hi - lo <= TOLERANCE * hi {
                 break;
             }
         }
-        x
+        let force = (stiffness * x.powf(exponent) * (w + q * x)).max(0.0);
+        (x, force)
     }
 }
 
@@ -157,48 +200,128 @@ impl FeltRoot {
 mod tests {
     use super::*;
 
-    fn root() -> FeltRoot {
-        let law = FeltLaw {
-            stiffness: 4.5e9,
-            exponent: 2.5,
-        };
-        FeltRoot::new(law, 2e-3, 48_000.0, -1e-3, 3.0)
-    }
+    const FS: f64 = 48_000.0;
+    const C4: FeltLaw = FeltLaw::elastic(4.5e9, 2.5);
 
     /// Apart, the felt carries no force and reflects like an open circuit.
     #[test]
     fn open_circuit_while_apart() {
-        let mut felt = root();
+        let mut felt = FeltRoot::new(C4.with_hysteresis(0.2), 2e-3, FS, -1e-3, 3.0);
         let b = felt.reflect(3.0);
         assert_eq!(b, 3.0);
         assert_eq!(felt.force(), 0.0);
-        assert!(felt.compression() < -1e-3 + 3.0 / 48_000.0 + 1e-12);
+        assert!(felt.compression() < -1e-3 + 3.0 / FS + 1e-12);
     }
 
-    /// In contact, the solved compression satisfies the trapezoidal update and the
-    /// felt law to 1e-12 relative.
+    /// In contact, the solved compression satisfies the trapezoidal update, the
+    /// port relations and the Hunt–Crossley law to 1e-12 relative, compressing and
+    /// relaxing, with and without hysteresis.
     #[test]
     fn implicit_solution_is_exact() {
-        let mut felt = FeltRoot::new(
-            FeltLaw {
-                stiffness: 4.5e9,
-                exponent: 2.5,
-            },
-            2e-3,
-            48_000.0,
-            0.5e-3,
-            2.0,
-        );
-        let (x0, v0) = (felt.compression(), felt.compression_rate());
-        let a = 2.5;
-        let b = felt.reflect(a);
-        let (x1, v1) = (felt.compression(), felt.compression_rate());
-        let trapezoid = x0 + 0.5 / 48_000.0 * (v0 + v1);
-        assert!(((x1 - trapezoid) / x1).abs() < 1e-12);
-        // Port relations: v = (a+b)/2 = ẋ, i = (a−b)/(2R) = F.
-        assert!(((0.5 * (a + b) - v1) / v1).abs() < 1e-12);
-        let f = felt.force();
-        assert!((((a - b) / (2.0 * 2e-3) - f) / f).abs() < 1e-12);
-        assert!((f - 4.5e9 * x1.powf(2.5)).abs() / f < 1e-12);
+        for beta in [0.0, 0.05, 0.3, 2.0] {
+            for (x0, v0, a) in [
+                (0.5e-3, 2.0, 2.5),
+                (0.8e-3, -1.0, -1.2),
+                (1e-6, 3.0, 3.0),
+                (1.5e-3, 0.1, 0.3),
+            ] {
+                let law = C4.with_hysteresis(beta);
+                let mut felt = FeltRoot::new(law, 2e-3, FS, x0, v0);
+                let b = felt.reflect(a);
+                let (x1, v1, f) = (felt.compression(), felt.compression_rate(), felt.force());
+                let trapezoid = x0 + 0.5 / FS * (v0 + v1);
+                let tag = format!("β {beta}, x0 {x0}, v0 {v0}, a {a}: x {x1}, F {f}");
+                assert!(((x1 - trapezoid) / x1).abs() < 1e-12, "{tag}");
+                // Port relations: v = (a+b)/2 = ẋ, i = (a−b)/(2R) = F.
+                assert!(
+                    (0.5 * (a + b) - v1).abs() < 1e-12 * v1.abs().max(1.0),
+                    "{tag}"
+                );
+                assert!(
+                    ((a - b) / (2.0 * 2e-3) - f).abs() <= 1e-12 * f.max(1.0),
+                    "{tag}"
+                );
+                let law_force = law.force(x1, v1);
+                assert!(
+                    (f - law_force).abs() <= 1e-12 * f.max(1e-9),
+                    "{tag}: {law_force}"
+                );
+                // Compressed, the felt pushes unless it relaxes faster than 1/β.
+                assert!(f > 0.0 || 1.0 + beta * v1 <= 0.0, "{tag}");
+            }
+        }
+    }
+
+    /// A stiffness and port resistance whose product overflows give a non-finite
+    /// compression and force, for the tree's owner to contain, not a made-up force.
+    #[test]
+    fn overflow_is_reported_as_non_finite() {
+        let law = FeltLaw::elastic(1e300, 2.5);
+        let mut felt = FeltRoot::new(law, 1e295, FS, 1e-6, 3.0);
+        felt.reflect(3.0);
+        assert!(felt.compression().is_nan() && felt.force().is_nan());
+        let mut felt = FeltRoot::new(C4, 2e-3, FS, 1e-6, 3.0);
+        felt.reflect(f64::NAN);
+        assert!(!felt.force().is_finite());
+    }
+
+    /// A felt relaxing faster than `1/β` lets go: no force, and the compression
+    /// follows the incident wave as if open.
+    #[test]
+    fn fast_relaxation_lets_go() {
+        let law = C4.with_hysteresis(0.5);
+        let mut felt = FeltRoot::new(law, 2e-3, FS, 0.2e-3, -3.0);
+        let b = felt.reflect(-3.0);
+        assert_eq!(felt.force(), 0.0);
+        assert_eq!(b, -3.0);
+    }
+
+    /// Energy ledger of a felt driven by an irregular incident wave through many
+    /// compressions: the work done on it, `Σ ½(F[n]+F[n−1])·Δx`, less what it holds
+    /// as elastic energy, is what it has dissipated. It never goes negative (beyond
+    /// the trapezoid's rounding, 1e-6 of the largest stored energy): the felt never
+    /// returns more than it stored. Without hysteresis it stays
+    /// within 1e-4 of the largest stored energy of zero; with it, it grows.
+    #[test]
+    fn felt_never_returns_more_energy_than_it_stored() {
+        for beta in [0.0, 0.1, 1.0] {
+            let law = C4.with_hysteresis(beta);
+            let mut felt = FeltRoot::new(law, 2e-3, FS, 0.0, 0.0);
+            let mut seed = 0x2545_f491_4f6c_dd1du64;
+            let (mut work, mut lowest, mut largest_stored) = (0.0f64, 0.0f64, 0.0f64);
+            let (mut x_prev, mut f_prev) = (0.0, 0.0);
+            for n in 0..20_000 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let noise = (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+                // A slow swing through contact plus jitter, m/s.
+                let a = 2.0 * (n as f64 * 2.0 * std::f64::consts::PI / 480.0).sin() + noise;
+                felt.reflect(a);
+                let (x, f) = (felt.compression(), felt.force());
+                work += 0.5 * (f + f_prev) * (x - x_prev);
+                (x_prev, f_prev) = (x, f);
+                let stored = law.potential_energy(x);
+                largest_stored = largest_stored.max(stored);
+                lowest = lowest.min(work - stored);
+            }
+            let dissipated = work - law.potential_energy(x_prev);
+            assert!(
+                largest_stored > 1e-3,
+                "the felt was compressed: {largest_stored} J"
+            );
+            assert!(
+                lowest > -1e-6 * largest_stored,
+                "β {beta}: energy created, {lowest} J of {largest_stored} J"
+            );
+            if beta == 0.0 {
+                assert!(dissipated.abs() < 1e-4 * largest_stored, "{dissipated} J");
+            } else {
+                assert!(
+                    dissipated > 0.05 * largest_stored,
+                    "β {beta}: {dissipated} J"
+                );
+            }
+        }
     }
 }
