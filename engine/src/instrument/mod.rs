@@ -6,6 +6,7 @@ mod voice;
 
 pub use key_params::KeyParams;
 pub use preset::{
-    Anchor, DamperSpec, HammerSpec, Keyboard, OutputSpec, Preset, PresetError, Tuning, VelocityMap,
+    Anchor, DamperSpec, HammerSpec, Keyboard, OutputSpec, Preset, PresetError, SoundboardSpec,
+    Tuning, UnisonSpec, VelocityMap,
 };
 pub use voice::{StrikeReport, StruckString, VoiceError};

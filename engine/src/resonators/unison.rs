@@ -1,0 +1,260 @@
+//! The strings of one note, struck together and coupled through the bridge.
+
+use super::{StiffString, StringDesignError, StringParams};
+
+/// The most strings one note has (a grand's treble trichords).
+pub const MAX_UNISON_STRINGS: usize = 3;
+
+/// Everything needed to build the strings of one note.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UnisonParams {
+    /// One string of the note (all are alike but for their tuning).
+    pub string: StringParams,
+    /// Inharmonicity `B` (dimensionless, 0 to 0.1).
+    pub inharmonicity: f64,
+    /// Number of strings, 1 to [`MAX_UNISON_STRINGS`].
+    pub strings: usize,
+    /// Spread of the strings' tuning, cents: with three strings they sit at
+    /// −d, 0, +d; with two at ±d/2. 0 to 50.
+    pub detune_cents: f64,
+    /// The bridge's resistive impedance, kg/s, shared by the note's strings;
+    /// `f64::INFINITY` makes a rigid bridge (no coupling, no bridge loss).
+    pub bridge_impedance_kg_s: f64,
+    /// 60 dB decay time of the strings with the damper fully down, s.
+    pub damper_t60_s: f64,
+    /// Time constant of the damper's travel, s.
+    pub damper_travel_s: f64,
+}
+
+/// A damper pressing on all strings of a note by a continuous amount.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Damper {
+    /// Round-trip gain with the damper fully down.
+    engaged_gain: f64,
+    /// Per-sample smoothing factor of the damper's travel.
+    travel: f64,
+    /// Round-trip gain now applied, moving towards `target`.
+    gain: f64,
+    target: f64,
+}
+
+/// One to three stiff strings sharing a strike point and a bridge.
+///
+/// The bridge is a resistance `Zb` (kg/s) on which the strings' bridge ends rest:
+/// with waves `wᵢ` arriving on strings of impedance `Zᵢ`, the bridge moves at
+/// `v_b = 2·Σ Zᵢ·wᵢ / (Zb + Σ Zᵢ)` and each string gets back `v_b − wᵢ`. The
+/// in-phase motion of the strings moves the bridge and loses energy to it; the
+/// out-of-phase motion does not. Detuned strings struck in phase pass from the
+/// first to the second: beating and a two-stage decay.
+///
+/// The hammer sees the struck strings as one port: the felt shares its force among
+/// them in proportion to their impedances, `Fᵢ = F·Zᵢ/Σ Z`, so the port's velocity
+/// (the impedance-weighted mean of the strings') is `v_free + F/Σ 2·Zᵢ`: a
+/// resistance `1/Σ 2·Zᵢ` (s/kg) and a free velocity that is the weighted mean of
+/// the strings'. The power `F·v` it takes is exactly what the strings receive.
+///
+/// Allocates: the strings' delay lines, in [`Unison::new`]; nothing after.
+#[derive(Debug, Clone)]
+pub struct Unison {
+    strings: [Option<StiffString>; MAX_UNISON_STRINGS],
+    count: usize,
+    /// `2·Zᵢ` of each string (0 for absent ones).
+    two_z: [f64; MAX_UNISON_STRINGS],
+    /// Which strings the hammer strikes.
+    struck: [bool; MAX_UNISON_STRINGS],
+    /// `Σ 2·Zᵢ` over the struck strings, kg/s.
+    struck_conductance: f64,
+    /// `2/(Zb + Σ Zᵢ)`, 0 for a rigid bridge.
+    coupling: f64,
+    damper: Damper,
+    period_samples: f64,
+}
+
+impl Unison {
+    /// Builds the note's strings at `sample_rate` (Hz).
+    pub fn new(params: &UnisonParams, sample_rate: f64) -> Result<Self, StringDesignError> {
+        if !(1..=MAX_UNISON_STRINGS).contains(&params.strings) {
+            return Err(StringDesignError::InvalidParameter("number of strings"));
+        }
+        if !(params.detune_cents.is_finite() && (0.0..=50.0).contains(&params.detune_cents)) {
+            return Err(StringDesignError::InvalidParameter("detune"));
+        }
+        if !(params.bridge_impedance_kg_s > 0.0) {
+            return Err(StringDesignError::InvalidParameter("bridge impedance"));
+        }
+        for (value, name) in [
+            (params.damper_t60_s, "damper T60"),
+            (params.damper_travel_s, "damper travel time"),
+        ] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(StringDesignError::InvalidParameter(name));
+            }
+        }
+        let n = params.strings;
+        let mut strings: [Option<StiffString>; MAX_UNISON_STRINGS] = [None, None, None];
+        let mut two_z = [0.0; MAX_UNISON_STRINGS];
+        let mut sum_z = 0.0;
+        for (i, slot) in strings.iter_mut().enumerate().take(n) {
+            // −d, 0, +d for three strings, ±d/2 for two, 0 for one.
+            let offset = params.detune_cents * (i as f64 - 0.5 * (n - 1) as f64);
+            let f1 = params.string.fundamental_hz * 2f64.powf(offset / 1200.0);
+            let s = StiffString::new(&params.string, params.inharmonicity, f1, sample_rate)?;
+            two_z[i] = 2.0 * s.impedance();
+            sum_z += s.impedance();
+            *slot = Some(s);
+        }
+        let coupling = if params.bridge_impedance_kg_s.is_finite() {
+            2.0 / (params.bridge_impedance_kg_s + sum_z)
+        } else {
+            0.0
+        };
+        let engaged_gain = 10f64.powf(-3.0 / (params.damper_t60_s * params.string.fundamental_hz));
+        Ok(Self {
+            strings,
+            count: n,
+            two_z,
+            struck: [true; MAX_UNISON_STRINGS],
+            struck_conductance: two_z.iter().sum(),
+            coupling,
+            damper: Damper {
+                engaged_gain,
+                travel: 1.0 - (-1.0 / (params.damper_travel_s * sample_rate)).exp(),
+                gain: 1.0,
+                target: 1.0,
+            },
+            period_samples: sample_rate / params.string.fundamental_hz,
+        })
+    }
+
+    /// Number of strings.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Always false: a note has at least one string.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// String `i`, if the note has it.
+    pub fn string(&self, i: usize) -> Option<&StiffString> {
+        self.strings.get(i)?.as_ref()
+    }
+
+    /// The period of the (untuned) fundamental, samples.
+    pub fn period_samples(&self) -> f64 {
+        self.period_samples
+    }
+
+    /// Chooses which strings the hammer strikes: bit `i` of `mask` for string `i`
+    /// (una corda shifts the hammer to strike fewer). A mask selecting no existing
+    /// string selects them all.
+    pub fn set_struck_strings(&mut self, mask: u8) {
+        let mut any = false;
+        for i in 0..MAX_UNISON_STRINGS {
+            self.struck[i] = i < self.count && mask & (1 << i) != 0;
+            any |= self.struck[i];
+        }
+        if !any {
+            self.struck = [true; MAX_UNISON_STRINGS];
+        }
+        self.struck_conductance = (0..self.count)
+            .filter(|&i| self.struck[i])
+            .map(|i| self.two_z[i])
+            .sum();
+    }
+
+    /// Resistance the contact point presents to the hammer's series tree, s/kg:
+    /// the struck strings in parallel, `1/Σ 2·Zᵢ`.
+    pub fn contact_resistance(&self) -> f64 {
+        1.0 / self.struck_conductance
+    }
+
+    /// Velocity (m/s) the contact point would have this sample with no force on it:
+    /// the impedance-weighted mean over the struck strings.
+    #[inline]
+    pub fn free_velocity(&self) -> f64 {
+        let mut weighted = 0.0;
+        let mut total = 0.0;
+        for ((s, &z), &struck) in self.strings.iter().zip(&self.two_z).zip(&self.struck) {
+            if let (Some(s), true) = (s, struck) {
+                weighted += z * s.free_velocity();
+                total += z;
+            }
+        }
+        weighted / total
+    }
+
+    /// Applies `force` (N) at the contact point, shared among the struck strings so
+    /// that they move together, and advances every string one sample. Returns the
+    /// force on the bridge, N.
+    #[inline]
+    pub fn step(&mut self, force: f64) -> f64 {
+        let damper = &mut self.damper;
+        damper.gain += damper.travel * (damper.target - damper.gain);
+        let gain = damper.gain;
+
+        let mut arriving = [0.0; MAX_UNISON_STRINGS];
+        let mut weighted = 0.0;
+        for i in 0..MAX_UNISON_STRINGS {
+            if let Some(s) = self.strings[i].as_mut() {
+                arriving[i] = s.arriving_at_bridge(gain);
+                weighted += self.two_z[i] * arriving[i];
+            }
+        }
+        let force_per_two_z = force / self.struck_conductance;
+        let bridge_velocity = 0.5 * self.coupling * weighted;
+        let mut bridge_force = 0.0;
+        for i in 0..MAX_UNISON_STRINGS {
+            if let Some(s) = self.strings[i].as_mut() {
+                let reflected = bridge_velocity - arriving[i];
+                let share = if self.struck[i] {
+                    self.two_z[i] * force_per_two_z
+                } else {
+                    0.0
+                };
+                bridge_force += 0.5 * self.two_z[i] * (arriving[i] - reflected);
+                s.advance(share, reflected);
+            }
+        }
+        bridge_force
+    }
+
+    /// Sets how hard the damper presses, from 0 (lifted) to 1 (fully down); values
+    /// in between give proportionally slower decay (half-pedalling). Out-of-range
+    /// and non-finite amounts are clamped (NaN lifts the damper).
+    pub fn set_damper(&mut self, amount: f64) {
+        let amount = if amount.is_nan() {
+            0.0
+        } else {
+            amount.clamp(0.0, 1.0)
+        };
+        self.damper.target = self.damper.engaged_gain.powf(amount);
+    }
+
+    /// The largest travelling-wave velocity on any string, m/s.
+    pub fn peak_wave(&self) -> f64 {
+        self.strings
+            .iter()
+            .flatten()
+            .fold(0.0, |m, s| m.max(s.peak_wave()))
+    }
+
+    /// Energy of the travelling waves on all strings, J.
+    pub fn energy_j(&self, sample_rate: f64) -> f64 {
+        self.strings
+            .iter()
+            .flatten()
+            .map(|s| s.energy_j(sample_rate))
+            .sum()
+    }
+
+    /// Brings the strings to rest and lifts the damper.
+    pub fn reset(&mut self) {
+        for s in self.strings.iter_mut().flatten() {
+            s.reset();
+        }
+        self.damper.gain = 1.0;
+        self.damper.target = 1.0;
+    }
+}
