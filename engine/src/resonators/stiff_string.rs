@@ -202,12 +202,14 @@ impl StiffString {
     }
 
     /// Energy of the travelling waves, J: each velocity-wave sample carries
-    /// `Z0·v²/fs`, counting the dispersion allpasses' states as delayed samples.
+    /// `Z0·v²/fs`; the allpasses' stored energy counts too (the one-pole loss
+    /// filter's single state is left out).
     pub fn energy_j(&self, sample_rate: f64) -> f64 {
         let sum = self.agraffe_loop.sum_of_squares()
             + self.to_bridge.sum_of_squares()
             + self.from_bridge.sum_of_squares()
-            + self.dispersion.sum_of_squares();
+            + self.dispersion.stored_energy()
+            + self.tuning.stored_energy();
         self.impedance * sum / sample_rate
     }
 
