@@ -124,10 +124,7 @@ fn first_partial_is_in_tune_for_any_stiffness() {
             let audio = to_f32(&impulse_response(&mut s, fs, seconds));
             let f1 = partial(&audio, fs, f0, 1);
             let c = cents(f1, f0);
-            assert!(
-                c.abs() < 1.0,
-                "key {key}, B {b:e}, {fs} Hz: {c:.3} cents"
-            );
+            assert!(c.abs() < 1.0, "key {key}, B {b:e}, {fs} Hz: {c:.3} cents");
         }
     }
 }
@@ -243,7 +240,10 @@ fn striking_a_subset_of_strings() {
     assert!(one < 0.8 * all, "una corda {one} vs tre corde {all}");
     let unison = voice.string();
     let unstruck = unison.string(0).unwrap().peak_wave();
-    assert!(unstruck > 0.0, "the bridge passes energy to unstruck strings");
+    assert!(
+        unstruck > 0.0,
+        "the bridge passes energy to unstruck strings"
+    );
     assert!(unstruck < unison.string(1).unwrap().peak_wave());
 }
 
