@@ -56,14 +56,15 @@ struct Damper {
 /// Allocates: the strings' delay lines, in [`Unison::new`]; nothing after.
 #[derive(Debug, Clone)]
 pub struct Unison {
-    strings: [Option<StiffString>; MAX_UNISON_STRINGS],
-    count: usize,
-    /// `2·Zᵢ` of each string (0 for absent ones).
+    strings: Box<[StiffString]>,
+    /// `2·Zᵢ` of each string, kg/s.
     two_z: [f64; MAX_UNISON_STRINGS],
     /// Which strings the hammer strikes.
     struck: [bool; MAX_UNISON_STRINGS],
     /// `Σ 2·Zᵢ` over the struck strings, kg/s.
     struck_conductance: f64,
+    /// Share of the hammer's force each string takes: `2·Zᵢ/Σ 2·Z` if struck, else 0.
+    force_share: [f64; MAX_UNISON_STRINGS],
     /// `2/(Zb + Σ Zᵢ)`, 0 for a rigid bridge.
     coupling: f64,
     damper: Damper,
@@ -72,6 +73,8 @@ pub struct Unison {
 
 impl Unison {
     /// Builds the note's strings at `sample_rate` (Hz).
+    ///
+    /// Allocates: the strings and their delay lines.
     pub fn new(params: &UnisonParams, sample_rate: f64) -> Result<Self, StringDesignError> {
         if !(1..=MAX_UNISON_STRINGS).contains(&params.strings) {
             return Err(StringDesignError::InvalidParameter("number of strings"));
@@ -91,30 +94,29 @@ impl Unison {
             }
         }
         let n = params.strings;
-        let mut strings: [Option<StiffString>; MAX_UNISON_STRINGS] = [None, None, None];
+        let mut strings = Vec::with_capacity(n);
         let mut two_z = [0.0; MAX_UNISON_STRINGS];
-        let mut sum_z = 0.0;
-        for (i, slot) in strings.iter_mut().enumerate().take(n) {
+        for (i, z) in two_z.iter_mut().enumerate().take(n) {
             // −d, 0, +d for three strings, ±d/2 for two, 0 for one.
             let offset = params.detune_cents * (i as f64 - 0.5 * (n - 1) as f64);
             let f1 = params.string.fundamental_hz * 2f64.powf(offset / 1200.0);
             let s = StiffString::new(&params.string, params.inharmonicity, f1, sample_rate)?;
-            two_z[i] = 2.0 * s.impedance();
-            sum_z += s.impedance();
-            *slot = Some(s);
+            *z = 2.0 * s.impedance();
+            strings.push(s);
         }
+        let sum_z = 0.5 * two_z.iter().sum::<f64>();
         let coupling = if params.bridge_impedance_kg_s.is_finite() {
             2.0 / (params.bridge_impedance_kg_s + sum_z)
         } else {
             0.0
         };
         let engaged_gain = 10f64.powf(-3.0 / (params.damper_t60_s * params.string.fundamental_hz));
-        Ok(Self {
-            strings,
-            count: n,
+        let mut unison = Self {
+            strings: strings.into_boxed_slice(),
             two_z,
-            struck: [true; MAX_UNISON_STRINGS],
-            struck_conductance: two_z.iter().sum(),
+            struck: [false; MAX_UNISON_STRINGS],
+            struck_conductance: 0.0,
+            force_share: [0.0; MAX_UNISON_STRINGS],
             coupling,
             damper: Damper {
                 engaged_gain,
@@ -123,12 +125,14 @@ impl Unison {
                 target: 1.0,
             },
             period_samples: sample_rate / params.string.fundamental_hz,
-        })
+        };
+        unison.set_struck_strings(u8::MAX);
+        Ok(unison)
     }
 
     /// Number of strings.
     pub fn len(&self) -> usize {
-        self.count
+        self.strings.len()
     }
 
     /// Always false: a note has at least one string.
@@ -138,7 +142,7 @@ impl Unison {
 
     /// String `i`, if the note has it.
     pub fn string(&self, i: usize) -> Option<&StiffString> {
-        self.strings.get(i)?.as_ref()
+        self.strings.get(i)
     }
 
     /// The period of the (untuned) fundamental, samples.
@@ -150,18 +154,28 @@ impl Unison {
     /// (una corda shifts the hammer to strike fewer). A mask selecting no existing
     /// string selects them all.
     pub fn set_struck_strings(&mut self, mask: u8) {
+        let count = self.strings.len();
         let mut any = false;
         for i in 0..MAX_UNISON_STRINGS {
-            self.struck[i] = i < self.count && mask & (1 << i) != 0;
+            self.struck[i] = i < count && mask & (1 << i) != 0;
             any |= self.struck[i];
         }
         if !any {
-            self.struck = [true; MAX_UNISON_STRINGS];
+            for i in 0..MAX_UNISON_STRINGS {
+                self.struck[i] = i < count;
+            }
         }
-        self.struck_conductance = (0..self.count)
+        self.struck_conductance = (0..count)
             .filter(|&i| self.struck[i])
             .map(|i| self.two_z[i])
             .sum();
+        for i in 0..MAX_UNISON_STRINGS {
+            self.force_share[i] = if self.struck[i] {
+                self.two_z[i] / self.struck_conductance
+            } else {
+                0.0
+            };
+        }
     }
 
     /// Resistance the contact point presents to the hammer's series tree, s/kg:
@@ -174,20 +188,16 @@ impl Unison {
     /// the impedance-weighted mean over the struck strings.
     #[inline]
     pub fn free_velocity(&self) -> f64 {
-        let mut weighted = 0.0;
-        let mut total = 0.0;
-        for ((s, &z), &struck) in self.strings.iter().zip(&self.two_z).zip(&self.struck) {
-            if let (Some(s), true) = (s, struck) {
-                weighted += z * s.free_velocity();
-                total += z;
-            }
-        }
-        weighted / total
+        self.strings
+            .iter()
+            .zip(&self.force_share)
+            .map(|(s, &share)| share * s.free_velocity())
+            .sum()
     }
 
-    /// Applies `force` (N) at the contact point, shared among the struck strings so
-    /// that they move together, and advances every string one sample. Returns the
-    /// force on the bridge, N.
+    /// Applies `force` (N) at the contact point, shared among the struck strings in
+    /// proportion to their impedances, and advances every string one sample.
+    /// Returns the force on the bridge, N.
     #[inline]
     pub fn step(&mut self, force: f64) -> f64 {
         let damper = &mut self.damper;
@@ -196,26 +206,22 @@ impl Unison {
 
         let mut arriving = [0.0; MAX_UNISON_STRINGS];
         let mut weighted = 0.0;
-        for i in 0..MAX_UNISON_STRINGS {
-            if let Some(s) = self.strings[i].as_mut() {
-                arriving[i] = s.arriving_at_bridge(gain);
-                weighted += self.two_z[i] * arriving[i];
-            }
+        for ((s, w), &two_z) in self.strings.iter_mut().zip(&mut arriving).zip(&self.two_z) {
+            *w = s.arriving_at_bridge(gain);
+            weighted += two_z * *w;
         }
-        let force_per_two_z = force / self.struck_conductance;
         let bridge_velocity = 0.5 * self.coupling * weighted;
         let mut bridge_force = 0.0;
-        for i in 0..MAX_UNISON_STRINGS {
-            if let Some(s) = self.strings[i].as_mut() {
-                let reflected = bridge_velocity - arriving[i];
-                let share = if self.struck[i] {
-                    self.two_z[i] * force_per_two_z
-                } else {
-                    0.0
-                };
-                bridge_force += 0.5 * self.two_z[i] * (arriving[i] - reflected);
-                s.advance(share, reflected);
-            }
+        for (((s, &w), &two_z), &share) in self
+            .strings
+            .iter_mut()
+            .zip(&arriving)
+            .zip(&self.two_z)
+            .zip(&self.force_share)
+        {
+            let reflected = bridge_velocity - w;
+            bridge_force += 0.5 * two_z * (w - reflected);
+            s.advance(share * force, reflected);
         }
         bridge_force
     }
@@ -234,24 +240,17 @@ impl Unison {
 
     /// The largest travelling-wave velocity on any string, m/s.
     pub fn peak_wave(&self) -> f64 {
-        self.strings
-            .iter()
-            .flatten()
-            .fold(0.0, |m, s| m.max(s.peak_wave()))
+        self.strings.iter().fold(0.0, |m, s| m.max(s.peak_wave()))
     }
 
     /// Energy of the travelling waves on all strings, J.
     pub fn energy_j(&self, sample_rate: f64) -> f64 {
-        self.strings
-            .iter()
-            .flatten()
-            .map(|s| s.energy_j(sample_rate))
-            .sum()
+        self.strings.iter().map(|s| s.energy_j(sample_rate)).sum()
     }
 
     /// Brings the strings to rest and lifts the damper.
     pub fn reset(&mut self) {
-        for s in self.strings.iter_mut().flatten() {
+        for s in self.strings.iter_mut() {
             s.reset();
         }
         self.damper.gain = 1.0;
