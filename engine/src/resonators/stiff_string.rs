@@ -181,11 +181,11 @@ impl StiffString {
                 .process(self.tuning.process(self.dispersion.process(x)))
     }
 
-    /// Moves the string on by one sample: `force` (N) acts at the contact point and
-    /// the bridge sends back the velocity wave `reflected` (m/s).
+    /// Moves the string on by one sample: a force `F` at the contact point launches
+    /// the velocity wave `launched = F/(2·Z0)` (m/s) both ways, and the bridge sends
+    /// back the velocity wave `reflected` (m/s).
     #[inline]
-    pub fn advance(&mut self, force: f64, reflected: f64) {
-        let launched = 0.5 * force / self.impedance;
+    pub fn advance(&mut self, launched: f64, reflected: f64) {
         let from_agraffe = -self.agraffe_loop.front();
         let from_bridge = self.from_bridge.front();
         self.agraffe_loop.push(from_bridge + launched);

@@ -65,6 +65,9 @@ pub struct Unison {
     struck_conductance: f64,
     /// Share of the hammer's force each string takes: `2·Zᵢ/Σ 2·Z` if struck, else 0.
     force_share: [f64; MAX_UNISON_STRINGS],
+    /// Velocity wave launched per newton on each string: `1/Σ 2·Z` (s/kg) if
+    /// struck, else 0.
+    launch_per_newton: [f64; MAX_UNISON_STRINGS],
     /// `2/(Zb + Σ Zᵢ)`, 0 for a rigid bridge.
     coupling: f64,
     damper: Damper,
@@ -117,6 +120,7 @@ impl Unison {
             struck: [false; MAX_UNISON_STRINGS],
             struck_conductance: 0.0,
             force_share: [0.0; MAX_UNISON_STRINGS],
+            launch_per_newton: [0.0; MAX_UNISON_STRINGS],
             coupling,
             damper: Damper {
                 engaged_gain,
@@ -170,10 +174,13 @@ impl Unison {
             .map(|i| self.two_z[i])
             .sum();
         for i in 0..MAX_UNISON_STRINGS {
-            self.force_share[i] = if self.struck[i] {
-                self.two_z[i] / self.struck_conductance
+            (self.force_share[i], self.launch_per_newton[i]) = if self.struck[i] {
+                (
+                    self.two_z[i] / self.struck_conductance,
+                    1.0 / self.struck_conductance,
+                )
             } else {
-                0.0
+                (0.0, 0.0)
             };
         }
     }
@@ -212,16 +219,16 @@ impl Unison {
         }
         let bridge_velocity = 0.5 * self.coupling * weighted;
         let mut bridge_force = 0.0;
-        for (((s, &w), &two_z), &share) in self
+        for (((s, &w), &two_z), &launch) in self
             .strings
             .iter_mut()
             .zip(&arriving)
             .zip(&self.two_z)
-            .zip(&self.force_share)
+            .zip(&self.launch_per_newton)
         {
             let reflected = bridge_velocity - w;
             bridge_force += 0.5 * two_z * (w - reflected);
-            s.advance(share * force, reflected);
+            s.advance(launch * force, reflected);
         }
         bridge_force
     }
