@@ -45,6 +45,53 @@ fn render(unisons: &mut [Unison]) -> f64 {
     sum
 }
 
+/// The yardstick the string loop is measured against: a bare scalar loop with one
+/// delay line, a first-order Thiran fractional delay, eight first-order dispersion
+/// allpasses and a one-pole loss filter per string, no coupling, no hammer port.
+struct BareString {
+    line: Vec<f64>,
+    position: usize,
+    thiran: (f64, f64, f64),
+    dispersion: [f64; 8],
+    loss: (f64, f64),
+}
+
+impl BareString {
+    fn new(length: usize) -> Self {
+        let mut line = vec![0.0; length];
+        line[0] = 1.0;
+        Self {
+            line,
+            position: 0,
+            thiran: (0.3, 0.0, 0.0),
+            dispersion: [0.0; 8],
+            loss: (0.99, 0.0),
+        }
+    }
+
+    #[inline]
+    fn tick(&mut self) -> f64 {
+        let x = self.line[self.position];
+        let (c, x1, y1) = self.thiran;
+        let mut y = c * (x - y1) + x1;
+        self.thiran = (c, x, y);
+        for s in &mut self.dispersion {
+            let out = -0.5 * y + *s;
+            *s = y + 0.5 * out;
+            y = out;
+        }
+        let (g, prev) = self.loss;
+        let out = g * 0.8 * y + 0.2 * prev;
+        self.loss.1 = out;
+        self.line[self.position] = -out;
+        self.position += 1;
+        if self.position == self.line.len() {
+            self.position = 0;
+        }
+        x
+    }
+}
+
 fn strings(c: &mut Criterion) {
     let totals: RefCell<Vec<(usize, u64, Duration)>> = RefCell::new(Vec::new());
     let mut group = c.benchmark_group("strings");
@@ -67,16 +114,40 @@ fn strings(c: &mut Criterion) {
             })
         });
     }
+    let mut bare: Vec<BareString> = (0..230).map(|i| BareString::new(60 + 7 * i)).collect();
+    group.throughput(Throughput::Elements((230 * BLOCK) as u64));
+    group.bench_function(BenchmarkId::new("bare_scalar", 230), |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                let mut sum = 0.0;
+                for s in bare.iter_mut() {
+                    for _ in 0..BLOCK {
+                        sum += s.tick();
+                    }
+                }
+                black_box(sum);
+            }
+            let elapsed = start.elapsed();
+            totals.borrow_mut().push((0, iters, elapsed));
+            elapsed
+        })
+    });
     group.finish();
-    for count in [1usize, 10, 230] {
+    for count in [1usize, 10, 230, 0] {
         let (blocks, time) = totals
             .borrow()
             .iter()
             .filter(|t| t.0 == count)
             .fold((0u64, Duration::ZERO), |(b, t), r| (b + r.1, t + r.2));
         let audio_s = blocks as f64 * BLOCK as f64 / FS;
+        let name = if count == 0 {
+            "bare_scalar/230".to_string()
+        } else {
+            format!("strings/{count}")
+        };
         println!(
-            "strings/{count}: realtime factor {:.1} ({audio_s:.2} s of audio in {:.3} s)",
+            "{name}: realtime factor {:.1} ({audio_s:.2} s of audio in {:.3} s)",
             audio_s / time.as_secs_f64().max(1e-12),
             time.as_secs_f64()
         );

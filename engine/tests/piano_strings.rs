@@ -293,17 +293,3 @@ fn impossible_unisons_are_rejected() {
     let err = Unison::new(&p, 44_100.0).unwrap_err().to_string();
     assert!(err.contains("period"), "{err}");
 }
-
-#[test]
-fn tmp_designs() {
-    let preset = Preset::default_grand();
-    let mut total = 0;
-    for key in 21u8..=108 {
-        let p = preset.key_params(key);
-        let u = Unison::new(&p.unison(0.25, 0.006), 48_000.0).unwrap();
-        let d = u.string(0).unwrap().dispersion();
-        total += d.sections * p.strings;
-        if key % 6 == 0 { eprintln!("key {key} B {:e} {:?}", p.inharmonicity, d); }
-    }
-    eprintln!("total sections {total}");
-}
