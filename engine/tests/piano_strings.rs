@@ -293,3 +293,30 @@ fn impossible_unisons_are_rejected() {
     let err = Unison::new(&p, 44_100.0).unwrap_err().to_string();
     assert!(err.contains("period"), "{err}");
 }
+
+/// Each partial of the C4 string decays at the rate the loss law gives its
+/// frequency, `σ = b1 + b2·k²` with `k = 2π·f/c`: exactly matched at partials 1 and
+/// 8 (within 3 %), and following the one-pole loss filter's shape between them
+/// (partial 4 within 10 %).
+#[test]
+fn partials_decay_by_the_loss_law() {
+    let fs = 48_000.0;
+    let b = 3.77e-4;
+    let params = c4();
+    let mut s = Unison::new(&single(params, b), fs).unwrap();
+    let seconds = 2.4;
+    let out = impulse_response(&mut s, fs, seconds);
+    let w = (0.4 * fs) as usize;
+    let span = (out.len() - w) as f64 / fs;
+    for (n, tolerance) in [(1u32, 0.03), (4, 0.10), (8, 0.03)] {
+        let f = orchard_engine::resonators::stiff_partial_hz(params.fundamental_hz, b, n);
+        let early = amplitude_at(&out[..w], fs, f);
+        let late = amplitude_at(&out[out.len() - w..], fs, f);
+        let measured = (early / late).ln() / span;
+        let designed = params.decay_rate(2.0 * std::f64::consts::PI * f);
+        assert!(
+            (measured / designed - 1.0).abs() < tolerance,
+            "partial {n}: {measured} 1/s, law {designed} 1/s"
+        );
+    }
+}

@@ -85,7 +85,8 @@ impl Unison {
         if !(params.detune_cents.is_finite() && (0.0..=50.0).contains(&params.detune_cents)) {
             return Err(StringDesignError::InvalidParameter("detune"));
         }
-        if !(params.bridge_impedance_kg_s > 0.0) {
+        let zb = params.bridge_impedance_kg_s;
+        if zb.is_nan() || zb <= 0.0 {
             return Err(StringDesignError::InvalidParameter("bridge impedance"));
         }
         for (value, name) in [
