@@ -295,8 +295,8 @@ fn impossible_unisons_are_rejected() {
 }
 
 /// Each partial of the C4 string decays at the rate the loss law gives its
-/// frequency, `σ = b1 + b2·k²` with `k = 2π·f/c`: exactly matched at partials 1 and
-/// 8 (within 3 %), and following the one-pole loss filter's shape between them
+/// frequency, `σ = b1 + b2·k²` with `k = 2π·f/c`: matched at partials 1 and 8
+/// (within 3 %), and following the one-pole loss filter's shape between them
 /// (partial 4 within 10 %).
 #[test]
 fn partials_decay_by_the_loss_law() {

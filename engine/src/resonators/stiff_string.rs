@@ -79,23 +79,25 @@ impl StiffString {
             2.0 * PI * super::dispersion::stiff_partial_hz(first_partial_hz, b, n) / sample_rate
         };
         let omega1 = partial_omega(1);
-        // Round-trip gain of a partial at omega: it spends about n·fs/f_n samples
-        // (one period of the first partial) per round trip.
-        let round_trip_gain = |omega: f64| {
-            (-params.decay_rate(omega * sample_rate) * period_samples / sample_rate).exp()
+        // Round-trip gain of partial n: it decays at σ(ω_n) for one loop delay,
+        // n·fs/f_n samples.
+        let round_trip_gain = |n: u32| {
+            let f = super::dispersion::stiff_partial_hz(first_partial_hz, b, n);
+            let loop_s = f64::from(n) / f;
+            (-params.decay_rate(2.0 * PI * f) * loop_s).exp()
         };
-        let high = (2..=8u32)
+        let high_n = (2..=8u32)
             .rev()
-            .map(partial_omega)
-            .find(|&w| w < 0.6 * PI)
-            .unwrap_or(omega1);
+            .find(|&n| partial_omega(n) < 0.6 * PI)
+            .unwrap_or(1);
+        let high = partial_omega(high_n);
         let high_gain = if high > 1.5 * omega1 {
-            round_trip_gain(high)
+            round_trip_gain(high_n)
         } else {
-            round_trip_gain(omega1)
+            round_trip_gain(1)
         };
         let loss = LossFilter::matched(
-            round_trip_gain(omega1),
+            round_trip_gain(1),
             omega1,
             high_gain,
             high.max(omega1 * 1.5),
