@@ -10,7 +10,24 @@ static ALLOCATOR: AllocDisabler = AllocDisabler;
 
 /// Renders `key` struck at MIDI `velocity`, held for `seconds`; returns the left channel.
 fn render_note(sample_rate: f64, key: u8, velocity: u8, seconds: f64) -> Vec<f32> {
-    let mut synth = Synth::new(&Preset::default_grand(), sample_rate).unwrap();
+    render_note_on(
+        &Preset::default_grand(),
+        sample_rate,
+        key,
+        velocity,
+        seconds,
+    )
+}
+
+/// [`render_note`] on `preset`.
+fn render_note_on(
+    preset: &Preset,
+    sample_rate: f64,
+    key: u8,
+    velocity: u8,
+    seconds: f64,
+) -> Vec<f32> {
+    let mut synth = Synth::new(preset, sample_rate).unwrap();
     let frames = (seconds * sample_rate) as usize;
     let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
     synth.note_on(key, f32::from(velocity) / 127.0);
@@ -22,8 +39,25 @@ fn render_note(sample_rate: f64, key: u8, velocity: u8, seconds: f64) -> Vec<f32
 /// measured after the strike transient over `seconds` of ringing, lies from
 /// `expected` Hz. The peak is sought within half a semitone either side.
 fn pitch_error_cents(sample_rate: f64, key: u8, expected: f64, seconds: f64) -> f64 {
+    pitch_error_cents_on(
+        &Preset::default_grand(),
+        sample_rate,
+        key,
+        expected,
+        seconds,
+    )
+}
+
+/// [`pitch_error_cents`] on `preset`.
+fn pitch_error_cents_on(
+    preset: &Preset,
+    sample_rate: f64,
+    key: u8,
+    expected: f64,
+    seconds: f64,
+) -> f64 {
     let skip = 0.05;
-    let audio = render_note(sample_rate, key, 80, seconds + skip);
+    let audio = render_note_on(preset, sample_rate, key, 80, seconds + skip);
     let start = (skip * sample_rate) as usize;
     let band = 2f64.powf(0.5 / 12.0);
     let f = peak_frequency(
@@ -53,15 +87,23 @@ fn struck_string_sounds_at_its_pitch() {
 }
 
 /// Every seventh key from A0 to C8 rings at its equal-tempered pitch to a tenth of
-/// a cent: the loop's fractional delay absorbs the loss filter's phase delay.
+/// a cent: the loop's fractional delay absorbs the loss filter's and the dispersion
+/// filter's phase delay.
+///
+/// The unisons' strings are tuned alike here. With the preset's half-cent spread,
+/// a treble trichord's three components beat and trade energy through the bridge
+/// within the half-second window, and the window's spectral peak wanders by about
+/// a cent with the window length (D7: −1.08 cents over 0.5 s, +0.77 over 2 s):
+/// that cluster has no pitch to a tenth of a cent, so it cannot test the tuning.
 #[test]
 fn whole_keyboard_is_in_tune() {
-    let preset = Preset::default_grand();
+    let mut preset = Preset::default_grand();
+    preset.unison.detune_cents = 0.0;
     for key in (21u8..=108).step_by(7).chain([108]) {
         let expected = preset.fundamental_hz(key);
         // Enough periods for a sharp spectral peak.
         let seconds = (80.0 / expected).max(0.5);
-        let c = pitch_error_cents(48_000.0, key, expected, seconds);
+        let c = pitch_error_cents_on(&preset, 48_000.0, key, expected, seconds);
         assert!(c.abs() < 0.1, "key {key}: {c:.3} cents from {expected} Hz");
     }
 }
@@ -132,7 +174,8 @@ fn strike_conserves_energy() {
         voice.tick();
         last_velocity = voice.hammer_velocity().unwrap_or(last_velocity);
     }
-    let m = params.hammer_mass_kg;
+    // Anchors give the hammer per string; the whole hammer strikes them all.
+    let m = params.hammer_mass_kg * voice.string().len() as f64;
     let before = 0.5 * m * speed * speed;
     let after = voice.string().energy_j(sample_rate) + 0.5 * m * last_velocity * last_velocity;
     assert!(

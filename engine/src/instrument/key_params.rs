@@ -1,7 +1,7 @@
 //! Physical values of one key, interpolated from a preset's anchors.
 
 use super::Preset;
-use crate::resonators::StringParams;
+use crate::resonators::{StringParams, UnisonParams};
 use crate::wdf::FeltLaw;
 
 /// Everything needed to build one key's string and hammer.
@@ -9,8 +9,16 @@ use crate::wdf::FeltLaw;
 pub struct KeyParams {
     /// MIDI key.
     pub key: u8,
-    /// The string.
+    /// One string of the note.
     pub string: StringParams,
+    /// Inharmonicity `B` of its stiffness.
+    pub inharmonicity: f64,
+    /// Number of strings, 1 to 3.
+    pub strings: usize,
+    /// Spread of the strings' tunings, cents.
+    pub detune_cents: f64,
+    /// Resistive bridge impedance under the strings, kg/s.
+    pub bridge_impedance_kg_s: f64,
     /// Hammer mass, kg.
     pub hammer_mass_kg: f64,
     /// The hammer's felt.
@@ -55,12 +63,32 @@ impl Preset {
                 loss_b1: geo(a.loss_b1, b.loss_b1),
                 loss_b2: geo(a.loss_b2, b.loss_b2),
             },
+            inharmonicity: geo(a.inharmonicity, b.inharmonicity),
+            strings: self.strings_per_key(key),
+            detune_cents: self.unison.detune_cents,
+            bridge_impedance_kg_s: geo(a.bridge_impedance_kg_s, b.bridge_impedance_kg_s),
             hammer_mass_kg: geo(a.hammer_mass_kg, b.hammer_mass_kg),
             felt: FeltLaw {
                 stiffness: geo(a.felt_stiffness, b.felt_stiffness),
                 exponent: geo(a.felt_exponent, b.felt_exponent),
                 hysteresis_s_per_m: geo(a.felt_hysteresis_s_per_m, b.felt_hysteresis_s_per_m),
             },
+        }
+    }
+}
+
+impl KeyParams {
+    /// The note's strings with a damper of 60 dB decay time `damper_t60_s` (s) that
+    /// lands with time constant `damper_travel_s` (s).
+    pub fn unison(&self, damper_t60_s: f64, damper_travel_s: f64) -> UnisonParams {
+        UnisonParams {
+            string: self.string,
+            inharmonicity: self.inharmonicity,
+            strings: self.strings,
+            detune_cents: self.detune_cents,
+            bridge_impedance_kg_s: self.bridge_impedance_kg_s,
+            damper_t60_s,
+            damper_travel_s,
         }
     }
 }

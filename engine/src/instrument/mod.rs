@@ -10,7 +10,8 @@ mod voice;
 pub use bar::{BarError, BarPreset, MalletBar};
 pub use key_params::KeyParams;
 pub use preset::{
-    Anchor, DamperSpec, HammerSpec, Keyboard, OutputSpec, Preset, PresetError, Tuning, VelocityMap,
+    Anchor, DamperSpec, HammerSpec, Keyboard, OutputSpec, Preset, PresetError, SoundboardSpec,
+    Tuning, UnisonSpec, VelocityMap,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use tuning::{StretchedTuning, octave_widening_cents};

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 /// The instrument every front end plays when no other is chosen, embedded at build time.
 pub const DEFAULT_PRESET_TOML: &str = include_str!("../../../presets/grand-piano.toml");
 
-/// A struck-string instrument: one string and one hammer per key, with physical
-/// values given at anchor keys and interpolated between them.
+/// A struck-string instrument: one to three strings and one hammer per key, with
+/// physical values given at anchor keys and interpolated between them, and a
+/// soundboard shared by all keys.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Preset {
@@ -28,6 +29,10 @@ pub struct Preset {
     pub damper: DamperSpec,
     /// From bridge force to audio.
     pub output: OutputSpec,
+    /// How many strings each note has and how they are tuned.
+    pub unison: UnisonSpec,
+    /// The body that radiates the bridge's motion.
+    pub soundboard: SoundboardSpec,
     /// Physical values at anchor keys, in ascending key order.
     #[serde(rename = "anchor")]
     pub anchors: Vec<Anchor>,
@@ -89,6 +94,35 @@ pub struct OutputSpec {
     pub stereo_width: f64,
 }
 
+/// The strings of each note: one in the low bass, pairs, then triples.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnisonSpec {
+    /// Lowest MIDI key with two strings; keys below have one.
+    pub pairs_from_key: u8,
+    /// Lowest MIDI key with three strings (at least `pairs_from_key`).
+    pub triples_from_key: u8,
+    /// Spread of a note's string tunings, cents: three strings sit at −d, 0, +d,
+    /// two at ±d/2.
+    pub detune_cents: f64,
+}
+
+/// The soundboard: resonant body modes driven by the bridge.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoundboardSpec {
+    /// Number of body modes.
+    pub modes: u32,
+    /// Frequency of the lowest mode, Hz.
+    pub lowest_mode_hz: f64,
+    /// Frequency of the highest mode, Hz.
+    pub highest_mode_hz: f64,
+    /// 60 dB decay time of the lowest mode, s (higher ones decay faster).
+    pub lowest_mode_t60_s: f64,
+    /// Level of the body's ring relative to the direct bridge sound.
+    pub body_gain: f64,
+}
+
 /// Physical values of the string and hammer at one key.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -105,6 +139,10 @@ pub struct Anchor {
     pub loss_b1: f64,
     /// Frequency-dependent string loss, m²/s.
     pub loss_b2: f64,
+    /// Inharmonicity `B` of the string's stiffness (partials at `n·f0·√(1 + B·n²)`).
+    pub inharmonicity: f64,
+    /// Resistive impedance of the bridge under this key's strings, kg/s.
+    pub bridge_impedance_kg_s: f64,
     /// Hammer mass, kg.
     pub hammer_mass_kg: f64,
     /// Felt stiffness `K` of `F = K·x^p`, N/m^p.
@@ -233,6 +271,57 @@ impl Preset {
             "0 to 1",
         )?;
 
+        check(
+            "unison:detune_cents",
+            self.unison.detune_cents,
+            0.0,
+            50.0,
+            "0 to 50 cents",
+        )?;
+        if self.unison.pairs_from_key > self.unison.triples_from_key {
+            return Err(PresetError::OutOfRange {
+                path: "unison:pairs_from_key".into(),
+                value: f64::from(self.unison.pairs_from_key),
+                range: "at most unison:triples_from_key",
+            });
+        }
+        let board = &self.soundboard;
+        check(
+            "soundboard:modes",
+            f64::from(board.modes),
+            0.0,
+            64.0,
+            "0 to 64",
+        )?;
+        check(
+            "soundboard:lowest_mode_hz",
+            board.lowest_mode_hz,
+            10.0,
+            5_000.0,
+            "10 Hz to 5 kHz",
+        )?;
+        check(
+            "soundboard:highest_mode_hz",
+            board.highest_mode_hz,
+            board.lowest_mode_hz,
+            15_000.0,
+            "lowest mode to 15 kHz",
+        )?;
+        check(
+            "soundboard:lowest_mode_t60_s",
+            board.lowest_mode_t60_s,
+            1e-3,
+            10.0,
+            "1 ms to 10 s",
+        )?;
+        check(
+            "soundboard:body_gain",
+            board.body_gain,
+            0.0,
+            10.0,
+            "0 to 10",
+        )?;
+
         let Keyboard {
             lowest_key,
             highest_key,
@@ -275,6 +364,20 @@ impl Preset {
             check(&path("loss_b1"), a.loss_b1, 1e-3, 100.0, "0.001 to 100 1/s")?;
             check(&path("loss_b2"), a.loss_b2, 0.0, 0.1, "0 to 0.1 m²/s")?;
             check(
+                &path("inharmonicity"),
+                a.inharmonicity,
+                0.0,
+                0.1,
+                "0 to 0.1",
+            )?;
+            check(
+                &path("bridge_impedance_kg_s"),
+                a.bridge_impedance_kg_s,
+                1.0,
+                1e6,
+                "1 to 1e6 kg/s",
+            )?;
+            check(
                 &path("hammer_mass_kg"),
                 a.hammer_mass_kg,
                 1e-4,
@@ -298,6 +401,17 @@ impl Preset {
             )?;
         }
         Ok(())
+    }
+
+    /// Number of strings of `key`: 1, 2 or 3, from the unison split points.
+    pub fn strings_per_key(&self, key: u8) -> usize {
+        if key >= self.unison.triples_from_key {
+            3
+        } else if key >= self.unison.pairs_from_key {
+            2
+        } else {
+            1
+        }
     }
 
     /// Hammer speed (m/s) for a normalised velocity in [0, 1] (MIDI velocity / 127).

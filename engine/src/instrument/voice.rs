@@ -1,8 +1,8 @@
-//! One key of a struck-string instrument: a felt hammer and its string.
+//! One key of a struck-string instrument: a felt hammer and the note's strings.
 
 use super::KeyParams;
 use super::strike::{ContactTrace, PulseCounter, StrikeReport};
-use crate::resonators::{StringDesignError, WaveguideString};
+use crate::resonators::{StringDesignError, Unison};
 use crate::wdf::description::{capacitor, element, series};
 use crate::wdf::{Bct, Element, FeltRoot, LeafId, SourceId, TreeDescription, TreeError};
 
@@ -32,8 +32,9 @@ struct Flight {
 ///
 /// Description: the felt is the root; below it, in series (the same force acts on
 /// both), the hammer mass (a capacitor of `m` kg, its voltage the hammer velocity)
-/// and the string's contact point (a resistive source of `1/(2·Z0)` whose EMF is
-/// minus the velocity the arriving waves would give the point).
+/// and the strings' contact point (a resistive source of `1/Σ 2·Z0` over the
+/// struck strings, whose EMF is minus the velocity the arriving waves would give
+/// the point).
 #[derive(Debug, Clone)]
 struct HammerTree {
     tree: Bct,
@@ -43,21 +44,34 @@ struct HammerTree {
 }
 
 impl HammerTree {
+    /// The hammer of a note with `strings` strings, striking `struck` of them
+    /// through a port of resistance `contact_resistance` (s/kg).
+    ///
+    /// Preset anchors give the hammer's mass and the felt's stiffness per
+    /// string, as in Chaigne & Askenfelt's single-string model (REFERENCE.md's
+    /// 2.97 g at C4 is a third of a real C4 hammer): the whole hammer weighs
+    /// `strings` times as much, and its felt, pressing on `struck` strings side
+    /// by side, is `struck` times as stiff. Each struck string then meets the
+    /// same hammer as in the single-string model.
     fn new(
         params: &KeyParams,
-        string: &WaveguideString,
+        strings: usize,
+        struck: usize,
+        contact_resistance: f64,
         sample_rate: f64,
     ) -> Result<Self, TreeError> {
+        let mut law = params.felt;
+        law.stiffness *= struck as f64;
         let description = TreeDescription::new(
             "felt",
-            Element::Felt { law: params.felt },
+            Element::Felt { law },
             series([
-                capacitor("hammer", params.hammer_mass_kg),
+                capacitor("hammer", params.hammer_mass_kg * strings as f64),
                 element(
                     "string",
                     Element::ResistiveVoltageSource {
                         volts: 0.0,
-                        ohms: string.contact_resistance(),
+                        ohms: contact_resistance,
                     },
                 ),
             ]),
@@ -96,17 +110,23 @@ impl std::fmt::Display for VoiceError {
 
 impl std::error::Error for VoiceError {}
 
-/// A key's string and the hammer that strikes it.
+/// A key's strings and the hammer that strikes them.
 ///
-/// Allocates: the string's delay lines, the hammer tree and the contact trace, in
+/// Allocates: the strings' delay lines, one hammer tree per subset of strings
+/// the hammer can strike (for una corda) and the contact trace, in
 /// [`StruckString::new`]; nothing after.
 #[derive(Debug, Clone)]
 pub struct StruckString {
     params: KeyParams,
     sample_rate: f64,
     start_gap_m: f64,
-    string: WaveguideString,
-    hammer: HammerTree,
+    string: Unison,
+    /// Hammer trees for each nonempty subset of strings (index = mask − 1).
+    hammers: Vec<HammerTree>,
+    /// Index into `hammers` chosen for the next strike.
+    selected_hammer: usize,
+    /// Index into `hammers` of the tree of the current (or last) flight.
+    hammer_in_use: usize,
     flight: Option<Flight>,
     report: StrikeReport,
     trace: ContactTrace,
@@ -130,11 +150,29 @@ impl StruckString {
         damper_travel_s: f64,
         silence_threshold_n: f64,
     ) -> Result<Self, VoiceError> {
-        let string =
-            WaveguideString::new(params.string, sample_rate, damper_t60_s, damper_travel_s)
-                .map_err(VoiceError::String)?;
+        let mut string = Unison::new(&params.unison(damper_t60_s, damper_travel_s), sample_rate)
+            .map_err(VoiceError::String)?;
+        let masks = (1u8 << string.len()) - 1;
+        let mut hammers = Vec::with_capacity(usize::from(masks));
+        for mask in 1..=masks {
+            string.set_struck_strings(mask);
+            hammers.push(
+                HammerTree::new(
+                    &params,
+                    string.len(),
+                    mask.count_ones() as usize,
+                    string.contact_resistance(),
+                    sample_rate,
+                )
+                .map_err(VoiceError::Hammer)?,
+            );
+        }
+        string.set_struck_strings(masks);
+        let all = hammers.len() - 1;
         Ok(Self {
-            hammer: HammerTree::new(&params, &string, sample_rate).map_err(VoiceError::Hammer)?,
+            hammers,
+            selected_hammer: all,
+            hammer_in_use: all,
             params,
             sample_rate,
             start_gap_m,
@@ -154,15 +192,31 @@ impl StruckString {
         &self.params
     }
 
-    /// The string.
-    pub fn string(&self) -> &WaveguideString {
+    /// The note's strings.
+    pub fn string(&self) -> &Unison {
         &self.string
+    }
+
+    /// Chooses which of the note's strings the next strikes hit: bit `i` for string
+    /// `i` (una corda moves the hammers to strike fewer). Bits for strings the note
+    /// lacks are ignored; a mask with none left selects all. Takes effect at the
+    /// next [`StruckString::strike`]; a hammer in flight keeps its strings.
+    pub fn set_struck_strings(&mut self, mask: u8) {
+        let all = (1u8 << self.string.len()) - 1;
+        let mask = match mask & all {
+            0 => all,
+            m => m,
+        };
+        self.selected_hammer = usize::from(mask) - 1;
     }
 
     /// Hammer velocity (m/s, towards the string) while it is grafted to the string.
     pub fn hammer_velocity(&self) -> Option<f64> {
-        self.flight
-            .map(|_| self.hammer.tree.voltage(self.hammer.mass))
+        self.flight.map(|_| {
+            self.hammers[self.hammer_in_use]
+                .tree
+                .voltage(self.hammers[self.hammer_in_use].mass)
+        })
     }
 
     /// What the last strike did.
@@ -194,10 +248,15 @@ impl StruckString {
         } else {
             1e-3
         };
+        if self.flight.is_none() {
+            self.hammer_in_use = self.selected_hammer;
+            self.string.set_struck_strings(self.hammer_in_use as u8 + 1);
+        }
         let closing_rate = speed - self.string.free_velocity();
-        let tree = &mut self.hammer.tree;
+        let hammer = &mut self.hammers[self.hammer_in_use];
+        let tree = &mut hammer.tree;
         tree.reset();
-        tree.set_reactive_state(self.hammer.mass, speed);
+        tree.set_reactive_state(hammer.mass, speed);
         if let Some(felt) = tree.felt_mut() {
             felt.set_state(-self.start_gap_m, closing_rate);
         }
@@ -211,21 +270,27 @@ impl StruckString {
             strike_speed_m_s: speed,
             ..StrikeReport::default()
         };
-        self.string.set_damper(false);
+        self.string.set_damper(0.0);
         self.quiet_samples = 0;
         self.sounding = true;
     }
 
     /// Lowers (`true`) or lifts (`false`) the damper.
     pub fn set_damper(&mut self, engaged: bool) {
-        self.string.set_damper(engaged);
+        self.string.set_damper(if engaged { 1.0 } else { 0.0 });
+    }
+
+    /// Sets how hard the damper presses, 0 (lifted) to 1 (down); in between it
+    /// only partly damps (half-pedalling). Clamped to [0, 1].
+    pub fn set_damper_amount(&mut self, amount: f64) {
+        self.string.set_damper(amount);
     }
 
     /// Advances one sample; returns the bridge force, N.
     #[inline]
     pub fn tick(&mut self) -> f64 {
         let force = if self.flight.is_some() {
-            let hammer = &mut self.hammer;
+            let hammer = &mut self.hammers[self.hammer_in_use];
             hammer
                 .tree
                 .set_source(hammer.contact, -self.string.free_velocity());
@@ -238,7 +303,11 @@ impl StruckString {
         };
         let bridge = self.string.step(force);
         let hammer_finite = self.flight.is_none()
-            || (self.hammer.felt().compression().is_finite() && force.is_finite());
+            || (self.hammers[self.hammer_in_use]
+                .felt()
+                .compression()
+                .is_finite()
+                && force.is_finite());
         if !(bridge.is_finite() && hammer_finite) {
             // Contain the fault: this key falls silent instead of poisoning the mix.
             self.reset();
@@ -281,7 +350,7 @@ impl StruckString {
         };
         flight.age += 1;
         let t = flight.age as f64 / self.sample_rate;
-        let felt = self.hammer.felt();
+        let felt = self.hammers[self.hammer_in_use].felt();
         let (force, compression) = (felt.force(), felt.compression());
         let report = &mut self.report;
         let touching = force > 0.0;
@@ -295,7 +364,11 @@ impl StruckString {
             report.last_release_s = Some(t);
             if report.contacts == 1 {
                 report.contact_duration_s = Some(t - report.first_touch_s.unwrap_or(t));
-                report.rebound_velocity_m_s = Some(self.hammer.tree.voltage(self.hammer.mass));
+                report.rebound_velocity_m_s = Some(
+                    self.hammers[self.hammer_in_use]
+                        .tree
+                        .voltage(self.hammers[self.hammer_in_use].mass),
+                );
             }
         }
         if report.first_touch_s.is_some() {
@@ -318,7 +391,9 @@ impl StruckString {
     /// Brings everything to rest: string still, damper up, no hammer.
     pub fn reset(&mut self) {
         self.string.reset();
-        self.hammer.tree.reset();
+        for hammer in &mut self.hammers {
+            hammer.tree.reset();
+        }
         self.flight = None;
         self.report = StrikeReport::default();
         self.trace.clear();

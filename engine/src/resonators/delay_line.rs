@@ -31,13 +31,19 @@ impl DelayLine {
     /// The sample pushed `len()` pushes ago: the line's output now.
     #[inline]
     pub fn front(&self) -> f64 {
-        self.buffer[self.position]
+        debug_assert!(self.position < self.buffer.len());
+        // SAFETY: `position` is only ever set to 0 or advanced by `push`, which wraps
+        // it to 0 when it reaches the length, so it is always a valid index (the
+        // buffer holds at least one sample).
+        unsafe { *self.buffer.get_unchecked(self.position) }
     }
 
     /// Pushes this sample's input, moving time on by one sample.
     #[inline]
     pub fn push(&mut self, value: f64) {
-        self.buffer[self.position] = value;
+        debug_assert!(self.position < self.buffer.len());
+        // SAFETY: `position < len` always holds (see `front`).
+        unsafe { *self.buffer.get_unchecked_mut(self.position) = value };
         self.position += 1;
         if self.position == self.buffer.len() {
             self.position = 0;

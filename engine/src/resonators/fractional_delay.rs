@@ -51,6 +51,14 @@ impl AllpassDelay {
         Self::phase_delay_of(self.coefficient, omega)
     }
 
+    /// The energy held in the filter, in squared wave samples: with the equivalent
+    /// single state `s = x[n−1] − c·y[n−1]`, `s²/(1 − c²)` (lossless storage).
+    pub fn stored_energy(&self) -> f64 {
+        let c = self.coefficient;
+        let s = self.previous_input - c * self.previous_output;
+        s * s / (1.0 - c * c)
+    }
+
     /// Filters one sample.
     #[inline]
     pub fn process(&mut self, input: f64) -> f64 {

@@ -6,6 +6,8 @@
 pub struct LossFilter {
     gain: f64,
     coefficient: f64,
+    /// `g·(1 + c)`, the input's weight.
+    input_gain: f64,
     previous_output: f64,
 }
 
@@ -29,9 +31,11 @@ impl LossFilter {
         };
         let gain = g1 * (1.0 + 2.0 * coefficient * omega1.cos() + coefficient * coefficient).sqrt()
             / (1.0 + coefficient);
+        let gain = gain.min(1.0 - 1e-12);
         Self {
-            gain: gain.min(1.0 - 1e-12),
+            gain,
             coefficient,
+            input_gain: gain * (1.0 + coefficient),
             previous_output: 0.0,
         }
     }
@@ -51,8 +55,7 @@ impl LossFilter {
     /// Filters one sample.
     #[inline]
     pub fn process(&mut self, input: f64) -> f64 {
-        let c = self.coefficient;
-        let output = self.gain * (1.0 + c) * input - c * self.previous_output;
+        let output = self.input_gain * input - self.coefficient * self.previous_output;
         self.previous_output = output;
         output
     }

@@ -1,12 +1,23 @@
-//! Resonators: objects that ring once excited. So far, the ideal string as a digital
-//! waveguide with a contact point where a hammer can push on it.
+//! Resonators: objects that ring once excited. The flexible waveguide string with a
+//! contact point, the stiff string with dispersion, the strings of one note coupled
+//! through the bridge, and the soundboard that radiates them.
 
 mod delay_line;
+mod dispersion;
 mod fractional_delay;
 mod loss_filter;
+mod soundboard;
+mod stiff_string;
 mod string;
+mod unison;
 
 pub use delay_line::DelayLine;
+pub use dispersion::{
+    DispersionCascade, DispersionDesign, MAX_DISPERSION_SECTIONS, stiff_partial_hz,
+};
 pub use fractional_delay::AllpassDelay;
 pub use loss_filter::LossFilter;
+pub use soundboard::{Soundboard, SoundboardParams};
+pub use stiff_string::StiffString;
 pub use string::{StringDesignError, StringParams, WaveguideString};
+pub use unison::{MAX_UNISON_STRINGS, Unison, UnisonParams};

@@ -171,7 +171,7 @@ impl WaveguideString {
         let whole = (remaining - 0.5).floor() as usize;
         let tuning = AllpassDelay::with_phase_delay(remaining - whole as f64, omega1);
         let agraffe_side =
-            ((2.0 * params.strike_position * whole as f64).round() as usize).clamp(1, whole - 2);
+            ((params.strike_position * whole as f64).round() as usize).clamp(1, whole - 2);
         let bridge_side = whole - agraffe_side;
         let to_bridge = bridge_side / 2;
 

@@ -5,6 +5,10 @@ use std::fmt;
 
 use super::{SynthEvent, TimedEvent};
 use crate::instrument::{ContactTrace, Preset, StrikeReport, StruckString, VoiceError};
+use crate::resonators::{Soundboard, SoundboardParams};
+
+/// Frames rendered per pass over the keys; sets the size of the mixing buses.
+const CHUNK: usize = 256;
 
 /// Output level below which a string counts as silent: −120 dBFS.
 const SILENCE_LEVEL: f64 = 1e-6;
@@ -36,7 +40,8 @@ impl fmt::Display for SynthError {
 
 impl std::error::Error for SynthError {}
 
-/// One string and hammer per key, mixed to stereo.
+/// One to three strings and a hammer per key, mixed to stereo through the
+/// soundboard.
 ///
 /// Lifecycle: [`Synth::new`] allocates every string for the sample rate; after that
 /// [`Synth::note_on`], [`Synth::note_off`], [`Synth::process`] and [`Synth::reset`]
@@ -49,6 +54,9 @@ pub struct Synth {
     keys: Vec<StruckString>,
     /// Left and right gains per key (equal-power pan times output gain).
     key_gains: Vec<[f64; 2]>,
+    soundboard: Soundboard,
+    /// Mixing buses for one chunk: bass-side and treble-side bridge signal.
+    bus: Box<[[f64; 2]; CHUNK]>,
 }
 
 impl Synth {
@@ -81,12 +89,25 @@ impl Synth {
             let angle = FRAC_PI_4 * (1.0 + preset.output.stereo_width * position);
             key_gains.push([gain * angle.cos(), gain * angle.sin()]);
         }
+        let board = &preset.soundboard;
+        let soundboard = Soundboard::new(
+            &SoundboardParams {
+                modes: board.modes as usize,
+                lowest_mode_hz: board.lowest_mode_hz,
+                highest_mode_hz: board.highest_mode_hz,
+                lowest_mode_t60_s: board.lowest_mode_t60_s,
+                body_gain: board.body_gain,
+            },
+            sample_rate,
+        );
         Ok(Self {
             preset: preset.clone(),
             sample_rate,
             lowest_key: lowest,
             keys,
             key_gains,
+            soundboard,
+            bus: Box::new([[0.0; 2]; CHUNK]),
         })
     }
 
@@ -126,6 +147,14 @@ impl Synth {
         }
     }
 
+    /// Sets how hard `key`'s damper presses, 0 (lifted) to 1 (down), for
+    /// half-pedalling; clamped to [0, 1].
+    pub fn set_damper_amount(&mut self, key: u8, amount: f64) {
+        if let Some(i) = self.index(key) {
+            self.keys[i].set_damper_amount(amount);
+        }
+    }
+
     /// Lowers every damper (MIDI "all notes off").
     pub fn all_notes_off(&mut self) {
         for key in &mut self.keys {
@@ -144,26 +173,35 @@ impl Synth {
         self.index(key).map(|i| self.keys[i].contact_trace())
     }
 
-    /// Whether any string is sounding or any hammer in flight.
+    /// Whether any string is sounding, any hammer in flight, or the soundboard ringing.
     pub fn is_active(&self) -> bool {
-        self.keys.iter().any(StruckString::is_active)
+        self.keys.iter().any(StruckString::is_active) || !self.soundboard.is_asleep()
     }
 
     /// Renders `left.len()` samples (the shorter of the two slices) into `left` and
     /// `right`, overwriting them.
     pub fn process(&mut self, left: &mut [f32], right: &mut [f32]) {
         let frames = left.len().min(right.len());
-        let (left, right) = (&mut left[..frames], &mut right[..frames]);
-        left.fill(0.0);
-        right.fill(0.0);
-        for (voice, &[gain_l, gain_r]) in self.keys.iter_mut().zip(&self.key_gains) {
-            if !voice.is_active() {
-                continue;
+        for (left, right) in left[..frames]
+            .chunks_mut(CHUNK)
+            .zip(right[..frames].chunks_mut(CHUNK))
+        {
+            let bus = &mut self.bus[..left.len()];
+            bus.fill([0.0; 2]);
+            for (voice, &[gain_l, gain_r]) in self.keys.iter_mut().zip(&self.key_gains) {
+                if !voice.is_active() {
+                    continue;
+                }
+                for sample in bus.iter_mut() {
+                    let force = voice.tick();
+                    sample[0] += gain_l * force;
+                    sample[1] += gain_r * force;
+                }
             }
-            for (l, r) in left.iter_mut().zip(right.iter_mut()) {
-                let force = voice.tick();
-                *l += (gain_l * force) as f32;
-                *r += (gain_r * force) as f32;
+            for ((l, r), &[bl, br]) in left.iter_mut().zip(right.iter_mut()).zip(bus.iter()) {
+                let [ol, or] = self.soundboard.process(bl, br);
+                *l = ol as f32;
+                *r = or as f32;
             }
         }
     }
@@ -205,5 +243,6 @@ impl Synth {
         for key in &mut self.keys {
             key.reset();
         }
+        self.soundboard.reset();
     }
 }

@@ -1,0 +1,227 @@
+//! One stiff string as a digital waveguide: dispersion, loss and exact tuning
+//! lumped at the bridge end, one contact point for a hammer.
+
+use std::f64::consts::PI;
+
+use super::dispersion::{DispersionCascade, DispersionDesign, MAX_DISPERSION_SECTIONS};
+use super::{AllpassDelay, DelayLine, LossFilter, StringDesignError, StringParams};
+
+/// Fewest whole samples the loop's delay lines need (agraffe side, and the bridge
+/// side split in two around nothing).
+const MIN_WHOLE_SAMPLES: f64 = 3.5;
+
+/// A stiff string between a rigid agraffe and a bridge.
+///
+/// Velocity waves travel in three delay lines: the round trip contact point →
+/// agraffe (reflection −1) → contact point, contact point → bridge, and bridge →
+/// contact point. The wave arriving at the bridge passes the loop's lumped filters
+/// (dispersion allpasses, fractional-delay allpass, one-pole loss) before it meets
+/// the bridge; what the bridge reflects is decided by the [`Unison`](super::Unison)
+/// that owns the string, which couples its strings through the bridge.
+///
+/// The loss law is `σ(ω) = b1 + b2·k²` (1/s) with `k = ω/c` (rad/m), following
+/// Bensa et al. (2003) with `b2` in m²/s; the loss filter matches it at the first
+/// partial and at partial 8 (or the highest partial below 0.3·fs).
+///
+/// Allocates: its delay lines, in [`StiffString::new`].
+#[derive(Debug, Clone)]
+pub struct StiffString {
+    impedance: f64,
+    agraffe_loop: DelayLine,
+    to_bridge: DelayLine,
+    from_bridge: DelayLine,
+    dispersion: DispersionCascade,
+    tuning: AllpassDelay,
+    loss: LossFilter,
+    first_partial_hz: f64,
+    design: DispersionDesign,
+}
+
+impl StiffString {
+    /// Builds the string at `sample_rate` (Hz) with its first partial exactly at
+    /// `first_partial_hz` (Hz; the unison's detuning is applied by the caller) and
+    /// inharmonicity `b` (dimensionless, 0 for a flexible string, at most 0.1).
+    /// `params.fundamental_hz` sets the wave speed and impedance.
+    pub fn new(
+        params: &StringParams,
+        b: f64,
+        first_partial_hz: f64,
+        sample_rate: f64,
+    ) -> Result<Self, StringDesignError> {
+        let positive = |v: f64| v.is_finite() && v > 0.0;
+        for (value, name) in [
+            (params.length_m, "length"),
+            (params.mass_kg, "mass"),
+            (params.fundamental_hz, "fundamental"),
+            (first_partial_hz, "first partial"),
+            (params.loss_b1, "loss b1"),
+            (sample_rate, "sample rate"),
+        ] {
+            if !positive(value) {
+                return Err(StringDesignError::InvalidParameter(name));
+            }
+        }
+        if !(params.loss_b2.is_finite() && params.loss_b2 >= 0.0) {
+            return Err(StringDesignError::InvalidParameter("loss b2"));
+        }
+        if !(b.is_finite() && (0.0..=0.1).contains(&b)) {
+            return Err(StringDesignError::InvalidParameter("inharmonicity"));
+        }
+        if !(params.strike_position > 0.0 && params.strike_position < 1.0) {
+            return Err(StringDesignError::InvalidParameter("strike position"));
+        }
+        let period_samples = sample_rate / first_partial_hz;
+        if period_samples < MIN_WHOLE_SAMPLES + 1.0 {
+            return Err(StringDesignError::PeriodTooShort { period_samples });
+        }
+
+        let partial_omega = |n: u32| {
+            2.0 * PI * super::dispersion::stiff_partial_hz(first_partial_hz, b, n) / sample_rate
+        };
+        let omega1 = partial_omega(1);
+        // Round-trip gain of partial n: it decays at σ(ω_n) for one loop delay,
+        // n·fs/f_n samples.
+        let round_trip_gain = |n: u32| {
+            let f = super::dispersion::stiff_partial_hz(first_partial_hz, b, n);
+            let loop_s = f64::from(n) / f;
+            (-params.decay_rate(2.0 * PI * f) * loop_s).exp()
+        };
+        let high_n = (2..=8u32)
+            .rev()
+            .find(|&n| partial_omega(n) < 0.6 * PI)
+            .unwrap_or(1);
+        let high = partial_omega(high_n);
+        let high_gain = if high > 1.5 * omega1 {
+            round_trip_gain(high_n)
+        } else {
+            round_trip_gain(1)
+        };
+        let loss = LossFilter::matched(
+            round_trip_gain(1),
+            omega1,
+            high_gain,
+            high.max(omega1 * 1.5),
+        );
+
+        // Dispersion first (fitted with the loss filter's and a mid-range tuning
+        // allpass's phase), then the whole and fractional delays that tune the
+        // first partial exactly.
+        let budget = period_samples - loss.phase_delay(omega1) - MIN_WHOLE_SAMPLES - 1.5;
+        let max_sections = if budget < 1.0 {
+            0
+        } else {
+            (budget.floor() as usize).min(MAX_DISPERSION_SECTIONS)
+        };
+        let mut tuning = AllpassDelay::with_phase_delay(1.0, omega1);
+        let mut design = DispersionDesign::NONE;
+        for _ in 0..2 {
+            design = DispersionDesign::design(
+                b,
+                first_partial_hz,
+                sample_rate,
+                max_sections,
+                budget,
+                |w| loss.phase_delay(w) + tuning.phase_delay(w),
+            );
+            let remaining = period_samples - loss.phase_delay(omega1) - design.phase_delay(omega1);
+            let whole = (remaining - 0.5).floor();
+            tuning = AllpassDelay::with_phase_delay(remaining - whole, omega1);
+        }
+        let remaining = period_samples - loss.phase_delay(omega1) - design.phase_delay(omega1);
+        if remaining < MIN_WHOLE_SAMPLES {
+            return Err(StringDesignError::PeriodTooShort { period_samples });
+        }
+        let whole = (remaining - 0.5).floor() as usize;
+        let tuning = AllpassDelay::with_phase_delay(remaining - whole as f64, omega1);
+        let agraffe_side =
+            ((params.strike_position * whole as f64).round() as usize).clamp(1, whole - 2);
+        let bridge_side = whole - agraffe_side;
+        let to_bridge = bridge_side / 2;
+        Ok(Self {
+            impedance: params.impedance(),
+            agraffe_loop: DelayLine::new(agraffe_side),
+            to_bridge: DelayLine::new(to_bridge),
+            from_bridge: DelayLine::new(bridge_side - to_bridge),
+            dispersion: DispersionCascade::new(design),
+            tuning,
+            loss,
+            first_partial_hz,
+            design,
+        })
+    }
+
+    /// Wave impedance `Z0 = μ·c`, kg/s.
+    pub fn impedance(&self) -> f64 {
+        self.impedance
+    }
+
+    /// The frequency the first partial is tuned to, Hz.
+    pub fn first_partial_hz(&self) -> f64 {
+        self.first_partial_hz
+    }
+
+    /// The dispersion filter in the loop.
+    pub fn dispersion(&self) -> DispersionDesign {
+        self.design
+    }
+
+    /// Velocity (m/s) of the contact point this sample if no force acted on it.
+    #[inline]
+    pub fn free_velocity(&self) -> f64 {
+        -self.agraffe_loop.front() + self.from_bridge.front()
+    }
+
+    /// The velocity wave (m/s) arriving at the bridge this sample, after the loop's
+    /// lumped filters and `damping` (round-trip gain, 0 to 1). Call once per sample,
+    /// before [`StiffString::advance`].
+    #[inline]
+    pub fn arriving_at_bridge(&mut self, damping: f64) -> f64 {
+        let x = self.to_bridge.front();
+        damping
+            * self
+                .loss
+                .process(self.tuning.process(self.dispersion.process(x)))
+    }
+
+    /// Moves the string on by one sample: a force `F` at the contact point launches
+    /// the velocity wave `launched = F/(2·Z0)` (m/s) both ways, and the bridge sends
+    /// back the velocity wave `reflected` (m/s).
+    #[inline]
+    pub fn advance(&mut self, launched: f64, reflected: f64) {
+        let from_agraffe = -self.agraffe_loop.front();
+        let from_bridge = self.from_bridge.front();
+        self.agraffe_loop.push(from_bridge + launched);
+        self.to_bridge.push(from_agraffe + launched);
+        self.from_bridge.push(reflected);
+    }
+
+    /// The largest travelling-wave velocity on the string, m/s.
+    pub fn peak_wave(&self) -> f64 {
+        self.agraffe_loop
+            .peak()
+            .max(self.to_bridge.peak())
+            .max(self.from_bridge.peak())
+    }
+
+    /// Energy of the travelling waves, J: each velocity-wave sample carries
+    /// `Z0·v²/fs`; the allpasses' stored energy counts too (the one-pole loss
+    /// filter's single state is left out).
+    pub fn energy_j(&self, sample_rate: f64) -> f64 {
+        let sum = self.agraffe_loop.sum_of_squares()
+            + self.to_bridge.sum_of_squares()
+            + self.from_bridge.sum_of_squares()
+            + self.dispersion.stored_energy()
+            + self.tuning.stored_energy();
+        self.impedance * sum / sample_rate
+    }
+
+    /// Brings the string to rest.
+    pub fn reset(&mut self) {
+        self.agraffe_loop.clear();
+        self.to_bridge.clear();
+        self.from_bridge.clear();
+        self.dispersion.reset();
+        self.tuning.reset();
+        self.loss.reset();
+    }
+}

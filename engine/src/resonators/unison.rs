@@ -1,0 +1,331 @@
+//! The strings of one note, struck together and coupled through the bridge.
+
+use super::{StiffString, StringDesignError, StringParams};
+
+/// The most strings one note has (a grand's treble trichords).
+pub const MAX_UNISON_STRINGS: usize = 3;
+
+/// Everything needed to build the strings of one note.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UnisonParams {
+    /// One string of the note (all are alike but for their tuning).
+    pub string: StringParams,
+    /// Inharmonicity `B` (dimensionless, 0 to 0.1).
+    pub inharmonicity: f64,
+    /// Number of strings, 1 to [`MAX_UNISON_STRINGS`].
+    pub strings: usize,
+    /// Spread of the strings' tuning, cents: with three strings they sit at
+    /// −d, 0, +d; with two at ±d/2. 0 to 50.
+    pub detune_cents: f64,
+    /// The bridge's resistive impedance, kg/s, shared by the note's strings;
+    /// `f64::INFINITY` makes a rigid bridge (no coupling, no bridge loss).
+    pub bridge_impedance_kg_s: f64,
+    /// 60 dB decay time of the strings with the damper fully down, s.
+    pub damper_t60_s: f64,
+    /// Time constant of the damper's travel, s.
+    pub damper_travel_s: f64,
+}
+
+/// A damper pressing on all strings of a note by a continuous amount.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Damper {
+    /// Round-trip gain with the damper fully down.
+    engaged_gain: f64,
+    /// Per-sample smoothing factor of the damper's travel.
+    travel: f64,
+    /// Round-trip gain now applied, moving towards `target`.
+    gain: f64,
+    target: f64,
+}
+
+/// One to three stiff strings sharing a strike point and a bridge.
+///
+/// The bridge is a resistance `Zb` (kg/s) on which the strings' bridge ends rest:
+/// with waves `wᵢ` arriving on strings of impedance `Zᵢ`, the bridge moves at
+/// `v_b = 2·Σ Zᵢ·wᵢ / (Zb + Σ Zᵢ)` and each string gets back `v_b − wᵢ`. The
+/// in-phase motion of the strings moves the bridge and loses energy to it; the
+/// out-of-phase motion does not. Detuned strings struck in phase pass from the
+/// first to the second: beating and a two-stage decay.
+///
+/// The hammer sees the struck strings as one port: the felt shares its force among
+/// them in proportion to their impedances, `Fᵢ = F·Zᵢ/Σ Z`, so the port's velocity
+/// (the impedance-weighted mean of the strings') is `v_free + F/Σ 2·Zᵢ`: a
+/// resistance `1/Σ 2·Zᵢ` (s/kg) and a free velocity that is the weighted mean of
+/// the strings'. The power `F·v` it takes is exactly what the strings receive.
+///
+/// Allocates: the strings' delay lines, in [`Unison::new`]; nothing after.
+#[derive(Debug, Clone)]
+pub struct Unison {
+    strings: Box<[StiffString]>,
+    /// `2·Zᵢ` of each string, kg/s.
+    two_z: [f64; MAX_UNISON_STRINGS],
+    /// Which strings the hammer strikes.
+    struck: [bool; MAX_UNISON_STRINGS],
+    /// `Σ 2·Zᵢ` over the struck strings, kg/s.
+    struck_conductance: f64,
+    /// Share of the hammer's force each string takes: `2·Zᵢ/Σ 2·Z` if struck, else 0.
+    force_share: [f64; MAX_UNISON_STRINGS],
+    /// Velocity wave launched per newton on each string: `1/Σ 2·Z` (s/kg) if
+    /// struck, else 0.
+    launch_per_newton: [f64; MAX_UNISON_STRINGS],
+    /// `2/(Zb + Σ Zᵢ)`, 0 for a rigid bridge.
+    coupling: f64,
+    damper: Damper,
+    period_samples: f64,
+}
+
+impl Unison {
+    /// Builds the note's strings at `sample_rate` (Hz).
+    ///
+    /// Allocates: the strings and their delay lines.
+    pub fn new(params: &UnisonParams, sample_rate: f64) -> Result<Self, StringDesignError> {
+        if !(1..=MAX_UNISON_STRINGS).contains(&params.strings) {
+            return Err(StringDesignError::InvalidParameter("number of strings"));
+        }
+        if !(params.detune_cents.is_finite() && (0.0..=50.0).contains(&params.detune_cents)) {
+            return Err(StringDesignError::InvalidParameter("detune"));
+        }
+        let zb = params.bridge_impedance_kg_s;
+        if zb.is_nan() || zb <= 0.0 {
+            return Err(StringDesignError::InvalidParameter("bridge impedance"));
+        }
+        for (value, name) in [
+            (params.damper_t60_s, "damper T60"),
+            (params.damper_travel_s, "damper travel time"),
+        ] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(StringDesignError::InvalidParameter(name));
+            }
+        }
+        let n = params.strings;
+        let mut strings = Vec::with_capacity(n);
+        let mut two_z = [0.0; MAX_UNISON_STRINGS];
+        for (i, z) in two_z.iter_mut().enumerate().take(n) {
+            // −d, 0, +d for three strings, ±d/2 for two, 0 for one.
+            let offset = params.detune_cents * (i as f64 - 0.5 * (n - 1) as f64);
+            let f1 = params.string.fundamental_hz * 2f64.powf(offset / 1200.0);
+            let s = StiffString::new(&params.string, params.inharmonicity, f1, sample_rate)?;
+            *z = 2.0 * s.impedance();
+            strings.push(s);
+        }
+        let sum_z = 0.5 * two_z.iter().sum::<f64>();
+        let coupling = if params.bridge_impedance_kg_s.is_finite() {
+            2.0 / (params.bridge_impedance_kg_s + sum_z)
+        } else {
+            0.0
+        };
+        let engaged_gain = 10f64.powf(-3.0 / (params.damper_t60_s * params.string.fundamental_hz));
+        let mut unison = Self {
+            strings: strings.into_boxed_slice(),
+            two_z,
+            struck: [false; MAX_UNISON_STRINGS],
+            struck_conductance: 0.0,
+            force_share: [0.0; MAX_UNISON_STRINGS],
+            launch_per_newton: [0.0; MAX_UNISON_STRINGS],
+            coupling,
+            damper: Damper {
+                engaged_gain,
+                travel: 1.0 - (-1.0 / (params.damper_travel_s * sample_rate)).exp(),
+                gain: 1.0,
+                target: 1.0,
+            },
+            period_samples: sample_rate / params.string.fundamental_hz,
+        };
+        unison.set_struck_strings(u8::MAX);
+        Ok(unison)
+    }
+
+    /// Number of strings.
+    pub fn len(&self) -> usize {
+        self.strings.len()
+    }
+
+    /// Always false: a note has at least one string.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// String `i`, if the note has it.
+    pub fn string(&self, i: usize) -> Option<&StiffString> {
+        self.strings.get(i)
+    }
+
+    /// The period of the (untuned) fundamental, samples.
+    pub fn period_samples(&self) -> f64 {
+        self.period_samples
+    }
+
+    /// Chooses which strings the hammer strikes: bit `i` of `mask` for string `i`
+    /// (una corda shifts the hammer to strike fewer). A mask selecting no existing
+    /// string selects them all.
+    pub fn set_struck_strings(&mut self, mask: u8) {
+        let count = self.strings.len();
+        let mut any = false;
+        for i in 0..MAX_UNISON_STRINGS {
+            self.struck[i] = i < count && mask & (1 << i) != 0;
+            any |= self.struck[i];
+        }
+        if !any {
+            for i in 0..MAX_UNISON_STRINGS {
+                self.struck[i] = i < count;
+            }
+        }
+        self.struck_conductance = (0..count)
+            .filter(|&i| self.struck[i])
+            .map(|i| self.two_z[i])
+            .sum();
+        for i in 0..MAX_UNISON_STRINGS {
+            (self.force_share[i], self.launch_per_newton[i]) = if self.struck[i] {
+                (
+                    self.two_z[i] / self.struck_conductance,
+                    1.0 / self.struck_conductance,
+                )
+            } else {
+                (0.0, 0.0)
+            };
+        }
+    }
+
+    /// Resistance the contact point presents to the hammer's series tree, s/kg:
+    /// the struck strings in parallel, `1/Σ 2·Zᵢ`.
+    pub fn contact_resistance(&self) -> f64 {
+        1.0 / self.struck_conductance
+    }
+
+    /// Velocity (m/s) the contact point would have this sample with no force on it:
+    /// the impedance-weighted mean over the struck strings.
+    #[inline]
+    pub fn free_velocity(&self) -> f64 {
+        self.strings
+            .iter()
+            .zip(&self.force_share)
+            .map(|(s, &share)| share * s.free_velocity())
+            .sum()
+    }
+
+    /// Applies `force` (N) at the contact point, shared among the struck strings in
+    /// proportion to their impedances, and advances every string one sample.
+    /// Returns the force on the bridge, N.
+    #[inline]
+    pub fn step(&mut self, force: f64) -> f64 {
+        let damper = &mut self.damper;
+        damper.gain += damper.travel * (damper.target - damper.gain);
+        let gain = damper.gain;
+
+        let mut arriving = [0.0; MAX_UNISON_STRINGS];
+        let mut weighted = 0.0;
+        for ((s, w), &two_z) in self.strings.iter_mut().zip(&mut arriving).zip(&self.two_z) {
+            *w = s.arriving_at_bridge(gain);
+            weighted += two_z * *w;
+        }
+        let bridge_velocity = 0.5 * self.coupling * weighted;
+        let mut bridge_force = 0.0;
+        for (((s, &w), &two_z), &launch) in self
+            .strings
+            .iter_mut()
+            .zip(&arriving)
+            .zip(&self.two_z)
+            .zip(&self.launch_per_newton)
+        {
+            let reflected = bridge_velocity - w;
+            bridge_force += 0.5 * two_z * (w - reflected);
+            s.advance(launch * force, reflected);
+        }
+        bridge_force
+    }
+
+    /// Sets how hard the damper presses, from 0 (lifted) to 1 (fully down); values
+    /// in between give proportionally slower decay (half-pedalling). Out-of-range
+    /// and non-finite amounts are clamped (NaN lifts the damper).
+    pub fn set_damper(&mut self, amount: f64) {
+        let amount = if amount.is_nan() {
+            0.0
+        } else {
+            amount.clamp(0.0, 1.0)
+        };
+        self.damper.target = self.damper.engaged_gain.powf(amount);
+    }
+
+    /// The largest travelling-wave velocity on any string, m/s.
+    pub fn peak_wave(&self) -> f64 {
+        self.strings.iter().fold(0.0, |m, s| m.max(s.peak_wave()))
+    }
+
+    /// Energy of the travelling waves on all strings, J.
+    pub fn energy_j(&self, sample_rate: f64) -> f64 {
+        self.strings.iter().map(|s| s.energy_j(sample_rate)).sum()
+    }
+
+    /// Brings the strings to rest and lifts the damper.
+    pub fn reset(&mut self) {
+        for s in self.strings.iter_mut() {
+            s.reset();
+        }
+        self.damper.gain = 1.0;
+        self.damper.target = 1.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(bridge_impedance_kg_s: f64) -> UnisonParams {
+        UnisonParams {
+            string: StringParams {
+                length_m: 0.62,
+                mass_kg: 3.93e-3,
+                fundamental_hz: 261.63,
+                strike_position: 0.12,
+                loss_b1: 0.2,
+                loss_b2: 1e-4,
+            },
+            inharmonicity: 3.77e-4,
+            strings: 2,
+            detune_cents: 0.0,
+            bridge_impedance_kg_s,
+            damper_t60_s: 0.25,
+            damper_travel_s: 0.006,
+        }
+    }
+
+    /// Two identical strings, only the first struck: the in-phase half of the
+    /// motion drains into the bridge, the out-of-phase half cannot move it. After
+    /// two seconds the bridge force has fallen by 60 dB while the strings keep half
+    /// the energy a rigid bridge leaves them (its own losses act on both), shared
+    /// equally between the strings.
+    #[test]
+    fn only_in_phase_motion_loads_the_bridge() {
+        let fs = 48_000.0;
+        let mut u = Unison::new(&pair(100.0), fs).unwrap();
+        u.set_struck_strings(0b01);
+        u.step(1.0);
+        let struck_energy = u.energy_j(fs);
+        let mut early_peak: f64 = 0.0;
+        for n in 0..(2.0 * fs) as usize {
+            let f = u.step(0.0);
+            if n < 1000 {
+                early_peak = early_peak.max(f.abs());
+            }
+        }
+        let mut late_peak: f64 = 0.0;
+        for _ in 0..1000 {
+            late_peak = late_peak.max(u.step(0.0).abs());
+        }
+        let (a, b) = (u.string(0).unwrap(), u.string(1).unwrap());
+        assert!((a.energy_j(fs) / b.energy_j(fs) - 1.0).abs() < 0.05);
+        assert!(late_peak < 1e-3 * early_peak, "{late_peak} vs {early_peak}");
+        // A rigid bridge couples nothing: the unstruck string stays at rest, and
+        // the struck one keeps what the string's own losses leave.
+        let mut rigid = Unison::new(&pair(f64::INFINITY), fs).unwrap();
+        rigid.set_struck_strings(0b01);
+        rigid.step(1.0);
+        assert!((rigid.energy_j(fs) / struck_energy - 1.0).abs() < 1e-9);
+        for _ in 1..(2.0 * fs) as usize + 1000 {
+            rigid.step(0.0);
+        }
+        assert_eq!(rigid.string(1).unwrap().energy_j(fs), 0.0);
+        let ratio = u.energy_j(fs) / rigid.energy_j(fs);
+        assert!((ratio - 0.5).abs() < 0.05, "coupled keeps {ratio} of rigid");
+    }
+}
