@@ -1,6 +1,7 @@
 //! Physical values of one key, interpolated from a preset's anchors.
 
-use super::Preset;
+use super::preset::Anchor;
+use super::{Preset, StretchedTuning};
 use crate::resonators::{StringParams, UnisonParams};
 use crate::wdf::FeltLaw;
 
@@ -25,34 +26,54 @@ pub struct KeyParams {
     pub felt: FeltLaw,
 }
 
+/// Geometric interpolation from `x` (at `t` = 0) to `y` (at 1), linear where
+/// either is not positive.
+fn interpolate(x: f64, y: f64, t: f64) -> f64 {
+    if x > 0.0 && y > 0.0 {
+        x * (y / x).powf(t)
+    } else {
+        x + (y - x) * t
+    }
+}
+
 impl Preset {
-    /// Equal-tempered fundamental of `key`, Hz.
+    /// Target frequency of `key`'s first partial, Hz: A4 at the preset's
+    /// reference, octaves stretched to follow the strings' inharmonicity by the
+    /// preset's stretch.
     pub fn fundamental_hz(&self, key: u8) -> f64 {
-        self.tuning.a4_hz * 2f64.powf((f64::from(key) - 69.0) / 12.0)
+        let tuning = StretchedTuning {
+            a4_hz: self.tuning.a4_hz,
+            stretch: self.tuning.stretch,
+        };
+        tuning.target(key, |k| {
+            let (a, b, t) = self.anchors_around(k);
+            interpolate(a.inharmonicity, b.inharmonicity, t)
+        })
+    }
+
+    /// The anchors on either side of `key` and where `key` lies between them
+    /// (0 at the first, 1 at the second); the nearest anchor twice outside them.
+    fn anchors_around(&self, key: u8) -> (&Anchor, &Anchor, f64) {
+        let anchors = &self.anchors;
+        match anchors.iter().position(|a| a.key >= key) {
+            None => (
+                &anchors[anchors.len() - 1],
+                &anchors[anchors.len() - 1],
+                0.0,
+            ),
+            Some(0) => (&anchors[0], &anchors[0], 0.0),
+            Some(i) => {
+                let (a, b) = (&anchors[i - 1], &anchors[i]);
+                (a, b, f64::from(key - a.key) / f64::from(b.key - a.key))
+            }
+        }
     }
 
     /// The physical values at `key`: geometric interpolation between the anchors
     /// around it, the nearest anchor's values outside them.
     pub fn key_params(&self, key: u8) -> KeyParams {
-        let anchors = &self.anchors;
-        let upper = anchors.iter().position(|a| a.key >= key);
-        let (lo, hi, t) = match upper {
-            None => (anchors.len() - 1, anchors.len() - 1, 0.0),
-            Some(0) => (0, 0, 0.0),
-            Some(i) => {
-                let (a, b) = (&anchors[i - 1], &anchors[i]);
-                let t = f64::from(key - a.key) / f64::from(b.key - a.key);
-                (i - 1, i, t)
-            }
-        };
-        let (a, b) = (&anchors[lo], &anchors[hi]);
-        let geo = |x: f64, y: f64| {
-            if x > 0.0 && y > 0.0 {
-                x * (y / x).powf(t)
-            } else {
-                x + (y - x) * t
-            }
-        };
+        let (a, b, t) = self.anchors_around(key);
+        let geo = |x: f64, y: f64| interpolate(x, y, t);
         KeyParams {
             key,
             string: StringParams {

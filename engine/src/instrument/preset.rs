@@ -38,12 +38,21 @@ pub struct Preset {
     pub anchors: Vec<Anchor>,
 }
 
-/// Reference pitch of the equal-tempered tuning.
+/// Reference pitch and how far the octaves are stretched.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tuning {
-    /// Frequency of A4 (MIDI key 69), Hz.
+    /// Frequency of A4's first partial (MIDI key 69), Hz.
     pub a4_hz: f64,
+    /// 0: plain equal temperament; 1 (default): every octave beatless on the
+    /// strings' partials 2:1, as a tuner stretches a piano (see
+    /// [`super::StretchedTuning`]).
+    #[serde(default = "full_stretch")]
+    pub stretch: f64,
+}
+
+fn full_stretch() -> f64 {
+    1.0
 }
 
 /// The keys that have a string.
@@ -221,6 +230,7 @@ impl Preset {
             600.0,
             "300 to 600 Hz",
         )?;
+        check("tuning:stretch", self.tuning.stretch, 0.0, 1.0, "0 to 1")?;
         check(
             "velocity:softest_speed_m_s",
             self.velocity.softest_speed_m_s,

@@ -46,28 +46,32 @@ impl StretchedTuning {
     ///
     /// Allocates: the returned list.
     pub fn targets(&self, lowest: u8, highest: u8, inharmonicity: impl Fn(u8) -> f64) -> Vec<f64> {
-        // The widening of the octave above `key`, in cents.
-        let widening = |key: u8| self.stretch * octave_widening_cents(inharmonicity(key).max(0.0));
-        let octave = |key: u8| 2.0 * 2f64.powf(widening(key) / 1200.0);
         (lowest..=highest)
-            .map(|key| {
-                let mut octaves = 1.0;
-                let mut k = key;
-                while k > A4 {
-                    k -= 12;
-                    octaves *= octave(k);
-                }
-                while k < TEMPERAMENT_LOW {
-                    octaves /= octave(k);
-                    k += 12;
-                }
-                // Within the temperament octave the widening of A3–A4 is
-                // shared evenly among its semitones.
-                let spread = -widening(A4 - 12) * f64::from(A4 - k) / 12.0;
-                let semitones = f64::from(k) - f64::from(A4) + spread / 100.0;
-                self.a4_hz * 2f64.powf(semitones / 12.0) * octaves
-            })
+            .map(|key| self.target(key, &inharmonicity))
             .collect()
+    }
+
+    /// The first-partial target frequency (Hz) of `key`, given the
+    /// inharmonicity `inharmonicity(k)` of every key's strings.
+    pub fn target(&self, key: u8, inharmonicity: impl Fn(u8) -> f64) -> f64 {
+        // The widening of the octave above `k`, in cents.
+        let widening = |k: u8| self.stretch * octave_widening_cents(inharmonicity(k).max(0.0));
+        let octave = |k: u8| 2.0 * 2f64.powf(widening(k) / 1200.0);
+        let mut octaves = 1.0;
+        let mut k = key;
+        while k > A4 {
+            k -= 12;
+            octaves *= octave(k);
+        }
+        while k < TEMPERAMENT_LOW {
+            octaves /= octave(k);
+            k += 12;
+        }
+        // Within the temperament octave the widening of A3–A4 is shared evenly
+        // among its semitones.
+        let spread = -widening(A4 - 12) * f64::from(A4 - k) / 12.0;
+        let semitones = f64::from(k) - f64::from(A4) + spread / 100.0;
+        self.a4_hz * 2f64.powf(semitones / 12.0) * octaves
     }
 }
 
