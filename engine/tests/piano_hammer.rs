@@ -5,7 +5,7 @@
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::spectral_centroid;
 use orchard_engine::instrument::{KeyParams, Preset, StrikeReport, StruckString};
-use orchard_engine::resonators::WaveguideString;
+use orchard_engine::resonators::Unison;
 use orchard_engine::wdf::description::{capacitor, resistor, series};
 use orchard_engine::wdf::{Bct, Element, FeltLaw, TreeDescription};
 
@@ -52,7 +52,7 @@ fn rms(signal: &[f64]) -> f64 {
 /// measured on the string itself: the first sample at which an impulse applied at
 /// the contact point returns there.
 fn agraffe_echo_s(params: KeyParams, sample_rate: f64) -> f64 {
-    let mut string = WaveguideString::new(params.string, sample_rate, 0.25, 0.006).unwrap();
+    let mut string = Unison::new(&params.unison(0.25, 0.006), sample_rate).unwrap();
     string.step(1.0);
     let samples = (1..)
         .find(|_| {

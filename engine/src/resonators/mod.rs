@@ -1,5 +1,5 @@
-//! Resonators: objects that ring once excited. The flexible waveguide string with a
-//! contact point, the stiff string with dispersion, the strings of one note coupled
+//! Resonators: objects that ring once excited. A string's physical description,
+//! the stiff string with dispersion, the strings of one note coupled
 //! through the bridge, and the soundboard that radiates them.
 
 mod delay_line;
@@ -19,5 +19,5 @@ pub use fractional_delay::AllpassDelay;
 pub use loss_filter::LossFilter;
 pub use soundboard::{Soundboard, SoundboardParams};
 pub use stiff_string::StiffString;
-pub use string::{StringDesignError, StringParams, WaveguideString};
+pub use string::{StringDesignError, StringParams};
 pub use unison::{MAX_UNISON_STRINGS, Unison, UnisonParams};
