@@ -3,25 +3,14 @@
 
 use std::collections::HashSet;
 use std::f64::consts::TAU;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use orchard::cli::analyze::report;
 use orchard::cli::plot::{PlotSize, write_png};
 use orchard_engine::mech::long_term::{Trace, Unit, Variable};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orchard-analyze-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn orchard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_orchard"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::{orchard, scratch};
 
 /// Balance `0.8 cos(2π t / 0.73 s)` rad and an escape wheel advancing 12° per
 /// cycle, at rest where the balance turns; sampled every millisecond.

@@ -1,24 +1,13 @@
 //! `orchard render` run as a user runs it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use midly::num::{u4, u7, u15, u28};
 use midly::{Format, Header, MidiMessage, Smf, Timing, TrackEvent, TrackEventKind};
 
-/// A scratch directory unique to this test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orchard-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn orchard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_orchard"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::{orchard, scratch};
 
 fn read_wav(path: &Path) -> (hound::WavSpec, Vec<f32>) {
     let mut reader = hound::WavReader::open(path).unwrap();

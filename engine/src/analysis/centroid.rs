@@ -1,10 +1,7 @@
 //! The spectral centroid: where the "centre of mass" of a spectrum lies, the usual
 //! measure of a sound's brightness.
 
-use std::f64::consts::PI;
-
-use rustfft::FftPlanner;
-use rustfft::num_complex::Complex;
+use super::spectrum::hann_spectrum;
 
 /// Spectral centroid of `signal` (Hz): the magnitude-weighted mean frequency of its
 /// Hann-windowed spectrum, `Σ f·|X(f)| / Σ |X(f)|` over the bins from DC to
@@ -16,15 +13,7 @@ pub fn spectral_centroid(signal: &[f64], sample_rate: f64) -> Option<f64> {
         return None;
     }
     let size = signal.len().next_power_of_two();
-    let mut buffer: Vec<Complex<f64>> = vec![Complex::new(0.0, 0.0); size];
-    let n = signal.len() as f64;
-    for (i, (&s, slot)) in signal.iter().zip(buffer.iter_mut()).enumerate() {
-        let window = 0.5 - 0.5 * (2.0 * PI * i as f64 / n).cos();
-        *slot = Complex::new(s * window, 0.0);
-    }
-    FftPlanner::new()
-        .plan_fft_forward(size)
-        .process(&mut buffer);
+    let buffer = hann_spectrum(signal.iter().copied(), signal.len(), size);
     let bin_hz = sample_rate / size as f64;
     let (weighted, total) =
         buffer[..=size / 2]
@@ -39,6 +28,8 @@ pub fn spectral_centroid(signal: &[f64], sample_rate: f64) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
+    use std::f64::consts::PI;
+
     use super::*;
 
     fn tone(fs: f64, parts: &[(f64, f64)], n: usize) -> Vec<f64> {

@@ -5,6 +5,27 @@ use std::f64::consts::PI;
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
 
+/// The spectrum of `len` samples under a Hann window, zero-padded to `size`
+/// (a power of two at least `len`).
+///
+/// Allocates: the FFT buffer and plan.
+pub(crate) fn hann_spectrum(
+    samples: impl Iterator<Item = f64>,
+    len: usize,
+    size: usize,
+) -> Vec<Complex<f64>> {
+    let mut buffer: Vec<Complex<f64>> = vec![Complex::new(0.0, 0.0); size];
+    let n = len as f64;
+    for (i, (s, slot)) in samples.zip(buffer.iter_mut()).enumerate() {
+        let window = 0.5 - 0.5 * (2.0 * PI * i as f64 / n).cos();
+        *slot = Complex::new(s * window, 0.0);
+    }
+    FftPlanner::new()
+        .plan_fft_forward(size)
+        .process(&mut buffer);
+    buffer
+}
+
 /// The frequency (Hz) of the strongest spectral peak of `signal` between `low_hz`
 /// and `high_hz`, refined between FFT bins.
 ///
@@ -19,15 +40,7 @@ pub fn peak_frequency(signal: &[f32], sample_rate: f64, low_hz: f64, high_hz: f6
         return None;
     }
     let size = (signal.len() * 4).next_power_of_two();
-    let mut buffer: Vec<Complex<f64>> = vec![Complex::new(0.0, 0.0); size];
-    let n = signal.len() as f64;
-    for (i, (&s, slot)) in signal.iter().zip(buffer.iter_mut()).enumerate() {
-        let window = 0.5 - 0.5 * (2.0 * PI * i as f64 / n).cos();
-        *slot = Complex::new(f64::from(s) * window, 0.0);
-    }
-    FftPlanner::new()
-        .plan_fft_forward(size)
-        .process(&mut buffer);
+    let buffer = hann_spectrum(signal.iter().map(|&s| f64::from(s)), signal.len(), size);
 
     let bin_hz = sample_rate / size as f64;
     let first = ((low_hz / bin_hz).ceil() as usize).max(1);
