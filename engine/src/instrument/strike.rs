@@ -87,13 +87,31 @@ impl PulseCounter {
 /// The contact force and felt compression sample by sample, from the first touch
 /// of a strike until the hammer is pruned or the trace is full.
 ///
-/// Allocates: its two buffers, in [`ContactTrace::new`]; never after.
-#[derive(Debug, Clone, PartialEq)]
+/// Allocates: its two buffers, in [`ContactTrace::new`] (and in `clone`, which
+/// keeps their full capacity); never after.
+#[derive(Debug, PartialEq)]
 pub struct ContactTrace {
     force_n: Vec<f64>,
     compression_m: Vec<f64>,
     capacity: usize,
     sample_rate: f64,
+}
+
+impl Clone for ContactTrace {
+    /// A copy with buffers of full capacity: a derived clone would shrink them
+    /// to their length, and the copy would then allocate on the audio thread as
+    /// it records.
+    fn clone(&self) -> Self {
+        let mut copy = Self {
+            force_n: Vec::with_capacity(self.capacity),
+            compression_m: Vec::with_capacity(self.capacity),
+            capacity: self.capacity,
+            sample_rate: self.sample_rate,
+        };
+        copy.force_n.extend_from_slice(&self.force_n);
+        copy.compression_m.extend_from_slice(&self.compression_m);
+        copy
+    }
 }
 
 impl ContactTrace {
@@ -200,6 +218,9 @@ mod tests {
             loop_trace.push(0.5 * x, x);
         }
         assert!((loop_trace.hysteresis_loop_area_j() - 0.25).abs() < 1e-12);
+        // A copy keeps room for a whole strike.
+        let copy = ContactTrace::new(4.0 / 1000.0, 1000.0).clone();
+        assert!(copy.force_n.capacity() >= 4 && copy.compression_m.capacity() >= 4);
         loop_trace.clear();
         assert!(loop_trace.force_n().is_empty());
     }

@@ -357,8 +357,9 @@ impl Action {
             ActionCommand::Sostenuto(down) => {
                 self.sostenuto = down;
                 for key in &mut self.keys {
-                    // Pressing it holds the dampers of keys down at that moment.
-                    key.held = down && (key.down || (key.held && self.sostenuto));
+                    // Pressing it holds the dampers of keys down at that moment
+                    // (and keeps those it held); releasing it lets all go.
+                    key.held = down && (key.down || key.held);
                 }
             }
             ActionCommand::UnaCorda(value) => self.una_corda = value.clamp(0.0, 1.0),
@@ -430,7 +431,6 @@ impl Action {
             let damper = key.damper + (target - key.damper).clamp(-travel, travel);
             if damper != key.damper {
                 key.damper = damper;
-                self.keys[index] = key;
                 self.emit(
                     t1,
                     ActionEvent::Damper {

@@ -37,6 +37,8 @@ const NODES: usize = 8;
 /// The tabulated solution for one diode pair at one port resistance.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PairTable {
+    /// `κ = 2·R·Is/Vt` it was built for.
+    kappa: f64,
     grid: Grid,
     /// Per interval, the polynomial in `|a| − midpoint`, lowest order first.
     coefficients: Box<[Interval]>,
@@ -81,13 +83,19 @@ impl PairTable {
         let linear = 1.0 / (1.0 + kappa);
         let cubic = kappa / 6.0 * linear.powi(4) / (thermal_volts * thermal_volts);
         BITS_PER_OCTAVE.into_iter().find_map(|bits| {
-            let table = Self::with_grid(bits, linear, cubic, &exact);
+            let table = Self::with_grid(kappa, bits, linear, cubic, &exact);
             (table.worst_error(&exact) <= ACCEPTED_ERROR).then_some(table)
         })
     }
 
     /// The table with `2^bits` intervals per octave.
-    fn with_grid(bits: u32, linear: f64, cubic: f64, exact: &impl Fn(f64) -> f64) -> Self {
+    fn with_grid(
+        kappa: f64,
+        bits: u32,
+        linear: f64,
+        cubic: f64,
+        exact: &impl Fn(f64) -> f64,
+    ) -> Self {
         let low_bits = 2f64.powi(LOW_EXPONENT).to_bits();
         let span_bits = 2f64.powi(HIGH_EXPONENT).to_bits() - low_bits;
         let shift = 52 - bits;
@@ -98,6 +106,7 @@ impl PairTable {
             })
             .collect();
         Self {
+            kappa,
             grid: Grid {
                 low_bits,
                 span_bits,
@@ -107,6 +116,11 @@ impl PairTable {
             },
             coefficients,
         }
+    }
+
+    /// The `κ = 2·R·Is/Vt` this table solves.
+    pub fn kappa(&self) -> f64 {
+        self.kappa
     }
 
     /// The table for a block of lookups.

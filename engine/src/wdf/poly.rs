@@ -309,12 +309,11 @@ impl LaneRoot for (f64, f64) {
 impl LaneRoot for PairSolver<'_> {
     #[inline(always)]
     fn reflect<M: MulAdd, const L: usize>(&self, waves: &mut [f64; L]) {
-        let mut quads = waves.chunks_exact_mut(4);
-        for quad in &mut quads {
-            let quad: &mut [f64; 4] = quad.try_into().expect("chunks of four");
+        let (quads, rest) = waves.as_chunks_mut::<4>();
+        for quad in quads {
             self.reflect4::<M>(quad);
         }
-        for a in quads.into_remainder() {
+        for a in rest {
             *a = PairSolver::reflect::<M>(self, *a);
         }
     }

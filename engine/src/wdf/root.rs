@@ -285,10 +285,11 @@ pub(crate) struct DiodeModel {
     omega: &'static [[f64; 4]],
     /// Whether this processor runs the vector lanes (AVX2 and FMA).
     vector: bool,
-    /// The pair's solution tabulated for this port resistance (built with the
-    /// tree, off the audio thread), and whether it still matches the port: a
-    /// change of port resistance at run time falls back to the Newton solve
-    /// rather than rebuild (or free) a table on the audio thread.
+    /// The pair's solution tabulated when the tree was built (off the audio
+    /// thread), and whether its `κ` is this model's: a change of port
+    /// resistance at run time falls back to the Newton solve rather than
+    /// rebuild (or free) a table on the audio thread, and returning to the
+    /// original resistance uses the table again.
     pair_table: Option<Arc<PairTable>>,
     table_matches: bool,
 }
@@ -319,19 +320,29 @@ impl DiodeModel {
     /// The same model with its pair solution tabulated (see [`PairTable`]).
     /// Allocates and runs thousands of exact solves: call when building a tree.
     fn with_pair_table(mut self) -> Self {
-        let kappa = 2.0 * self.r_is * self.inverse_thermal;
         let exact = |a: f64| self.solve_pair_newton(a);
-        self.pair_table = PairTable::build(kappa, self.thermal_volts, exact).map(Arc::new);
-        self.table_matches = self.pair_table.is_some();
+        self.pair_table = PairTable::build(self.kappa(), self.thermal_volts, exact).map(Arc::new);
+        self.match_table();
         self
+    }
+
+    /// `κ = 2·R·Is/Vt` at this port.
+    fn kappa(&self) -> f64 {
+        2.0 * self.r_is * self.inverse_thermal
+    }
+
+    /// Uses the table only if it was built for this model's `κ`.
+    fn match_table(&mut self) {
+        let kappa = self.kappa();
+        self.table_matches = self.pair_table.as_ref().is_some_and(|t| t.kappa() == kappa);
     }
 
     /// The same diodes at another port resistance, keeping (but no longer using)
     /// any table: allocation-free, for the audio thread.
     fn at_port_resistance(&self, port_resistance: f64) -> Self {
         let mut model = Self::new(self.saturation_amps, self.thermal_volts, port_resistance);
-        model.table_matches = self.table_matches && model.r_is == self.r_is;
         model.pair_table = self.pair_table.clone();
+        model.match_table();
         model
     }
 
@@ -627,7 +638,8 @@ mod tests {
 
     /// A diode-pair root reflects from its table to within 1e-13 of the exact
     /// solve; after a run-time change of port resistance (which the table was
-    /// not built for) it reflects exactly at the new port, without allocating.
+    /// not built for) it reflects exactly at the new port, without allocating,
+    /// and back at the original port it uses the table again.
     #[test]
     fn tabulated_pair_root_follows_a_new_port_resistance() {
         let pair = Element::DiodePair {
@@ -651,5 +663,8 @@ mod tests {
             let exact = 2.0 * solve_diode_pair(a, 1_000.0, 2.52e-9, 0.025_85) - a;
             assert_eq!(root.reflect(a), exact, "a = {a}");
         }
+        // Back at the port it was built for, the table is used again.
+        root.set_port_resistance(211.6);
+        assert!(root.tabulated_pair().is_some());
     }
 }
