@@ -26,7 +26,10 @@ fn piano(strings: usize) -> Vec<Unison> {
     (0..groups)
         .map(|g| {
             let key = 21 + (g * 87 / groups.max(1)) as u8;
-            let mut params = preset.key_params(key).unison(0.25, 0.006);
+            let mut params = preset
+                .key_params(key)
+                .expect("a string instrument")
+                .unison(0.25, 0.006);
             params.strings = (strings - 3 * g).min(3);
             Unison::new(&params, FS).expect("every key builds at 48 kHz")
         })

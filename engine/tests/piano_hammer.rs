@@ -41,7 +41,9 @@ fn strike(params: KeyParams, speed_m_s: f64, seconds: f64, sample_rate: f64) -> 
 }
 
 fn params(key: u8) -> KeyParams {
-    Preset::default_grand().key_params(key)
+    Preset::default_grand()
+        .key_params(key)
+        .expect("a string instrument")
 }
 
 fn rms(signal: &[f64]) -> f64 {

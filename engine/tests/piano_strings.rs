@@ -117,7 +117,7 @@ fn first_partial_is_in_tune_for_any_stiffness() {
             (84, 3e-3),
             (96, 8e-3),
         ] {
-            let params = preset.key_params(key).string;
+            let params = preset.key_params(key).expect("a string instrument").string;
             let mut s = Unison::new(&single(params, b), fs).unwrap();
             let f0 = params.fundamental_hz;
             let seconds = (100.0 / f0).max(1.0);
@@ -156,7 +156,7 @@ fn slope(x: &[f64], y: &[f64]) -> f64 {
 fn decay_rates(strings: usize) -> (f64, f64) {
     let fs = 24_000.0;
     let preset = Preset::default_grand();
-    let mut params = preset.key_params(57);
+    let mut params = preset.key_params(57).expect("a string instrument");
     params.strings = strings;
     let mut voice = StruckString::new(params, fs, 2e-3, 0.25, 0.006, 1e-12).unwrap();
     voice.strike(2.0);
@@ -193,7 +193,15 @@ fn coupled_unison_decays_in_two_stages() {
 fn damped_drop_db(amount: f64) -> f64 {
     let fs = 48_000.0;
     let preset = Preset::default_grand();
-    let mut voice = StruckString::new(preset.key_params(60), fs, 2e-3, 0.25, 0.006, 1e-12).unwrap();
+    let mut voice = StruckString::new(
+        preset.key_params(60).expect("a string instrument"),
+        fs,
+        2e-3,
+        0.25,
+        0.006,
+        1e-12,
+    )
+    .unwrap();
     voice.strike(3.0);
     let held: Vec<f64> = (0..(0.5 * fs) as usize).map(|_| voice.tick()).collect();
     voice.set_damper_amount(amount);
@@ -228,7 +236,15 @@ fn striking_a_subset_of_strings() {
     let fs = 48_000.0;
     let preset = Preset::default_grand();
     let render = |mask: u8| {
-        let mut v = StruckString::new(preset.key_params(60), fs, 2e-3, 0.25, 0.006, 1e-12).unwrap();
+        let mut v = StruckString::new(
+            preset.key_params(60).expect("a string instrument"),
+            fs,
+            2e-3,
+            0.25,
+            0.006,
+            1e-12,
+        )
+        .unwrap();
         v.set_struck_strings(mask);
         v.strike(3.0);
         let out: Vec<f64> = (0..(0.3 * fs) as usize).map(|_| v.tick()).collect();
@@ -251,8 +267,15 @@ fn striking_a_subset_of_strings() {
 #[test]
 fn string_processing_never_allocates() {
     let preset = Preset::default_grand();
-    let mut voice =
-        StruckString::new(preset.key_params(50), 48_000.0, 2e-3, 0.25, 0.006, 1e-9).unwrap();
+    let mut voice = StruckString::new(
+        preset.key_params(50).expect("a string instrument"),
+        48_000.0,
+        2e-3,
+        0.25,
+        0.006,
+        1e-9,
+    )
+    .unwrap();
     let mut synth = Synth::new(&preset, 48_000.0).unwrap();
     let (mut l, mut r) = (vec![0.0f32; 1024], vec![0.0f32; 1024]);
     let mut sum = 0.0;

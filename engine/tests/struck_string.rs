@@ -99,7 +99,11 @@ fn struck_string_sounds_at_its_pitch() {
 #[test]
 fn whole_keyboard_is_in_tune() {
     let mut preset = Preset::default_grand();
-    preset.unison.detune_cents = 0.0;
+    preset
+        .stiff_strings
+        .get_mut("strings")
+        .expect("the grand's strings")
+        .detune_cents = 0.0;
     // The targets are stretched: C8 lies well above equal temperament.
     let c8_et = 440.0 * 2f64.powf((108.0 - 69.0) / 12.0);
     assert!(1200.0 * (preset.fundamental_hz(108) / c8_et).log2() > 10.0);
@@ -136,8 +140,15 @@ fn harder_strikes_are_louder() {
 fn hammer_contact_is_physical() {
     let sample_rate = 48_000.0;
     let preset = Preset::default_grand();
-    let mut voice =
-        StruckString::new(preset.key_params(60), sample_rate, 2e-3, 0.25, 0.006, 1e-9).unwrap();
+    let mut voice = StruckString::new(
+        preset.key_params(60).expect("a string instrument"),
+        sample_rate,
+        2e-3,
+        0.25,
+        0.006,
+        1e-9,
+    )
+    .unwrap();
     voice.strike(3.0);
     for _ in 0..(0.1 * sample_rate) as usize {
         voice.tick();
@@ -166,7 +177,7 @@ fn hammer_contact_is_physical() {
 fn strike_conserves_energy() {
     let sample_rate = 96_000.0;
     let preset = Preset::default_grand();
-    let mut params = preset.key_params(60);
+    let mut params = preset.key_params(60).expect("a string instrument");
     params.felt.hysteresis_s_per_m = 0.0;
     let mut voice = StruckString::new(params, sample_rate, 0.5e-3, 0.25, 0.006, 1e-9).unwrap();
     let speed = 3.0;
@@ -309,7 +320,7 @@ fn block_size_does_not_change_the_sound() {
 #[test]
 fn non_finite_state_is_contained() {
     let preset = Preset::default_grand();
-    let mut params = preset.key_params(60);
+    let mut params = preset.key_params(60).expect("a string instrument");
     params.hammer_mass_kg = 1e-300;
     params.felt.stiffness = 1e300;
     let mut voice = StruckString::new(params, 48_000.0, 2e-3, 0.25, 0.006, 1e-9).unwrap();

@@ -15,75 +15,83 @@
 //! 7.8532, 10.9956 (partials 1 : 2.7565 : 5.4039); each mode's mass seen at a
 //! point `x` is the bar's mass over the mode shape's square there.
 
-use serde::Deserialize;
-
+use super::Preset;
+use super::preset::{Between, Resonators};
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, TreeDescription, TreeError};
 
 /// `β_n·L` of the first free-free bending modes.
 const BETA_L: [f64; 3] = [4.730_040_745, 7.853_204_624, 10.995_607_838];
 
-/// A mallet-and-bar instrument as data.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BarPreset {
-    /// Name shown to the player.
-    pub name: String,
-    /// One line on what it is.
-    pub description: String,
-    /// The bar.
-    pub bar: BarSpec,
-    /// The mallet.
-    pub mallet: MalletSpec,
-    /// Where the mallet strikes and where the sound is picked up.
-    pub interaction: Interaction,
-}
-
-/// A uniform bar with free ends.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BarSpec {
+/// Everything needed to build one key's bar and mallet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BarParams {
+    /// MIDI key.
+    pub key: u8,
     /// Frequency of the first bending mode, Hz.
     pub fundamental_hz: f64,
     /// Mass of the bar, kg.
     pub mass_kg: f64,
-    /// 60 dB decay time of each mode, s (one per mode, up to three).
+    /// 60 dB decay time of each mode, s (one to three modes).
     pub t60_s: Vec<f64>,
-}
-
-/// The mallet: a mass with a felt (or rubber) head.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MalletSpec {
-    /// Head mass, kg.
-    pub mass_kg: f64,
+    /// Strike point, fraction of the length from one end.
+    pub strike_position: f64,
+    /// Pickup point, fraction of the length from the same end.
+    pub pickup_position: f64,
+    /// Mallet head mass, kg.
+    pub mallet_mass_kg: f64,
     /// The head's compression law.
     pub felt: FeltLaw,
-    /// Distance from the bar when released, m.
+    /// Distance from the bar when the mallet is released, m.
     pub start_gap_m: f64,
 }
 
-/// Which object strikes which, and where (fractions of the bar's length).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Interaction {
-    /// Strike point, 0–1 along the bar.
-    pub strike_position: f64,
-    /// Pickup point, 0–1 along the bar.
-    pub pickup_position: f64,
+impl BarParams {
+    /// Partial frequencies of the bar, Hz.
+    pub fn partials_hz(&self) -> Vec<f64> {
+        let beta1 = BETA_L[0];
+        BETA_L[..self.t60_s.len().min(BETA_L.len())]
+            .iter()
+            .map(|b| self.fundamental_hz * (b / beta1).powi(2))
+            .collect()
+    }
 }
 
-/// Why a bar preset cannot be used.
+impl Preset {
+    /// The physical values of `key`'s bar and mallet; `None` unless the
+    /// instrument's hammers strike bars.
+    pub fn bar_params(&self, key: u8) -> Option<BarParams> {
+        let topology = self.topology().ok()?;
+        let Resonators::Bars(bars) = topology.resonators else {
+            return None;
+        };
+        let mallet = Between::find(&topology.hammers.anchor, key)?;
+        let strike = Between::find(&topology.strike.anchor, key)?;
+        Some(BarParams {
+            key,
+            fundamental_hz: self.fundamental_hz(key),
+            mass_kg: bars.mass_kg,
+            t60_s: bars.t60_s.clone(),
+            strike_position: strike.value(|a| a.position),
+            pickup_position: bars.pickup_position,
+            mallet_mass_kg: mallet.value(|a| a.mass_kg),
+            felt: FeltLaw {
+                stiffness: mallet.value(|a| a.felt_stiffness),
+                exponent: mallet.value(|a| a.felt_exponent),
+                hysteresis_s_per_m: mallet.value(|a| a.felt_hysteresis_s_per_m),
+            },
+            start_gap_m: topology.hammers.start_gap_m,
+        })
+    }
+}
+
+/// Why a bar cannot be built.
 #[derive(Debug, Clone, PartialEq)]
 pub enum BarError {
-    /// TOML that does not parse or does not match the schema.
-    Parse(String),
-    /// A value out of its range: the path and the reason.
-    Invalid {
-        /// Where in the preset.
-        path: &'static str,
-        /// What is wrong.
-        reason: String,
+    /// Every mode has a node at the strike point or lies above Nyquist.
+    NoModeStruck {
+        /// MIDI key.
+        key: u8,
     },
     /// The tree could not be built.
     Tree(TreeError),
@@ -92,89 +100,16 @@ pub enum BarError {
 impl std::fmt::Display for BarError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Parse(message) => write!(f, "{message}"),
-            Self::Invalid { path, reason } => write!(f, "`{path}`: {reason}"),
+            Self::NoModeStruck { key } => write!(
+                f,
+                "key {key}: the mallet strikes no mode of the bar below Nyquist"
+            ),
             Self::Tree(error) => write!(f, "{error}"),
         }
     }
 }
 
 impl std::error::Error for BarError {}
-
-impl BarPreset {
-    /// Reads and checks a preset.
-    pub fn from_toml(text: &str) -> Result<Self, BarError> {
-        let preset: Self = toml::from_str(text).map_err(|e| BarError::Parse(e.to_string()))?;
-        preset.validate()?;
-        Ok(preset)
-    }
-
-    fn validate(&self) -> Result<(), BarError> {
-        let check = |ok: bool, path: &'static str, reason: &str| {
-            if ok {
-                Ok(())
-            } else {
-                Err(BarError::Invalid {
-                    path,
-                    reason: reason.to_string(),
-                })
-            }
-        };
-        let positive = |x: f64| x.is_finite() && x > 0.0;
-        let inside = |x: f64| x > 0.0 && x < 1.0;
-        check(
-            positive(self.bar.fundamental_hz) && self.bar.fundamental_hz <= 5_000.0,
-            "bar.fundamental_hz",
-            "must lie in (0, 5000] Hz",
-        )?;
-        check(
-            positive(self.bar.mass_kg),
-            "bar.mass_kg",
-            "must be positive",
-        )?;
-        check(
-            !self.bar.t60_s.is_empty()
-                && self.bar.t60_s.len() <= BETA_L.len()
-                && self.bar.t60_s.iter().all(|&t| positive(t)),
-            "bar.t60_s",
-            "needs one to three positive decay times",
-        )?;
-        check(
-            positive(self.mallet.mass_kg),
-            "mallet.mass_kg",
-            "must be positive",
-        )?;
-        check(
-            positive(self.mallet.felt.stiffness) && self.mallet.felt.exponent >= 1.0,
-            "mallet.felt",
-            "needs a positive stiffness and an exponent of at least 1",
-        )?;
-        check(
-            positive(self.mallet.start_gap_m),
-            "mallet.start_gap_m",
-            "must be positive",
-        )?;
-        check(
-            inside(self.interaction.strike_position),
-            "interaction.strike_position",
-            "must lie strictly between 0 and 1",
-        )?;
-        check(
-            inside(self.interaction.pickup_position),
-            "interaction.pickup_position",
-            "must lie strictly between 0 and 1",
-        )
-    }
-
-    /// Partial frequencies of the bar, Hz.
-    pub fn partials_hz(&self) -> Vec<f64> {
-        let beta1 = BETA_L[0];
-        BETA_L[..self.bar.t60_s.len()]
-            .iter()
-            .map(|b| self.bar.fundamental_hz * (b / beta1).powi(2))
-            .collect()
-    }
-}
 
 /// Shape of free-free mode `n` at `x` (fraction of the length), normalised so
 /// its mean square over the bar is 1.
@@ -193,22 +128,40 @@ pub struct MalletBar {
     /// Each mode's mass leaf and its weight at the pickup (shape ratio).
     modes: Vec<(LeafId, f64)>,
     start_gap_m: f64,
+    /// Pickup velocity below which the bar counts as silent, m/s.
+    silence_threshold: f64,
+    /// Consecutive samples below the silence threshold.
+    quiet_samples: u32,
+    /// Samples of silence after which the bar is put to rest: two periods of
+    /// its fundamental.
+    sleep_after: u32,
+    sounding: bool,
+    /// Whether the mallet has met the bar since it was last thrown.
+    touched: bool,
+    /// How many times the simulation went non-finite and was reset.
+    non_finite_resets: u32,
 }
 
 impl MalletBar {
-    /// The bar and mallet of `preset` at `sample_rate` (Hz).
-    pub fn new(preset: &BarPreset, sample_rate: f64) -> Result<Self, BarError> {
-        let strike = preset.interaction.strike_position;
-        let pickup = preset.interaction.pickup_position;
-        let partials = preset.partials_hz();
+    /// The bar and mallet of `params` at `sample_rate` (Hz); the bar goes to rest
+    /// once its pickup velocity stays below `silence_threshold` (m/s) for two
+    /// periods.
+    pub fn new(
+        params: &BarParams,
+        sample_rate: f64,
+        silence_threshold: f64,
+    ) -> Result<Self, BarError> {
+        let strike = params.strike_position;
+        let pickup = params.pickup_position;
+        let partials = params.partials_hz();
         let mut branches = Vec::new();
         let mut weights = Vec::new();
-        for (n, (&f, &t60)) in partials.iter().zip(&preset.bar.t60_s).enumerate() {
+        for (n, (&f, &t60)) in partials.iter().zip(&params.t60_s).enumerate() {
             let shape = mode_shape(n, strike);
             if shape.abs() < 1e-3 || f >= 0.45 * sample_rate {
                 continue; // a node at the strike point, or above Nyquist
             }
-            let mass = preset.bar.mass_kg / (shape * shape);
+            let mass = params.mass_kg / (shape * shape);
             // Pre-warped so the bilinear transform puts the mode exactly at f.
             let omega = 2.0 * sample_rate * (std::f64::consts::PI * f / sample_rate).tan();
             let stiffness = mass * omega * omega;
@@ -221,17 +174,12 @@ impl MalletBar {
             weights.push((n, mode_shape(n, pickup) / shape));
         }
         if branches.is_empty() {
-            return Err(BarError::Invalid {
-                path: "interaction.strike_position",
-                reason: "strikes no mode below Nyquist".into(),
-            });
+            return Err(BarError::NoModeStruck { key: params.key });
         }
         let description = TreeDescription::new(
             "felt",
-            Element::Felt {
-                law: preset.mallet.felt,
-            },
-            series([capacitor("mallet", preset.mallet.mass_kg), series(branches)]),
+            Element::Felt { law: params.felt },
+            series([capacitor("mallet", params.mallet_mass_kg), series(branches)]),
         );
         let tree = Bct::new(&description, sample_rate).map_err(BarError::Tree)?;
         let modes = weights
@@ -243,7 +191,13 @@ impl MalletBar {
             mallet: tree.leaf("mallet").map_err(BarError::Tree)?,
             tree,
             modes,
-            start_gap_m: preset.mallet.start_gap_m,
+            start_gap_m: params.start_gap_m,
+            silence_threshold,
+            quiet_samples: 0,
+            sleep_after: (2.0 * sample_rate / params.fundamental_hz).ceil() as u32,
+            sounding: false,
+            touched: false,
+            non_finite_resets: 0,
         })
     }
 
@@ -261,6 +215,27 @@ impl MalletBar {
         if let Some(felt) = self.tree.felt_mut() {
             felt.set_state(-gap, speed - bar_velocity);
         }
+        self.sounding = true;
+        self.touched = false;
+        self.quiet_samples = 0;
+    }
+
+    /// How many times the simulation went non-finite and was silenced.
+    pub fn non_finite_resets(&self) -> u32 {
+        self.non_finite_resets
+    }
+
+    /// Whether the bar is ringing or the mallet in flight.
+    pub fn is_active(&self) -> bool {
+        self.sounding
+    }
+
+    /// Brings bar and mallet to rest.
+    pub fn reset(&mut self) {
+        self.tree.reset();
+        self.sounding = false;
+        self.touched = false;
+        self.quiet_samples = 0;
     }
 
     /// Velocity of the bar at the strike point, m/s.
@@ -276,12 +251,32 @@ impl MalletBar {
         self.tree.felt().map_or(0.0, |felt| felt.force())
     }
 
-    /// Advances one sample; returns the bar's velocity at the pickup, m/s.
+    /// Advances one sample; returns the bar's velocity at the pickup, m/s. A
+    /// bar whose simulation goes non-finite is silenced and reset.
     pub fn tick(&mut self) -> f64 {
         self.tree.tick();
-        self.modes
+        let out: f64 = self
+            .modes
             .iter()
             .map(|&(leaf, weight)| weight * self.tree.voltage(leaf))
-            .sum()
+            .sum();
+        if !out.is_finite() {
+            self.reset();
+            self.non_finite_resets = self.non_finite_resets.saturating_add(1);
+            return 0.0;
+        }
+        let touching = self.contact_force() > 0.0;
+        self.touched |= touching;
+        if out.abs() < self.silence_threshold && self.touched && !touching {
+            self.quiet_samples = self.quiet_samples.saturating_add(1);
+            // The mallet has left long ago once the bar has been quiet this
+            // long after a strike; rest it exactly so it costs nothing.
+            if self.quiet_samples > self.sleep_after && self.sounding {
+                self.reset();
+            }
+        } else {
+            self.quiet_samples = 0;
+        }
+        out
     }
 }

@@ -2,16 +2,19 @@
 
 mod bar;
 mod key_params;
+mod key_voice;
 mod preset;
 mod strike;
 mod tuning;
 mod voice;
 
-pub use bar::{BarError, BarPreset, MalletBar};
+pub use bar::{BarError, BarParams, MalletBar};
 pub use key_params::KeyParams;
+pub use key_voice::KeyVoice;
 pub use preset::{
-    Anchor, DamperSpec, HammerSpec, Keyboard, OutputSpec, Preset, PresetError, SoundboardSpec,
-    Tuning, UnisonSpec, VelocityMap,
+    ActionSpec, Anchored, BUILTIN_PRESETS, BarSet, Between, DEFAULT_PRESET_TOML, DamperSet,
+    HammerAnchor, HammerSet, Keyboard, MAX_BAR_MODES, Object, OutputSpec, Preset, PresetError,
+    Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec, StringAnchor, StringSet, Topology,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use tuning::{StretchedTuning, octave_widening_cents};

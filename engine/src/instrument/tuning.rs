@@ -12,17 +12,25 @@
 //! its beatless widening: 0 gives plain equal temperament, 1 beatless octaves
 //! everywhere.
 
+use serde::{Deserialize, Serialize};
+
 /// MIDI key of A4.
 const A4: u8 = 69;
 
-/// StretchedTuning of the keyboard: the reference pitch and how far octaves follow the
-/// strings' inharmonicity.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// The tuning of the keyboard: the reference pitch and how far octaves follow the
+/// strings' inharmonicity (a preset's `[tuning]`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StretchedTuning {
     /// Frequency of A4's first partial, Hz.
     pub a4_hz: f64,
-    /// 0: equal temperament; 1: every octave beatless on partials 2:1.
+    /// 0: equal temperament; 1 (the default): every octave beatless on partials 2:1.
+    #[serde(default = "full_stretch")]
     pub stretch: f64,
+}
+
+fn full_stretch() -> f64 {
+    1.0
 }
 
 impl Default for StretchedTuning {

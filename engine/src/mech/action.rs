@@ -19,6 +19,8 @@
 //! it is (from the check, a shorter flight). A realistic action pressed again
 //! before that does not strike.
 
+use serde::{Deserialize, Serialize};
+
 use super::model::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
 
 /// Gravity, m/s².
@@ -27,6 +29,8 @@ const GRAVITY: f64 = 9.81;
 pub const KEYS: usize = 88;
 /// MIDI note of the lowest key.
 pub const LOWEST_NOTE: u8 = 21;
+/// The lowest and highest MIDI notes the action has (A0 and C8).
+pub const NOTES: (u8, u8) = (LOWEST_NOTE, LOWEST_NOTE + KEYS as u8 - 1);
 
 /// A command from the player, at a time (s).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,11 +58,13 @@ pub enum ActionCommand {
 /// What the action tells the strings, at a time (s).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ActionEvent {
-    /// A hammer meets its strings.
-    Strike {
+    /// The jack lets a hammer go at let-off: from here it flies free and the
+    /// strings' side simulates it (the hammer comes near, seed 004 Section 4).
+    LetOff {
         /// MIDI note number.
         note: u8,
-        /// Hammer speed at the string, m/s.
+        /// Speed the hammer will meet the string with, m/s (gravity over the
+        /// last millimetres included).
         speed: f64,
     },
     /// A damper's amount changed.
@@ -169,13 +175,8 @@ pub struct ActionSettings {
     pub let_off: f64,
     /// How far below the string the check catches a falling hammer, m.
     pub check_drop: f64,
-    /// Hammer speed at the string for velocity 1 and 127, m/s.
-    pub softest_speed: f64,
-    /// See `softest_speed`.
-    pub hardest_speed: f64,
-    /// Velocity curve exponent: speed rises as `(velocity/127)^curve` between
-    /// the softest and hardest speeds, geometrically.
-    pub curve: f64,
+    /// From key velocity to hammer speed at the string.
+    pub velocity: VelocityCurve,
     /// Fraction of the strike speed the hammer rebounds with.
     pub restitution: f64,
     /// Time for a released key to rise fully, s.
@@ -194,9 +195,7 @@ impl Default for ActionSettings {
             blow_distance: 0.047,
             let_off: 0.002,
             check_drop: 0.015,
-            softest_speed: 0.4,
-            hardest_speed: 6.5,
-            curve: 1.0,
+            velocity: VelocityCurve::default(),
             restitution: 0.5,
             key_return_s: 0.04,
             repetition_rise: 0.3,
@@ -209,10 +208,74 @@ impl Default for ActionSettings {
 impl ActionSettings {
     /// Hammer speed at the string for MIDI velocity `velocity`, m/s.
     pub fn strike_speed(&self, velocity: u8) -> f64 {
-        let x = (f64::from(velocity.clamp(1, 127)) / 127.0).powf(self.curve);
-        let x0 = (1.0f64 / 127.0).powf(self.curve);
-        let fraction = ((x - x0) / (1.0 - x0)).clamp(0.0, 1.0);
-        self.softest_speed * (self.hardest_speed / self.softest_speed).powf(fraction)
+        self.velocity
+            .speed(f64::from(velocity.clamp(1, 127)) / 127.0)
+    }
+}
+
+/// From MIDI velocity to hammer speed at the string: geometric between the
+/// softest and hardest speeds, along `(velocity/127)^curve`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VelocityCurve {
+    /// Hammer speed at MIDI velocity 1, m/s.
+    pub softest_speed_m_s: f64,
+    /// Hammer speed at MIDI velocity 127, m/s.
+    pub hardest_speed_m_s: f64,
+    /// Curve exponent: 1 spreads speeds geometrically over the velocities;
+    /// above 1 the soft end gets more of the range, below 1 the loud end.
+    #[serde(default = "linear_curve")]
+    pub curve: f64,
+}
+
+fn linear_curve() -> f64 {
+    1.0
+}
+
+impl Default for VelocityCurve {
+    fn default() -> Self {
+        Self {
+            softest_speed_m_s: 0.4,
+            hardest_speed_m_s: 6.5,
+            curve: 1.0,
+        }
+    }
+}
+
+impl VelocityCurve {
+    /// Hammer speed (m/s) for a normalised velocity (MIDI velocity / 127); values
+    /// outside [1/127, 1], and NaN, are clamped to the softest and hardest speeds.
+    pub fn speed(&self, velocity: f64) -> f64 {
+        let lowest = (1.0f64 / 127.0).powf(self.curve);
+        let x = if velocity.is_nan() { 0.0 } else { velocity };
+        let x = x.clamp(0.0, 1.0).powf(self.curve);
+        let fraction = ((x - lowest) / (1.0 - lowest)).clamp(0.0, 1.0);
+        self.softest_speed_m_s * (self.hardest_speed_m_s / self.softest_speed_m_s).powf(fraction)
+    }
+
+    /// Checks the ranges: `Err((property, value, range))` names the first bad one.
+    pub fn validate(&self) -> Result<(), (&'static str, f64, &'static str)> {
+        let checks = [
+            (
+                "softest_speed_m_s",
+                self.softest_speed_m_s,
+                (0.05, 20.0),
+                "0.05 to 20 m/s",
+            ),
+            (
+                "hardest_speed_m_s",
+                self.hardest_speed_m_s,
+                (self.softest_speed_m_s, 20.0),
+                "softest speed to 20 m/s",
+            ),
+            ("curve", self.curve, (0.2, 5.0), "0.2 to 5"),
+        ];
+        for (name, value, (lo, hi), range) in checks {
+            if !(value.is_finite() && value >= lo && value <= hi) {
+                return Err((name, value, range));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -243,6 +306,8 @@ pub struct Action {
     commands: Vec<(f64, ActionCommand)>,
     /// Events produced, with their times.
     events: Vec<(f64, ActionEvent)>,
+    /// Time of the command being applied, s.
+    now: f64,
 }
 
 /// Commands and events a run may hold before they are drained (so the audio
@@ -262,7 +327,20 @@ impl Action {
             una_corda: 0.0,
             commands: Vec::with_capacity(QUEUE),
             events: Vec::with_capacity(QUEUE),
+            now: 0.0,
         }
+    }
+
+    /// Every key at rest, dampers down, pedals up, queues emptied (their
+    /// capacity kept, so this does not allocate).
+    pub fn reset(&mut self) {
+        self.keys = [Key::REST; KEYS];
+        self.sustain = 0.0;
+        self.sostenuto = false;
+        self.una_corda = 0.0;
+        self.commands.clear();
+        self.events.clear();
+        self.now = 0.0;
     }
 
     /// The settings in use.
@@ -340,6 +418,7 @@ impl Action {
                     key.position = from;
                     key.velocity = (speed * speed + 2.0 * GRAVITY * gap).sqrt();
                     key.phase = Phase::Flight;
+                    self.emit(self.now, ActionEvent::LetOff { note, speed });
                 }
             }
             ActionCommand::KeyUp { note } => {
@@ -390,8 +469,13 @@ impl Action {
                         key.position = let_off_at;
                         key.velocity = v + key.push * tau;
                         key.phase = Phase::Flight;
+                        let discriminant = key.velocity * key.velocity - 2.0 * GRAVITY * s.let_off;
+                        if discriminant > 0.0 {
+                            let speed = discriminant.sqrt();
+                            self.emit(t0 + tau, ActionEvent::LetOff { note, speed });
+                        }
                         self.keys[index] = key;
-                        self.evolve_flight(index, note, t0 + tau, t1);
+                        self.evolve_flight(index, t0 + tau, t1);
                         key = self.keys[index];
                     } else {
                         key.position += v * h + 0.5 * key.push * h * h;
@@ -400,7 +484,7 @@ impl Action {
                 }
                 Phase::Flight => {
                     self.keys[index] = key;
-                    self.evolve_flight(index, note, t0, t1);
+                    self.evolve_flight(index, t0, t1);
                     key = self.keys[index];
                 }
                 Phase::Falling => {
@@ -428,7 +512,13 @@ impl Action {
             let lifted = key.down || (self.sostenuto && key.held);
             let target = if lifted { 0.0 } else { 1.0 - self.sustain };
             let travel = h / s.damper_travel_s;
-            let damper = key.damper + (target - key.damper).clamp(-travel, travel);
+            let damper = if key.down && !s.realistic_travel {
+                // The fast action skips the key's dip, and with it the damper's
+                // rise: it is up by the time the hammer leaves let-off.
+                0.0
+            } else {
+                key.damper + (target - key.damper).clamp(-travel, travel)
+            };
             if damper != key.damper {
                 key.damper = damper;
                 self.emit(
@@ -445,7 +535,7 @@ impl Action {
 
     /// Free flight of key `index` from `t0` to `t1`: strikes if it reaches the
     /// string, then rebounds.
-    fn evolve_flight(&mut self, index: usize, note: u8, t0: f64, t1: f64) {
+    fn evolve_flight(&mut self, index: usize, t0: f64, t1: f64) {
         let s = self.settings;
         let mut key = self.keys[index];
         let gap = s.blow_distance - key.position;
@@ -460,7 +550,6 @@ impl Action {
         };
         if tau <= h {
             let speed = v - GRAVITY * tau;
-            self.emit(t0 + tau, ActionEvent::Strike { note, speed });
             key.position = s.blow_distance;
             key.velocity = -s.restitution * speed;
             key.phase = Phase::Falling;
@@ -495,6 +584,7 @@ impl Clone for Action {
             una_corda: self.una_corda,
             commands,
             events,
+            now: self.now,
         }
     }
 }
@@ -515,6 +605,7 @@ impl Model for Action {
                 t = at;
             }
             self.commands.remove(0);
+            self.now = t;
             self.apply(command);
         }
         if t1 > t {
@@ -567,9 +658,9 @@ impl PropertyAccess for Action {
             "blow_distance" => s.blow_distance,
             "let_off" => s.let_off,
             "check_drop" => s.check_drop,
-            "softest_speed" => s.softest_speed,
-            "hardest_speed" => s.hardest_speed,
-            "curve" => s.curve,
+            "softest_speed" => s.velocity.softest_speed_m_s,
+            "hardest_speed" => s.velocity.hardest_speed_m_s,
+            "curve" => s.velocity.curve,
             "restitution" => s.restitution,
             "key_return_s" => s.key_return_s,
             "repetition_rise" => s.repetition_rise,
@@ -599,9 +690,9 @@ impl PropertyAccess for Action {
             "blow_distance" => s.blow_distance = value,
             "let_off" => s.let_off = value,
             "check_drop" => s.check_drop = value,
-            "softest_speed" => s.softest_speed = value,
-            "hardest_speed" => s.hardest_speed = value,
-            "curve" => s.curve = value,
+            "softest_speed" => s.velocity.softest_speed_m_s = value,
+            "hardest_speed" => s.velocity.hardest_speed_m_s = value,
+            "curve" => s.velocity.curve = value,
             "restitution" => s.restitution = value,
             "key_return_s" => s.key_return_s = value,
             "repetition_rise" => s.repetition_rise = value,

@@ -15,6 +15,12 @@ pub enum SynthEvent {
         /// MIDI key.
         key: u8,
     },
+    /// Sustain pedal depth, 0 (up) to 1 (down), continuous (MIDI CC 64 / 127).
+    Sustain(f32),
+    /// Sostenuto pedal down or up (MIDI CC 66 ≥ 64).
+    Sostenuto(bool),
+    /// Una corda (soft) pedal depth, 0 to 1 (MIDI CC 67 / 127).
+    UnaCorda(f32),
     /// Every damper falls (MIDI CC 123).
     AllNotesOff,
     /// Everything stops at once (MIDI CC 120).

@@ -1,0 +1,96 @@
+//! What sounds under one key: a hammer and strings, or a mallet and a bar.
+
+use super::{ContactTrace, MalletBar, StrikeReport, StruckString};
+
+/// One key's voice, built from the preset's topology.
+#[derive(Debug, Clone)]
+pub enum KeyVoice {
+    /// A felt hammer and one to three stiff strings; the output is the bridge
+    /// force, N.
+    Strings(StruckString),
+    /// A mallet and a free-free bar; the output is the pickup velocity, m/s.
+    Bar(MalletBar),
+}
+
+impl KeyVoice {
+    /// Throws the hammer (or mallet) from its start gap at `speed_m_s`.
+    pub fn strike(&mut self, speed_m_s: f64) {
+        match self {
+            Self::Strings(voice) => voice.strike(speed_m_s),
+            Self::Bar(voice) => voice.strike(speed_m_s),
+        }
+    }
+
+    /// Sets how hard the damper presses, 0 (lifted) to 1 (down); a bar has none.
+    pub fn set_damper_amount(&mut self, amount: f64) {
+        if let Self::Strings(voice) = self {
+            voice.set_damper_amount(amount);
+        }
+    }
+
+    /// Chooses the strings the next strike hits (bit `i` for string `i`; see
+    /// [`StruckString::set_struck_strings`]); a bar has one.
+    pub fn set_struck_strings(&mut self, mask: u8) {
+        if let Self::Strings(voice) = self {
+            voice.set_struck_strings(mask);
+        }
+    }
+
+    /// Whether anything is moving.
+    pub fn is_active(&self) -> bool {
+        match self {
+            Self::Strings(voice) => voice.is_active(),
+            Self::Bar(voice) => voice.is_active(),
+        }
+    }
+
+    /// Brings everything to rest.
+    pub fn reset(&mut self) {
+        match self {
+            Self::Strings(voice) => voice.reset(),
+            Self::Bar(voice) => voice.reset(),
+        }
+    }
+
+    /// Renders `out.len()` samples, adding `gains[c]` times the voice's output to
+    /// channel `c` of each frame.
+    pub fn mix_into(&mut self, out: &mut [[f64; 2]], gains: [f64; 2]) {
+        match self {
+            Self::Strings(voice) => mix(out, gains, || voice.tick()),
+            Self::Bar(voice) => mix(out, gains, || voice.tick()),
+        }
+    }
+
+    /// What the last strike did (strings only).
+    pub fn report(&self) -> Option<&StrikeReport> {
+        match self {
+            Self::Strings(voice) => Some(voice.report()),
+            Self::Bar(_) => None,
+        }
+    }
+
+    /// The contact force and felt compression of the last strike (strings only).
+    pub fn contact_trace(&self) -> Option<&ContactTrace> {
+        match self {
+            Self::Strings(voice) => Some(voice.contact_trace()),
+            Self::Bar(_) => None,
+        }
+    }
+
+    /// How many times the simulation went non-finite and was silenced.
+    pub fn non_finite_resets(&self) -> u32 {
+        match self {
+            Self::Strings(voice) => voice.non_finite_resets(),
+            Self::Bar(voice) => voice.non_finite_resets(),
+        }
+    }
+}
+
+#[inline]
+fn mix(out: &mut [[f64; 2]], [left, right]: [f64; 2], mut tick: impl FnMut() -> f64) {
+    for frame in out {
+        let y = tick();
+        frame[0] += left * y;
+        frame[1] += right * y;
+    }
+}

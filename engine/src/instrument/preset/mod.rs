@@ -1,0 +1,486 @@
+//! Presets: an instrument described as data.
+//!
+//! A preset lists the instrument's objects (strings or bars, hammers, dampers,
+//! action, soundboard: [`objects`]), each under `[KIND.NAME]`, and the
+//! interactions among them (`[[strike]]`: which hammers strike which
+//! resonator, where; dampers, action and body name what they act on:
+//! [`topology`]). The engine builds its wave-digital trees from the resolved
+//! [`Topology`].
+
+mod anchored;
+mod check;
+mod objects;
+mod topology;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+pub use anchored::{Anchored, Between};
+pub use objects::{
+    ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, MAX_BAR_MODES, Object, SoundboardSpec,
+    StringAnchor, StringSet,
+};
+pub use topology::{Resonators, StrikeAnchor, StrikeSpec, Topology};
+
+use super::StretchedTuning;
+use crate::mech::action::VelocityCurve;
+use check::Checker;
+
+/// The instrument every front end plays when no other is chosen, embedded at build time.
+pub const DEFAULT_PRESET_TOML: &str = include_str!("../../../../presets/grand-piano.toml");
+
+/// The instruments built into every binary: (name, preset text).
+pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
+    ("grand-piano", DEFAULT_PRESET_TOML),
+    (
+        "mallet-bar",
+        include_str!("../../../../presets/mallet-bar.toml"),
+    ),
+];
+
+/// An instrument: its objects and how they interact, and how it is tuned, played
+/// and heard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Preset {
+    /// Display name.
+    pub name: String,
+    /// One line on what it is.
+    pub description: String,
+    /// Reference pitch and stretch.
+    pub tuning: StretchedTuning,
+    /// Which MIDI keys exist.
+    pub keyboard: Keyboard,
+    /// How MIDI velocity becomes hammer speed.
+    pub velocity: VelocityCurve,
+    /// From bridge force to audio.
+    pub output: OutputSpec,
+    /// Stiff strings, by name.
+    #[serde(
+        rename = "stiff-strings",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub stiff_strings: BTreeMap<String, StringSet>,
+    /// Free-free bars, by name.
+    #[serde(
+        rename = "free-free-bars",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub free_free_bars: BTreeMap<String, BarSet>,
+    /// Felt hammers and mallets, by name.
+    #[serde(
+        rename = "felt-hammers",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub felt_hammers: BTreeMap<String, HammerSet>,
+    /// Dampers, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dampers: BTreeMap<String, DamperSet>,
+    /// Grand actions, by name.
+    #[serde(
+        rename = "grand-action",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub grand_action: BTreeMap<String, ActionSpec>,
+    /// Soundboards, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub soundboard: BTreeMap<String, SoundboardSpec>,
+    /// Which hammers strike which resonator, where.
+    #[serde(rename = "strike")]
+    pub strikes: Vec<StrikeSpec>,
+}
+
+/// The keys that have a voice.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Keyboard {
+    /// Lowest MIDI key (21 is A0 on an 88-key piano).
+    pub lowest_key: u8,
+    /// Highest MIDI key (108 is C8).
+    pub highest_key: u8,
+}
+
+/// From the resonators' force to the output.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSpec {
+    /// Output sample value per newton of bridge force (for bars: per m/s of the
+    /// pickup point's velocity).
+    pub gain_per_newton: f64,
+    /// Stereo spread of the keyboard, 0 (mono) to 1 (lowest key hard left).
+    pub stereo_width: f64,
+}
+
+/// Why a preset was rejected.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PresetError {
+    /// The text is not valid TOML for a preset (with the parser's location and
+    /// the table it was reading).
+    Syntax(String),
+    /// A value is outside its range; names the property path.
+    OutOfRange {
+        /// Property path, e.g. `hammers/anchor/60:felt_exponent`.
+        path: String,
+        /// The offending value.
+        value: f64,
+        /// The allowed range, in words.
+        range: &'static str,
+    },
+    /// Anchors are missing, out of order or not MIDI keys.
+    Anchors(String),
+    /// The objects do not fit together.
+    Topology(String),
+    /// The preset file could not be read, or failed to load (names the file).
+    File {
+        /// The file.
+        path: String,
+        /// Why.
+        reason: Box<PresetError>,
+    },
+    /// The file could not be read.
+    Io(String),
+    /// No built-in preset has this name and no file has this path.
+    Unknown(String),
+}
+
+impl fmt::Display for PresetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Syntax(message) => write!(f, "preset is not valid: {message}"),
+            Self::OutOfRange { path, value, range } => {
+                write!(f, "{path} = {value} is outside its range ({range})")
+            }
+            Self::Anchors(message) => write!(f, "preset anchors: {message}"),
+            Self::Topology(message) => write!(f, "preset objects: {message}"),
+            Self::File { path, reason } => write!(f, "{path}: {reason}"),
+            Self::Io(message) => write!(f, "cannot read preset: {message}"),
+            Self::Unknown(name) => {
+                let names: Vec<_> = BUILTIN_PRESETS.iter().map(|(n, _)| *n).collect();
+                write!(
+                    f,
+                    "no preset `{name}`: neither a file nor a built-in preset ({})",
+                    names.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for PresetError {}
+
+impl Preset {
+    /// The grand piano embedded in every build.
+    pub fn default_grand() -> Self {
+        Self::from_toml(DEFAULT_PRESET_TOML).expect("the embedded preset is tested to be valid")
+    }
+
+    /// A built-in preset by name (see [`BUILTIN_PRESETS`]).
+    pub fn builtin(name: &str) -> Option<Result<Self, PresetError>> {
+        BUILTIN_PRESETS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, text)| Self::from_toml(text))
+    }
+
+    /// A built-in preset by name, or else the preset file at that path; errors
+    /// name the file.
+    pub fn load(name_or_path: &str) -> Result<Self, PresetError> {
+        if let Some(preset) = Self::builtin(name_or_path) {
+            return preset;
+        }
+        let path = Path::new(name_or_path);
+        if !path.is_file() {
+            return Err(PresetError::Unknown(name_or_path.to_string()));
+        }
+        let in_file = |reason| PresetError::File {
+            path: name_or_path.to_string(),
+            reason: Box::new(reason),
+        };
+        let text =
+            std::fs::read_to_string(path).map_err(|e| in_file(PresetError::Io(e.to_string())))?;
+        Self::from_toml(&text).map_err(in_file)
+    }
+
+    /// Parses and validates a preset.
+    pub fn from_toml(text: &str) -> Result<Self, PresetError> {
+        let preset: Preset = toml::from_str(text)
+            .map_err(|e| PresetError::Syntax(e.to_string().trim().replace('\n', " ")))?;
+        preset.validate()?;
+        Ok(preset)
+    }
+
+    /// Checks every value against its physical range and resolves the topology.
+    pub fn validate(&self) -> Result<(), PresetError> {
+        let tuning = Checker::new("tuning");
+        tuning.range("a4_hz", self.tuning.a4_hz, 300.0, 600.0, "300 to 600 Hz")?;
+        tuning.range("stretch", self.tuning.stretch, 0.0, 1.0, "0 to 1")?;
+        self.velocity
+            .validate()
+            .map_err(|(property, value, range)| {
+                Checker::new("velocity").out_of_range(property, value, range)
+            })?;
+        let output = Checker::new("output");
+        output.range(
+            "gain_per_newton",
+            self.output.gain_per_newton,
+            1e-6,
+            10.0,
+            "1e-6 to 10 per N",
+        )?;
+        output.range("stereo_width", self.output.stereo_width, 0.0, 1.0, "0 to 1")?;
+        let Keyboard {
+            lowest_key,
+            highest_key,
+        } = self.keyboard;
+        if lowest_key > highest_key || highest_key > 127 {
+            return Err(PresetError::Topology(format!(
+                "keyboard {lowest_key}..={highest_key} is not a range of MIDI keys"
+            )));
+        }
+        for (name, object) in self.objects()? {
+            object.validate(name)?;
+        }
+        let topology = self.topology()?;
+        if topology.action.is_some() {
+            let (lo, hi) = crate::mech::action::NOTES;
+            if lowest_key < lo || highest_key > hi {
+                return Err(PresetError::Topology(format!(
+                    "a grand-action has keys {lo} to {hi}, but the keyboard is \
+                     {lowest_key}..={highest_key}"
+                )));
+            }
+            // The hammers' start gap is the action's let-off distance.
+            Checker::new(&topology.strike.hammers).range(
+                "start_gap_m",
+                topology.hammers.start_gap_m,
+                5e-4,
+                0.01,
+                "0.5 to 10 mm: it is the let-off of the action that drives them",
+            )?;
+        } else if topology.dampers.is_some() {
+            return Err(PresetError::Topology(
+                "dampers need a grand-action to lift them".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every object by name; names must be unique across kinds.
+    pub fn objects(&self) -> Result<BTreeMap<&str, Object<'_>>, PresetError> {
+        let mut objects = BTreeMap::new();
+        let all = (self
+            .stiff_strings
+            .iter()
+            .map(|(n, o)| (n, Object::StiffStrings(o))))
+        .chain(
+            self.free_free_bars
+                .iter()
+                .map(|(n, o)| (n, Object::FreeFreeBars(o))),
+        )
+        .chain(
+            self.felt_hammers
+                .iter()
+                .map(|(n, o)| (n, Object::FeltHammers(o))),
+        )
+        .chain(self.dampers.iter().map(|(n, o)| (n, Object::Dampers(o))))
+        .chain(
+            self.grand_action
+                .iter()
+                .map(|(n, o)| (n, Object::GrandAction(o))),
+        )
+        .chain(
+            self.soundboard
+                .iter()
+                .map(|(n, o)| (n, Object::Soundboard(o))),
+        );
+        for (name, object) in all {
+            if let Some(other) = objects.insert(name.as_str(), object) {
+                return Err(PresetError::Topology(format!(
+                    "two objects are named `{name}`: a {} and a {}",
+                    other.kind(),
+                    object.kind()
+                )));
+            }
+        }
+        Ok(objects)
+    }
+
+    /// The objects resolved through their interactions.
+    pub fn topology(&self) -> Result<Topology<'_>, PresetError> {
+        topology::resolve(self.objects()?, &self.strikes)
+    }
+
+    /// Hammer speed (m/s) for a normalised velocity in [0, 1] (MIDI velocity / 127).
+    pub fn hammer_speed(&self, velocity: f32) -> f64 {
+        self.velocity.speed(f64::from(velocity))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_presets_are_valid_and_resolve() {
+        let p = Preset::default_grand();
+        assert_eq!((p.keyboard.lowest_key, p.keyboard.highest_key), (21, 108));
+        let t = p.topology().unwrap();
+        assert!(matches!(t.resonators, Resonators::Strings(_)));
+        assert!(t.action.is_some() && t.dampers.is_some() && t.soundboard.is_some());
+        let bars = Preset::builtin("mallet-bar").unwrap().unwrap();
+        let t = bars.topology().unwrap();
+        assert!(matches!(t.resonators, Resonators::Bars(_)));
+        assert!(t.action.is_none() && t.dampers.is_none() && t.soundboard.is_none());
+        assert!(Preset::builtin("harpsichord").is_none());
+    }
+
+    #[test]
+    fn out_of_range_value_names_its_path() {
+        let text = DEFAULT_PRESET_TOML.replace("felt_exponent = 2.5", "felt_exponent = 7.0");
+        let err = Preset::from_toml(&text).unwrap_err().to_string();
+        assert!(err.contains("hammers/anchor/60:felt_exponent"), "{err}");
+        assert!(err.contains("1 to 5"), "{err}");
+        let text = DEFAULT_PRESET_TOML.replace("position = 0.0625", "position = 0.7");
+        let err = Preset::from_toml(&text).unwrap_err().to_string();
+        assert!(err.contains("strike/anchor/96:position"), "{err}");
+    }
+
+    /// Presets written before the felt had hysteresis load with a lossless felt;
+    /// a negative or huge hysteresis is refused by name.
+    #[test]
+    fn felt_hysteresis_defaults_to_zero_and_is_range_checked() {
+        let old: String = DEFAULT_PRESET_TOML
+            .lines()
+            .filter(|line| !line.starts_with("felt_hysteresis_s_per_m"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let p = Preset::from_toml(&old).unwrap();
+        assert_eq!(p.key_params(60).unwrap().felt.hysteresis_s_per_m, 0.0);
+        let grand = Preset::default_grand();
+        assert!(grand.key_params(60).unwrap().felt.hysteresis_s_per_m > 0.0);
+        for bad in ["-0.1", "2.5", "nan"] {
+            let text = DEFAULT_PRESET_TOML.replacen(
+                "felt_hysteresis_s_per_m = 0.08",
+                &format!("felt_hysteresis_s_per_m = {bad}"),
+                1,
+            );
+            let err = Preset::from_toml(&text).unwrap_err().to_string();
+            assert!(
+                err.contains("hammers/anchor/21:felt_hysteresis_s_per_m"),
+                "{err}"
+            );
+        }
+    }
+
+    /// A missing field and a wrong type are syntax errors that name the field
+    /// and the line of the table it belongs to; an unknown field is refused.
+    #[test]
+    fn missing_wrong_and_unknown_fields_are_errors_that_locate_them() {
+        let missing = DEFAULT_PRESET_TOML.replace("loss_b1 = 1.1\n", "");
+        let err = Preset::from_toml(&missing).unwrap_err().to_string();
+        assert!(err.contains("loss_b1") && err.contains("line"), "{err}");
+        let wrong = DEFAULT_PRESET_TOML.replace("modes = 16", "modes = \"many\"");
+        let err = Preset::from_toml(&wrong).unwrap_err().to_string();
+        assert!(err.contains("modes") && err.contains("line"), "{err}");
+        let unknown = DEFAULT_PRESET_TOML.replace("a4_hz = 440.0", "a4_hz = 440.0\npitch = 3");
+        let err = Preset::from_toml(&unknown).unwrap_err().to_string();
+        assert!(err.contains("pitch"), "{err}");
+        let kind = DEFAULT_PRESET_TOML.replace("[soundboard.soundboard]", "[organ.soundboard]");
+        let err = Preset::from_toml(&kind).unwrap_err().to_string();
+        assert!(err.contains("organ"), "{err}");
+        assert!(matches!(
+            Preset::from_toml("name = "),
+            Err(PresetError::Syntax(_))
+        ));
+    }
+
+    /// Interactions must name objects of the right kinds, and every object must
+    /// take part.
+    #[test]
+    fn topology_errors_name_the_objects() {
+        let cases = [
+            (
+                "target = \"strings\"",
+                "target = \"strngs\"",
+                "no object has that name",
+            ),
+            (
+                "target = \"strings\"",
+                "target = \"hammers\"",
+                "cannot be struck",
+            ),
+            ("on = \"strings\"", "on = \"hammers\"", "dampers:on"),
+            (
+                "driven_by = \"strings\"",
+                "driven_by = \"action\"",
+                "soundboard:driven_by",
+            ),
+        ];
+        for (from, to, expected) in cases {
+            let text = DEFAULT_PRESET_TOML.replacen(from, to, 1);
+            let err = Preset::from_toml(&text).unwrap_err().to_string();
+            assert!(err.contains(expected), "{to}: {err}");
+        }
+        let extra = format!(
+            "{DEFAULT_PRESET_TOML}\n[felt-hammers.spare]\nstart_gap_m = 0.001\n\
+             [[felt-hammers.spare.anchor]]\nkey = 60\nmass_kg = 0.01\nfelt_stiffness = 1e9\nfelt_exponent = 2.5\n"
+        );
+        let err = Preset::from_toml(&extra).unwrap_err().to_string();
+        assert!(err.contains("[felt-hammers.spare]"), "{err}");
+        let two = format!(
+            "{DEFAULT_PRESET_TOML}\n[[strike]]\nhammers = \"hammers\"\ntarget = \"strings\"\n\
+             [[strike.anchor]]\nkey = 60\nposition = 0.1\n"
+        );
+        let err = Preset::from_toml(&two).unwrap_err().to_string();
+        assert!(err.contains("exactly one [[strike]]"), "{err}");
+    }
+
+    #[test]
+    fn a_preset_file_error_names_the_file() {
+        let dir = std::env::temp_dir().join(format!("orchard-preset-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("broken.toml");
+        std::fs::write(
+            &file,
+            DEFAULT_PRESET_TOML.replace("felt_exponent = 2.5", "felt_exponent = 9.0"),
+        )
+        .unwrap();
+        let err = Preset::load(file.to_str().unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("broken.toml"), "{err}");
+        assert!(err.contains("felt_exponent"), "{err}");
+        let err = Preset::load("no-such-preset").unwrap_err().to_string();
+        assert!(err.contains("grand-piano"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn velocity_maps_to_hammer_speed_monotonically() {
+        let p = Preset::default_grand();
+        assert!((p.hammer_speed(1.0 / 127.0) - 0.4).abs() < 1e-12);
+        assert!((p.hammer_speed(1.0) - 6.5).abs() < 1e-9);
+        let mut last = 0.0;
+        for v in 1..=127 {
+            let s = p.hammer_speed(v as f32 / 127.0);
+            assert!(s > last);
+            last = s;
+        }
+        assert!(p.hammer_speed(f32::NAN).is_finite());
+        // The middle velocity (64, halfway from 1 to 127) gives the geometric
+        // middle of the speeds with the linear curve, and a curve above 1 keeps
+        // mid velocities softer.
+        let middle = p.hammer_speed(64.0 / 127.0);
+        assert!((middle - (0.4f64 * 6.5).sqrt()).abs() < 1e-6, "{middle}");
+        let mut soft = p.clone();
+        soft.velocity.curve = 2.0;
+        assert!(soft.hammer_speed(64.0 / 127.0) < 0.8 * middle);
+    }
+}

@@ -1,0 +1,384 @@
+//! The objects an instrument is made of, as a preset lists them.
+//!
+//! Objects are listed by kind and name: `[KIND.NAME]`, e.g. `[felt-hammers.hammers]`.
+//! Values that change across the keyboard are given at anchor keys
+//! (`[[KIND.NAME.anchor]]`) and interpolated between them (see
+//! [`super::anchored`]).
+
+use serde::{Deserialize, Serialize};
+
+use super::PresetError;
+use super::anchored::Anchored;
+use super::check::Checker;
+use crate::mech::action::{ActionSettings, VelocityCurve};
+
+/// Most modes a bar may list.
+pub const MAX_BAR_MODES: usize = 3;
+
+/// One object of an instrument, as its kind's table lists it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Object<'a> {
+    /// One to three stiff strings per key on a shared bridge.
+    StiffStrings(&'a StringSet),
+    /// One uniform free-free bar per key.
+    FreeFreeBars(&'a BarSet),
+    /// One felt hammer (or mallet) per key.
+    FeltHammers(&'a HammerSet),
+    /// Dampers that press on the strings of released keys.
+    Dampers(&'a DamperSet),
+    /// A grand piano action that throws the hammers and lifts the dampers.
+    GrandAction(&'a ActionSpec),
+    /// A body of resonant modes that radiates the bridge's motion.
+    Soundboard(&'a SoundboardSpec),
+}
+
+impl Object<'_> {
+    /// The kind's name: the table a preset lists such objects under.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::StiffStrings(_) => "stiff-strings",
+            Self::FreeFreeBars(_) => "free-free-bars",
+            Self::FeltHammers(_) => "felt-hammers",
+            Self::Dampers(_) => "dampers",
+            Self::GrandAction(_) => "grand-action",
+            Self::Soundboard(_) => "soundboard",
+        }
+    }
+
+    /// Checks the object's values; `name` is its name.
+    pub(super) fn validate(&self, name: &str) -> Result<(), PresetError> {
+        let c = Checker::new(name);
+        match self {
+            Self::StiffStrings(set) => set.validate(&c),
+            Self::FreeFreeBars(set) => set.validate(&c),
+            Self::FeltHammers(set) => set.validate(&c),
+            Self::Dampers(set) => set.validate(&c),
+            Self::GrandAction(spec) => spec.validate(&c),
+            Self::Soundboard(spec) => spec.validate(&c),
+        }
+    }
+}
+
+/// Stiff strings: one in the low bass, pairs, then triples, tuned in unison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StringSet {
+    /// Lowest MIDI key with two strings; keys below have one.
+    pub pairs_from_key: u8,
+    /// Lowest MIDI key with three strings (at least `pairs_from_key`).
+    pub triples_from_key: u8,
+    /// Spread of a note's string tunings, cents: three strings sit at −d, 0, +d,
+    /// two at ±d/2.
+    pub detune_cents: f64,
+    /// Values at anchor keys, in ascending key order.
+    pub anchor: Vec<StringAnchor>,
+}
+
+/// One string's physical values at an anchor key.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StringAnchor {
+    /// MIDI key.
+    pub key: u8,
+    /// Speaking length, m.
+    pub length_m: f64,
+    /// Mass of the speaking length, kg.
+    pub string_mass_kg: f64,
+    /// Frequency-independent loss `b1`, 1/s.
+    pub loss_b1: f64,
+    /// Frequency-dependent loss `b2`, m²/s (`σ = b1 + b2·k²`).
+    pub loss_b2: f64,
+    /// Inharmonicity `B` of the string's stiffness (partials at `n·f0·√(1 + B·n²)`).
+    pub inharmonicity: f64,
+    /// Resistive impedance of the bridge under this key's strings, kg/s.
+    pub bridge_impedance_kg_s: f64,
+}
+
+impl Anchored for StringAnchor {
+    fn key(&self) -> u8 {
+        self.key
+    }
+}
+
+impl StringSet {
+    /// Number of strings of `key`: 1, 2 or 3, from the split points.
+    pub fn strings_per_key(&self, key: u8) -> usize {
+        if key >= self.triples_from_key {
+            3
+        } else if key >= self.pairs_from_key {
+            2
+        } else {
+            1
+        }
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range(
+            "detune_cents",
+            self.detune_cents,
+            0.0,
+            50.0,
+            "0 to 50 cents",
+        )?;
+        if self.pairs_from_key > self.triples_from_key {
+            return Err(c.out_of_range(
+                "pairs_from_key",
+                f64::from(self.pairs_from_key),
+                "at most triples_from_key",
+            ));
+        }
+        c.anchors(&self.anchor)?;
+        for a in &self.anchor {
+            let c = c.anchor(a.key);
+            c.range("length_m", a.length_m, 0.01, 3.0, "0.01 to 3 m")?;
+            c.range(
+                "string_mass_kg",
+                a.string_mass_kg,
+                1e-5,
+                1.0,
+                "0.01 g to 1 kg",
+            )?;
+            c.range("loss_b1", a.loss_b1, 1e-3, 100.0, "0.001 to 100 1/s")?;
+            c.range("loss_b2", a.loss_b2, 0.0, 0.1, "0 to 0.1 m²/s")?;
+            c.range("inharmonicity", a.inharmonicity, 0.0, 0.1, "0 to 0.1")?;
+            c.range(
+                "bridge_impedance_kg_s",
+                a.bridge_impedance_kg_s,
+                1.0,
+                1e6,
+                "1 to 1e6 kg/s",
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Uniform bars with free ends, one per key, tuned to the keyboard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BarSet {
+    /// Mass of each bar, kg.
+    pub mass_kg: f64,
+    /// 60 dB decay time of each bending mode, s (one to three modes).
+    pub t60_s: Vec<f64>,
+    /// Where the sound is picked up, as a fraction of the bar's length.
+    pub pickup_position: f64,
+}
+
+impl BarSet {
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range("mass_kg", self.mass_kg, 1e-4, 100.0, "0.1 g to 100 kg")?;
+        if self.t60_s.is_empty() || self.t60_s.len() > MAX_BAR_MODES {
+            return Err(c.out_of_range(
+                "t60_s",
+                self.t60_s.len() as f64,
+                "one to three decay times",
+            ));
+        }
+        for &t60 in &self.t60_s {
+            c.range("t60_s", t60, 1e-3, 100.0, "1 ms to 100 s")?;
+        }
+        c.range(
+            "pickup_position",
+            self.pickup_position,
+            0.001,
+            0.999,
+            "strictly between 0 and 1",
+        )
+    }
+}
+
+/// Felt hammers (or mallets): a mass with a felt head, one per key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HammerSet {
+    /// Distance between felt and target when the hammer is released into its
+    /// free flight (the action's let-off distance), m.
+    pub start_gap_m: f64,
+    /// Values at anchor keys, in ascending key order.
+    pub anchor: Vec<HammerAnchor>,
+}
+
+/// A hammer's physical values at an anchor key.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HammerAnchor {
+    /// MIDI key.
+    pub key: u8,
+    /// Hammer mass per string it strikes, kg (as in Chaigne & Askenfelt's
+    /// single-string model: a trichord's hammer weighs three times this).
+    pub mass_kg: f64,
+    /// Felt stiffness `K` of `F = K·x^p` per string struck, N/m^p.
+    pub felt_stiffness: f64,
+    /// Felt exponent `p`.
+    pub felt_exponent: f64,
+    /// Hunt–Crossley hysteresis `β` of the felt, s/m (`F = K·x^p·(1 + β·ẋ)`);
+    /// zero, the default, is a lossless felt.
+    #[serde(default)]
+    pub felt_hysteresis_s_per_m: f64,
+}
+
+impl Anchored for HammerAnchor {
+    fn key(&self) -> u8 {
+        self.key
+    }
+}
+
+impl HammerSet {
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range(
+            "start_gap_m",
+            self.start_gap_m,
+            1e-5,
+            0.05,
+            "0.01 mm to 50 mm",
+        )?;
+        c.anchors(&self.anchor)?;
+        for a in &self.anchor {
+            let c = c.anchor(a.key);
+            c.range("mass_kg", a.mass_kg, 1e-4, 0.1, "0.1 g to 100 g")?;
+            c.range(
+                "felt_stiffness",
+                a.felt_stiffness,
+                1e3,
+                1e16,
+                "1e3 to 1e16 N/m^p",
+            )?;
+            c.range("felt_exponent", a.felt_exponent, 1.0, 5.0, "1 to 5")?;
+            c.range(
+                "felt_hysteresis_s_per_m",
+                a.felt_hysteresis_s_per_m,
+                0.0,
+                2.0,
+                "0 to 2 s/m",
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Dampers: felt pads that press on a resonator's strings while their key is up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DamperSet {
+    /// The object they damp.
+    pub on: String,
+    /// 60 dB decay time of a string with its damper down, s.
+    pub t60_s: f64,
+    /// Time constant of a damper's landing, s.
+    pub travel_s: f64,
+}
+
+impl DamperSet {
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range("t60_s", self.t60_s, 0.01, 10.0, "0.01 to 10 s")?;
+        c.range("travel_s", self.travel_s, 1e-4, 0.1, "0.1 ms to 100 ms")
+    }
+}
+
+/// A grand action: what throws which hammers, and its geometry and timing. The
+/// velocity curve is the preset's `[velocity]`, and the let-off (where the jack
+/// lets the hammer fly free) is the driven hammers' `start_gap_m`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionSpec {
+    /// The hammers it throws.
+    pub drives: String,
+    /// Hammer blow distance, m (44–49 mm on grands).
+    pub blow_distance_m: f64,
+    /// How far below the string the check catches a falling hammer, m.
+    pub check_drop_m: f64,
+    /// Fraction of the strike speed the hammer rebounds with.
+    pub restitution: f64,
+    /// Time for a released key to rise fully, s.
+    pub key_return_s: f64,
+    /// Fraction of the key's dip it must rise before the repetition resets.
+    pub repetition_rise: f64,
+    /// Simulate the jack's whole stroke (true) or throw the hammer from let-off
+    /// so sound follows a note-on within 5 ms (false).
+    pub realistic_travel: bool,
+}
+
+impl ActionSpec {
+    /// The action's settings with the player's `velocity` curve, the hammers'
+    /// let-off distance `let_off_m` (m) and dampers that travel in
+    /// `damper_travel_s` (s).
+    pub fn settings(
+        &self,
+        velocity: VelocityCurve,
+        let_off_m: f64,
+        damper_travel_s: f64,
+    ) -> ActionSettings {
+        ActionSettings {
+            blow_distance: self.blow_distance_m,
+            let_off: let_off_m,
+            check_drop: self.check_drop_m,
+            velocity,
+            restitution: self.restitution,
+            key_return_s: self.key_return_s,
+            repetition_rise: self.repetition_rise,
+            damper_travel_s,
+            realistic_travel: self.realistic_travel,
+        }
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range(
+            "blow_distance_m",
+            self.blow_distance_m,
+            0.01,
+            0.1,
+            "10 to 100 mm",
+        )?;
+        c.range("check_drop_m", self.check_drop_m, 2e-3, 0.04, "2 to 40 mm")?;
+        c.range("restitution", self.restitution, 0.0, 0.95, "0 to 0.95")?;
+        c.range("key_return_s", self.key_return_s, 5e-3, 0.5, "5 to 500 ms")?;
+        c.range("repetition_rise", self.repetition_rise, 0.0, 1.0, "0 to 1")
+    }
+}
+
+/// The soundboard: resonant body modes driven by the bridge.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoundboardSpec {
+    /// The object whose bridge drives it.
+    pub driven_by: String,
+    /// Number of body modes.
+    pub modes: u32,
+    /// Frequency of the lowest mode, Hz.
+    pub lowest_mode_hz: f64,
+    /// Frequency of the highest mode, Hz.
+    pub highest_mode_hz: f64,
+    /// 60 dB decay time of the lowest mode, s (higher ones decay faster).
+    pub lowest_mode_t60_s: f64,
+    /// Level of the body's ring relative to the direct bridge sound.
+    pub body_gain: f64,
+}
+
+impl SoundboardSpec {
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range("modes", f64::from(self.modes), 0.0, 64.0, "0 to 64")?;
+        c.range(
+            "lowest_mode_hz",
+            self.lowest_mode_hz,
+            10.0,
+            5_000.0,
+            "10 Hz to 5 kHz",
+        )?;
+        c.range(
+            "highest_mode_hz",
+            self.highest_mode_hz,
+            self.lowest_mode_hz,
+            15_000.0,
+            "lowest mode to 15 kHz",
+        )?;
+        c.range(
+            "lowest_mode_t60_s",
+            self.lowest_mode_t60_s,
+            1e-3,
+            10.0,
+            "1 ms to 10 s",
+        )?;
+        c.range("body_gain", self.body_gain, 0.0, 10.0, "0 to 10")
+    }
+}

@@ -1,0 +1,183 @@
+//! The interaction topology: which hammers strike which resonator, where, and
+//! which dampers, action and body belong to them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::PresetError;
+use super::anchored::Anchored;
+use super::check::Checker;
+use super::objects::{ActionSpec, BarSet, DamperSet, HammerSet, Object, SoundboardSpec, StringSet};
+
+/// One `[[strike]]`: a set of hammers striking a resonator, key by key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrikeSpec {
+    /// The striking object (`felt-hammers`).
+    pub hammers: String,
+    /// The struck object (`stiff-strings` or `free-free-bars`).
+    pub target: String,
+    /// Strike positions at anchor keys, in ascending key order.
+    pub anchor: Vec<StrikeAnchor>,
+}
+
+/// Where a hammer meets its target at an anchor key.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrikeAnchor {
+    /// MIDI key.
+    pub key: u8,
+    /// Strike point as a fraction of the target's length (from the agraffe for
+    /// strings, from one end for bars).
+    pub position: f64,
+}
+
+impl Anchored for StrikeAnchor {
+    fn key(&self) -> u8 {
+        self.key
+    }
+}
+
+/// What the hammers strike.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Resonators<'a> {
+    /// Strings on a bridge.
+    Strings(&'a StringSet),
+    /// Free bars.
+    Bars(&'a BarSet),
+}
+
+/// A preset's objects resolved through its interactions: what the engine builds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Topology<'a> {
+    /// The struck resonators.
+    pub resonators: Resonators<'a>,
+    /// The hammers that strike them.
+    pub hammers: &'a HammerSet,
+    /// Where.
+    pub strike: &'a StrikeSpec,
+    /// The dampers on the resonators, if any.
+    pub dampers: Option<&'a DamperSet>,
+    /// The action that throws the hammers, if any (otherwise a note-on throws
+    /// the hammer itself, as a player throws a mallet).
+    pub action: Option<&'a ActionSpec>,
+    /// The body the resonators drive, if any.
+    pub soundboard: Option<&'a SoundboardSpec>,
+}
+
+/// Resolves the interactions among `objects`.
+///
+/// The engine plays one hammer set striking one resonator set; dampers, an
+/// action and a soundboard may each join them once. Every object must take part.
+pub(super) fn resolve<'a>(
+    objects: BTreeMap<&'a str, Object<'a>>,
+    strikes: &'a [StrikeSpec],
+) -> Result<Topology<'a>, PresetError> {
+    let topology = |message: String| PresetError::Topology(message);
+    let [strike] = strikes else {
+        return Err(topology(format!(
+            "the engine plays one hammer set striking one resonator, so exactly one \
+             [[strike]] is needed (found {})",
+            strikes.len()
+        )));
+    };
+    let object = |role: &str, name: &str| {
+        objects.get(name).copied().ok_or_else(|| {
+            topology(format!(
+                "{role} names `{name}`, but no object has that name"
+            ))
+        })
+    };
+    let hammers = match object("strike:hammers", &strike.hammers)? {
+        Object::FeltHammers(set) => set,
+        other => {
+            return Err(topology(format!(
+                "strike:hammers `{}` is a {}, not felt-hammers",
+                strike.hammers,
+                other.kind()
+            )));
+        }
+    };
+    let (resonators, max_position) = match object("strike:target", &strike.target)? {
+        Object::StiffStrings(set) => (Resonators::Strings(set), 0.5),
+        Object::FreeFreeBars(set) => (Resonators::Bars(set), 0.99),
+        other => {
+            return Err(topology(format!(
+                "strike:target `{}` is a {}, which cannot be struck",
+                strike.target,
+                other.kind()
+            )));
+        }
+    };
+    let c = Checker::new("strike");
+    c.anchors(&strike.anchor)?;
+    for a in &strike.anchor {
+        c.anchor(a.key).range(
+            "position",
+            a.position,
+            0.01,
+            max_position,
+            if max_position < 0.9 {
+                "0.01 to 0.5 of a string"
+            } else {
+                "0.01 to 0.99 of a bar"
+            },
+        )?;
+    }
+
+    let mut found = Topology {
+        resonators,
+        hammers,
+        strike,
+        dampers: None,
+        action: None,
+        soundboard: None,
+    };
+    for (name, object) in objects {
+        let (role, link, target) = match object {
+            Object::Dampers(set) => ("on", &set.on, &strike.target),
+            Object::GrandAction(spec) => ("drives", &spec.drives, &strike.hammers),
+            Object::Soundboard(spec) => ("driven_by", &spec.driven_by, &strike.target),
+            _ if name == strike.hammers || name == strike.target => continue,
+            other => {
+                return Err(topology(format!(
+                    "[{}.{name}] takes part in no [[strike]]",
+                    other.kind()
+                )));
+            }
+        };
+        if link != target {
+            return Err(topology(format!(
+                "{name}:{role} names `{link}`, but it must be `{target}`, \
+                 the strike's {}",
+                if target == &strike.target {
+                    "target"
+                } else {
+                    "hammers"
+                }
+            )));
+        }
+        let slot_taken = match object {
+            Object::Dampers(set) => {
+                if matches!(resonators, Resonators::Bars(_)) {
+                    return Err(topology(format!(
+                        "[dampers.{name}] can only press on stiff-strings"
+                    )));
+                }
+                found.dampers.replace(set).is_some()
+            }
+            Object::GrandAction(spec) => found.action.replace(spec).is_some(),
+            Object::Soundboard(spec) => found.soundboard.replace(spec).is_some(),
+            _ => false,
+        };
+        if slot_taken {
+            return Err(topology(format!(
+                "[{}.{name}]: only one {} may join a strike",
+                object.kind(),
+                object.kind()
+            )));
+        }
+    }
+    Ok(found)
+}
