@@ -239,6 +239,10 @@ fn processing_never_allocates() {
         }
         synth.note_on(200, 1.0);
         synth.note_on(60, f32::NAN);
+        synth.set_sustain(0.5);
+        synth.set_sostenuto(true);
+        synth.set_una_corda(1.0);
+        synth.set_sustain(f32::INFINITY);
         synth.process(&mut l, &mut r);
         synth.all_notes_off();
         synth.process(&mut l, &mut r);
@@ -285,7 +289,11 @@ fn block_size_does_not_change_the_sound() {
                 velocity: 1.0,
             },
         ),
+        (6_000, SynthEvent::Sustain(0.7)),
+        (7_003, SynthEvent::UnaCorda(1.0)),
+        (12_345, SynthEvent::Sostenuto(true)),
         (15_000, SynthEvent::NoteOff { key: 60 }),
+        (17_777, SynthEvent::Sustain(0.0)),
         (20_000, SynthEvent::AllNotesOff),
     ];
     let render = |block: usize| {

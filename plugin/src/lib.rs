@@ -50,12 +50,7 @@ fn synth_event(event: &NoteEvent<()>) -> Option<TimedEvent> {
         NoteEvent::NoteOff { key, .. } | NoteEvent::Choke { key, .. } => SynthEvent::NoteOff {
             key: key_number(key)?,
         },
-        NoteEvent::MidiCC { cc, .. } if *cc == control_change::ALL_NOTES_OFF => {
-            SynthEvent::AllNotesOff
-        }
-        NoteEvent::MidiCC { cc, .. } if *cc == control_change::ALL_SOUND_OFF => {
-            SynthEvent::AllSoundOff
-        }
+        NoteEvent::MidiCC { cc, value, .. } => SynthEvent::from_controller(*cc, *value)?,
         _ => return None,
     };
     Some(TimedEvent {

@@ -28,11 +28,28 @@ impl KeyVoice {
         }
     }
 
-    /// Chooses the strings the next strike hits (bit `i` for string `i`; see
-    /// [`StruckString::set_struck_strings`]); a bar has one.
-    pub fn set_struck_strings(&mut self, mask: u8) {
+    /// Shifts the hammer for the next strike as the una corda pedal does: off
+    /// the last string of a pair or triple (`shifted`), or back onto all. A
+    /// single string and a bar are struck either way.
+    pub fn shift_hammer(&mut self, shifted: bool) {
         if let Self::Strings(voice) = self {
+            let strings = voice.string().len();
+            // No bits selects every string.
+            let mask = if shifted {
+                (1u8 << (strings - 1)) - 1
+            } else {
+                0
+            };
             voice.set_struck_strings(mask);
+        }
+    }
+
+    /// The strings the current (or last) strike hit, bit `i` for string `i`
+    /// (strings only).
+    pub fn struck_strings(&self) -> Option<u8> {
+        match self {
+            Self::Strings(voice) => Some(voice.struck_strings()),
+            Self::Bar(_) => None,
         }
     }
 

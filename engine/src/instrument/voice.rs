@@ -210,6 +210,11 @@ impl StruckString {
         self.selected_hammer = usize::from(mask) - 1;
     }
 
+    /// The strings the current (or last) strike hit: bit `i` for string `i`.
+    pub fn struck_strings(&self) -> u8 {
+        self.hammer_in_use as u8 + 1
+    }
+
     /// Hammer velocity (m/s, towards the string) while it is grafted to the string.
     pub fn hammer_velocity(&self) -> Option<f64> {
         self.flight.map(|_| {

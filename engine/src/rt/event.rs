@@ -27,6 +27,28 @@ pub enum SynthEvent {
     AllSoundOff,
 }
 
+impl SynthEvent {
+    /// The event a MIDI control change means, if Orchard responds to it:
+    /// `controller` is the CC number, `value` its value normalised to 0–1
+    /// (value / 127). Sustain (64) and una corda (67) are continuous; sostenuto
+    /// (66) is down from half way.
+    pub fn from_controller(controller: u8, value: f32) -> Option<Self> {
+        let value = if value.is_finite() {
+            value.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        Some(match controller {
+            64 => Self::Sustain(value),
+            66 => Self::Sostenuto(value >= 0.5),
+            67 => Self::UnaCorda(value),
+            120 => Self::AllSoundOff,
+            123 => Self::AllNotesOff,
+            _ => return None,
+        })
+    }
+}
+
 /// An event at a frame offset within the block being processed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TimedEvent {
@@ -34,4 +56,42 @@ pub struct TimedEvent {
     pub offset: usize,
     /// What happens.
     pub event: SynthEvent,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SynthEvent;
+
+    #[test]
+    fn pedals_and_channel_modes_map_from_their_controllers() {
+        assert_eq!(
+            SynthEvent::from_controller(64, 0.5),
+            Some(SynthEvent::Sustain(0.5))
+        );
+        assert_eq!(
+            SynthEvent::from_controller(66, 64.0 / 127.0),
+            Some(SynthEvent::Sostenuto(true))
+        );
+        assert_eq!(
+            SynthEvent::from_controller(66, 63.0 / 127.0),
+            Some(SynthEvent::Sostenuto(false))
+        );
+        assert_eq!(
+            SynthEvent::from_controller(67, 2.0),
+            Some(SynthEvent::UnaCorda(1.0))
+        );
+        assert_eq!(
+            SynthEvent::from_controller(64, f32::NAN),
+            Some(SynthEvent::Sustain(0.0))
+        );
+        assert_eq!(
+            SynthEvent::from_controller(123, 0.0),
+            Some(SynthEvent::AllNotesOff)
+        );
+        assert_eq!(
+            SynthEvent::from_controller(120, 0.0),
+            Some(SynthEvent::AllSoundOff)
+        );
+        assert_eq!(SynthEvent::from_controller(1, 0.3), None);
+    }
 }

@@ -256,6 +256,12 @@ impl Synth {
         self.index(key).and_then(|i| self.keys[i].contact_trace())
     }
 
+    /// The strings `key`'s current (or last) strike hit, bit `i` for string `i`
+    /// (`None` for keys without strings).
+    pub fn struck_strings(&self, key: u8) -> Option<u8> {
+        self.index(key).and_then(|i| self.keys[i].struck_strings())
+    }
+
     /// How many times a voice went non-finite and was silenced, over all keys.
     pub fn non_finite_resets(&self) -> u64 {
         self.keys
@@ -308,7 +314,7 @@ impl Synth {
                         .filter(|&i| i < self.keys.len())
                     {
                         let voice = &mut self.keys[i];
-                        voice.set_struck_strings(if una_corda { UNA_CORDA_MASK } else { 0 });
+                        voice.shift_hammer(una_corda);
                         voice.strike(speed);
                     }
                 }
@@ -400,10 +406,6 @@ impl Synth {
 /// Events the action may produce in one control period: a let-off and a damper
 /// move for every key, twice over.
 const ACTION_EVENTS: usize = 4 * crate::mech::action::KEYS;
-
-/// Strings struck with the una corda down: all but the last (mask bits for
-/// strings the note lacks are ignored, and a single string stays struck).
-const UNA_CORDA_MASK: u8 = 0b011;
 
 /// Damper decay time of strings that have no damper, s: never engaged, but the
 /// strings need a finite value.

@@ -76,11 +76,14 @@ fn track_items(track: &[midly::TrackEvent<'_>]) -> Vec<(u64, Item)> {
                 MidiMessage::NoteOn { key, .. } | MidiMessage::NoteOff { key, .. } => {
                     Item::Play(SynthEvent::NoteOff { key: key.as_int() })
                 }
-                MidiMessage::Controller { controller, .. } if controller.as_int() == 123 => {
-                    Item::Play(SynthEvent::AllNotesOff)
-                }
-                MidiMessage::Controller { controller, .. } if controller.as_int() == 120 => {
-                    Item::Play(SynthEvent::AllSoundOff)
+                MidiMessage::Controller { controller, value } => {
+                    match SynthEvent::from_controller(
+                        controller.as_int(),
+                        f32::from(value.as_int()) / 127.0,
+                    ) {
+                        Some(event) => Item::Play(event),
+                        None => continue,
+                    }
                 }
                 _ => continue,
             },
