@@ -133,8 +133,14 @@ impl StiffString {
         }
         let whole = (remaining - 0.5).floor() as usize;
         let tuning = AllpassDelay::with_phase_delay(remaining - whole as f64, omega1);
+        // The agraffe side is the strike position's share of the whole period: the
+        // lumped filters at the bridge end delay the low partials, which carry the
+        // hammer's pulse, by `period − whole` samples, and that delay belongs to the
+        // bridge side. Splitting only the whole samples would bring the agraffe's
+        // echo back early (C4 at 48 kHz: 18 samples, 0.375 ms, for 2·a·L/c =
+        // 0.459 ms) and make the short segment the hammer presses against stiffer.
         let agraffe_side =
-            ((params.strike_position * whole as f64).round() as usize).clamp(1, whole - 2);
+            ((params.strike_position * period_samples).round() as usize).clamp(1, whole - 2);
         let bridge_side = whole - agraffe_side;
         let to_bridge = bridge_side / 2;
         Ok(Self {
