@@ -134,8 +134,9 @@ fn harder_strikes_are_louder() {
     assert!(peak(&render_note(sample_rate, 60, 127, 0.3)) < 0.5);
 }
 
-/// C4 struck at 3 m/s: contact lasts milliseconds (Suzuki measured ≈3 ms), then the
-/// hammer rebounds and leaves the string.
+/// C4 struck at 3 m/s: contact lasts milliseconds (2 ms for these parameters:
+/// piano_hammer.rs has the precise check), then the hammer rebounds and leaves
+/// the string.
 #[test]
 fn hammer_contact_is_physical() {
     let sample_rate = 48_000.0;
