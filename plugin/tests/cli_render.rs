@@ -187,11 +187,58 @@ fn bad_inputs_fail_with_one_clear_line() {
         "cannot read",
     );
 
+    assert_clean_failure(
+        &orchard(&["render", "--demo", "--preset", "harpsichord", "-o", out_arg]),
+        "no preset `harpsichord`",
+    );
+    let broken = dir.join("broken.toml");
+    let text = orchard_engine::instrument::DEFAULT_PRESET_TOML
+        .replace("felt_exponent = 2.5", "felt_exponent = 9.0");
+    std::fs::write(&broken, text).unwrap();
+    assert_clean_failure(
+        &orchard(&[
+            "render",
+            "--demo",
+            "--preset",
+            broken.to_str().unwrap(),
+            "-o",
+            out_arg,
+        ]),
+        "broken.toml: hammers/anchor/60:felt_exponent = 9",
+    );
+    assert!(!out.exists(), "a failed render wrote {out_arg}");
+
     let unwritable = dir.join("no-such-directory").join("out.wav");
     assert_clean_failure(
         &orchard(&["render", "--demo", "-o", unwritable.to_str().unwrap()]),
         "cannot write",
     );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// `orchard presets` lists the built-in instruments, and `--preset` plays any
+/// of them: the mallet-and-bar preset renders the demo too.
+#[test]
+fn presets_are_listed_and_playable() {
+    let listed = orchard(&["presets"]);
+    assert!(listed.status.success());
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(text.lines().any(|l| l.starts_with("grand-piano")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("mallet-bar")), "{text}");
+    let dir = scratch("presets");
+    let out = dir.join("bars.wav");
+    let result = orchard(&[
+        "render",
+        "--demo",
+        "--preset",
+        "mallet-bar",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(result.status.success(), "{result:?}");
+    let (_, samples) = read_wav(&out);
+    let peak = samples.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    assert!(peak > 1e-3 && peak < 1.0, "peak {peak}");
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -31,6 +31,8 @@ pub enum Command {
     /// Simulate a mechanism and report its long-term behaviour: cycle period,
     /// kinetic-energy minima per cycle, change of each part per cycle.
     Analyze(AnalyzeArgs),
+    /// List the built-in instrument presets, one per line with what it is.
+    Presets,
     /// Measure how fast the default instrument plays: realtime factors for one
     /// note, a ten-note chord and an 88-key glissando, and peak memory.
     Bench(BenchArgs),
@@ -84,6 +86,10 @@ pub struct RenderArgs {
     /// Longest time to let the instrument ring after the last event before stopping, s.
     #[arg(long, default_value_t = 20.0)]
     pub max_tail: f64,
+    /// The instrument: a built-in preset's name (see `orchard presets`) or the
+    /// path of a preset file.
+    #[arg(long, default_value = "grand-piano")]
+    pub preset: String,
 }
 
 /// Runs `orchard render`: reads the score, renders it, writes the WAV. Returns a
@@ -102,6 +108,8 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
             args.max_tail
         ));
     }
+    // Before the output is touched: a bad preset leaves an existing file alone.
+    let preset = Preset::load(&args.preset).map_err(|e| e.to_string())?;
     let mut wav = wav::StereoWav::create(&args.output, args.sample_rate, args.format)?;
     let rate = f64::from(args.sample_rate);
     let expected_frames = ((score.end_s + 1.0) * rate) as u64;
@@ -112,7 +120,7 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         indicatif::ProgressBar::hidden()
     };
     let summary = render::render(
-        &Preset::default_grand(),
+        &preset,
         &score,
         args.sample_rate,
         args.max_tail,
@@ -137,6 +145,18 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         line.push_str(", cut off while still ringing (see --max-tail)");
     }
     Ok(line)
+}
+
+/// Runs `orchard presets`: the built-in presets, one line each.
+pub fn run_presets() -> Result<String, String> {
+    use orchard_engine::instrument::{BUILTIN_PRESETS, Preset};
+
+    let mut lines = Vec::new();
+    for (name, _) in BUILTIN_PRESETS {
+        let preset = Preset::load(name).map_err(|e| format!("{name}: {e}"))?;
+        lines.push(format!("{name:<14}{}", preset.description));
+    }
+    Ok(lines.join("\n"))
 }
 
 /// WAV sample formats.
