@@ -105,6 +105,12 @@ mod tests {
         // Halfway between C4 and C7 in keys, the length is the geometric mean.
         let g = p.key_params(78).unwrap();
         assert!((g.string.length_m - (0.62f64 * 0.09).sqrt()).abs() < 1e-12);
+        // The stretched tuning spans 35-60 cents from A0 to C8 beyond equal
+        // temperament, as on real grands (REFERENCE.md).
+        let et = |key: u8| 440.0 * 2f64.powf((f64::from(key) - 69.0) / 12.0);
+        let cents = |key: u8| 1200.0 * (p.fundamental_hz(key) / et(key)).log2();
+        let total = cents(108) - cents(21);
+        assert!((35.0..=60.0).contains(&total), "stretch {total} cents");
         // Every key has a physically sensible tension: 300 N to 2 kN.
         for key in 21..=108 {
             let t = p.key_params(key).unwrap().string.tension();
