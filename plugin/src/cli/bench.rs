@@ -62,11 +62,21 @@ fn measure(scenario: Scenario, sample_rate: f64, tail_s: f64) -> Result<(f64, f6
     let (mut left, mut right) = (vec![0.0f32; BLOCK], vec![0.0f32; BLOCK]);
     let mut next = 0;
     let mut sink = 0.0f32;
+    let glissando = scenario == Scenario::Glissando;
+    if glissando {
+        // The sustain pedal holds every string free as the hand slides on.
+        synth.apply(SynthEvent::Sustain(1.0));
+    }
     let start = Instant::now();
     let mut frame = 0;
     while frame < frames {
         let now_s = frame as f64 / sample_rate;
         while next < strikes.len() && strikes[next].0 <= now_s {
+            if glissando && next > 0 {
+                synth.apply(SynthEvent::NoteOff {
+                    key: strikes[next - 1].1,
+                });
+            }
             synth.apply(SynthEvent::NoteOn {
                 key: strikes[next].1,
                 velocity: 0.7,
