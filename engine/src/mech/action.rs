@@ -343,6 +343,14 @@ impl Action {
         self.now = 0.0;
     }
 
+    /// The range (min, max) of the numeric property at `path` (`action:NAME`),
+    /// if there is one.
+    pub fn property_range(path: &str) -> Option<(f64, f64)> {
+        let name = path.strip_prefix("action:")?;
+        let &(_, min, max) = PROPERTIES.iter().find(|(n, _, _)| *n == name)?;
+        Some((min, max))
+    }
+
     /// The settings in use.
     pub fn settings(&self) -> &ActionSettings {
         &self.settings
@@ -671,12 +679,9 @@ impl PropertyAccess for Action {
     }
 
     fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        let unknown = || PropertyError::UnknownPath(path.to_string());
-        let name = path.strip_prefix("action:").ok_or_else(unknown)?;
-        let &(_, min, max) = PROPERTIES
-            .iter()
-            .find(|(n, _, _)| *n == name)
-            .ok_or_else(unknown)?;
+        let (min, max) = Self::property_range(path)
+            .ok_or_else(|| PropertyError::UnknownPath(path.to_string()))?;
+        let name = path.strip_prefix("action:").unwrap_or(path);
         if !(value >= min && value <= max) {
             return Err(PropertyError::OutOfRange {
                 path: path.to_string(),

@@ -1,8 +1,17 @@
-//! The audio-thread side of Orchard: a synthesiser that turns note events into
-//! sound, allocating nothing after it is prepared.
+//! The realtime side of Orchard: the audio-rate voices, the mechanical worker
+//! that plays them at control rate, the lock-free queues between them, and the
+//! synthesiser that couples them in lock-step or realtime mode.
 
+mod denormals;
 mod event;
+mod ops;
 mod synth;
+mod voices;
+mod worker;
 
+pub use denormals::FlushDenormals;
 pub use event::{SynthEvent, TimedEvent};
-pub use synth::{Synth, SynthError};
+pub use ops::{Operation, Stamped, ToWorker};
+pub use synth::{Counters, RealtimeOptions, Synth};
+pub use voices::{SynthError, Voices};
+pub use worker::{CONTROL_RATE_HZ, Worker};

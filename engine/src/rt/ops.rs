@@ -1,0 +1,58 @@
+//! The messages between the audio thread and the mechanical worker.
+
+use super::SynthEvent;
+
+/// A message with the sample it belongs to (samples since the synthesiser was
+/// prepared).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stamped<T> {
+    /// Sample time.
+    pub at: u64,
+    /// Which reset epoch it belongs to: operations of an epoch the audio thread
+    /// has left (by a reset) are dropped.
+    pub epoch: u32,
+    /// The message.
+    pub item: T,
+}
+
+/// What the audio thread tells the worker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ToWorker {
+    /// The player did something (never [`SynthEvent::AllSoundOff`]: that is a
+    /// [`ToWorker::Reset`]).
+    Perform(SynthEvent),
+    /// Set a property of the mechanics by path (e.g. `action:curve`).
+    SetProperty {
+        /// Property path.
+        path: &'static str,
+        /// New value.
+        value: f64,
+    },
+    /// Everything stopped; a new epoch begins.
+    Reset,
+    /// The audio has rendered every sample before `at`: every message stamped
+    /// before it has been sent, so the worker may step its control grid up to it.
+    Clock,
+}
+
+/// What the worker tells the audio thread to do, at a sample.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Operation {
+    /// Graft `key`'s hammer tree onto its strings (or bar) and throw the hammer
+    /// from its start gap at `speed_m_s`; `shifted` by the una corda pedal.
+    Strike {
+        /// MIDI key.
+        key: u8,
+        /// Speed at which the hammer will meet the string, m/s.
+        speed_m_s: f64,
+        /// Whether the una corda has shifted the hammer off one string.
+        shifted: bool,
+    },
+    /// Set `key`'s damper: 0 lifted to 1 fully down.
+    Damper {
+        /// MIDI key.
+        key: u8,
+        /// Damper amount, 0 to 1.
+        amount: f64,
+    },
+}

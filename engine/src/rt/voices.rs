@@ -1,0 +1,239 @@
+//! The audio-rate side of an instrument: every key's voice, mixed to stereo
+//! through the soundboard, playing the operations the mechanical worker sends.
+
+use std::f64::consts::FRAC_PI_4;
+use std::fmt;
+
+use super::ops::Operation;
+use crate::instrument::{
+    BarError, ContactTrace, KeyVoice, MalletBar, Preset, PresetError, Resonators, StrikeReport,
+    StruckString, Topology, VoiceError,
+};
+use crate::resonators::{Soundboard, SoundboardParams};
+
+/// Frames rendered per pass over the keys; sets the size of the mixing buses.
+pub(super) const CHUNK: usize = 256;
+
+/// Output level below which a voice counts as silent: −120 dBFS.
+const SILENCE_LEVEL: f64 = 1e-6;
+
+/// Why a synthesiser could not be prepared.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SynthError {
+    /// The sample rate is not a finite number between 8 kHz and 768 kHz.
+    SampleRate(f64),
+    /// The preset's objects do not fit together.
+    Preset(PresetError),
+    /// A key's string cannot be built at this sample rate.
+    Key {
+        /// MIDI key.
+        key: u8,
+        /// Why.
+        reason: VoiceError,
+    },
+    /// A key's bar cannot be built at this sample rate.
+    Bar(BarError),
+    /// The mechanical worker's thread could not be started.
+    Worker(String),
+}
+
+impl fmt::Display for SynthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::SampleRate(rate) => {
+                write!(f, "sample rate {rate} Hz is outside 8000 to 768000 Hz")
+            }
+            Self::Preset(e) => e.fmt(f),
+            Self::Key { key, reason } => write!(f, "key {key}: {reason}"),
+            Self::Bar(e) => e.fmt(f),
+            Self::Worker(reason) => write!(f, "cannot start the mechanical worker: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for SynthError {}
+
+/// Every key's voice and the body they drive.
+///
+/// Allocates in [`Voices::new`] only; [`Voices::apply`], [`Voices::render`] and
+/// [`Voices::reset`] never allocate, lock or panic.
+#[derive(Debug, Clone)]
+pub struct Voices {
+    lowest_key: u8,
+    keys: Vec<KeyVoice>,
+    /// Left and right gains per key (equal-power pan times output gain).
+    key_gains: Vec<[f64; 2]>,
+    soundboard: Option<Soundboard>,
+    /// Mixing buses for one chunk: bass-side and treble-side signal.
+    bus: Box<[[f64; 2]; CHUNK]>,
+}
+
+impl Voices {
+    /// Builds every key of `preset` at `sample_rate` (Hz).
+    pub fn new(preset: &Preset, sample_rate: f64) -> Result<Self, SynthError> {
+        if !(sample_rate.is_finite() && (8_000.0..=768_000.0).contains(&sample_rate)) {
+            return Err(SynthError::SampleRate(sample_rate));
+        }
+        let topology = preset.topology().map_err(SynthError::Preset)?;
+        let (lowest, highest) = (preset.keyboard.lowest_key, preset.keyboard.highest_key);
+        let gain = preset.output.gain_per_newton;
+        let mut keys = Vec::with_capacity(usize::from(highest - lowest) + 1);
+        let mut key_gains = Vec::with_capacity(keys.capacity());
+        for key in lowest..=highest {
+            keys.push(build_voice(
+                preset,
+                &topology,
+                key,
+                sample_rate,
+                SILENCE_LEVEL / gain,
+            )?);
+            // Bass to the left, treble to the right, as the player hears it.
+            let span = f64::from(highest - lowest).max(1.0);
+            let position = (f64::from(key - lowest) / span) * 2.0 - 1.0;
+            let angle = FRAC_PI_4 * (1.0 + preset.output.stereo_width * position);
+            key_gains.push([gain * angle.cos(), gain * angle.sin()]);
+        }
+        let soundboard = topology.soundboard.map(|board| {
+            Soundboard::new(
+                &SoundboardParams {
+                    modes: board.modes as usize,
+                    lowest_mode_hz: board.lowest_mode_hz,
+                    highest_mode_hz: board.highest_mode_hz,
+                    lowest_mode_t60_s: board.lowest_mode_t60_s,
+                    body_gain: board.body_gain,
+                },
+                sample_rate,
+            )
+        });
+        Ok(Self {
+            lowest_key: lowest,
+            keys,
+            key_gains,
+            soundboard,
+            bus: Box::new([[0.0; 2]; CHUNK]),
+        })
+    }
+
+    fn voice(&self, key: u8) -> Option<&KeyVoice> {
+        self.keys.get(usize::from(key.checked_sub(self.lowest_key)?))
+    }
+
+    fn voice_mut(&mut self, key: u8) -> Option<&mut KeyVoice> {
+        self.keys.get_mut(usize::from(key.checked_sub(self.lowest_key)?))
+    }
+
+    /// Carries out one operation of the mechanical worker now.
+    pub fn apply(&mut self, operation: Operation) {
+        match operation {
+            Operation::Strike {
+                key,
+                speed_m_s,
+                shifted,
+            } => {
+                if let Some(voice) = self.voice_mut(key) {
+                    voice.shift_hammer(shifted);
+                    voice.strike(speed_m_s);
+                }
+            }
+            Operation::Damper { key, amount } => {
+                if let Some(voice) = self.voice_mut(key) {
+                    voice.set_damper_amount(amount);
+                }
+            }
+        }
+    }
+
+    /// What the last strike of `key` did, if the key has strings.
+    pub fn strike_report(&self, key: u8) -> Option<&StrikeReport> {
+        self.voice(key).and_then(KeyVoice::report)
+    }
+
+    /// The contact force and felt compression of `key`'s last strike.
+    pub fn contact_trace(&self, key: u8) -> Option<&ContactTrace> {
+        self.voice(key).and_then(KeyVoice::contact_trace)
+    }
+
+    /// The strings `key`'s current (or last) strike hit, bit `i` for string `i`.
+    pub fn struck_strings(&self, key: u8) -> Option<u8> {
+        self.voice(key).and_then(KeyVoice::struck_strings)
+    }
+
+    /// How many times a voice went non-finite and was silenced, over all keys.
+    pub fn non_finite_resets(&self) -> u64 {
+        self.keys.iter().map(|k| u64::from(k.non_finite_resets())).sum()
+    }
+
+    /// Whether any voice is sounding or the soundboard ringing.
+    pub fn is_active(&self) -> bool {
+        self.keys.iter().any(KeyVoice::is_active)
+            || self.soundboard.as_ref().is_some_and(|b| !b.is_asleep())
+    }
+
+    /// Renders `left.len()` frames (at most [`CHUNK`]) into `left` and `right`.
+    pub fn render(&mut self, left: &mut [f32], right: &mut [f32]) {
+        let bus = &mut self.bus[..left.len()];
+        bus.fill([0.0; 2]);
+        for (voice, &gains) in self.keys.iter_mut().zip(&self.key_gains) {
+            if voice.is_active() {
+                voice.mix_into(bus, gains);
+            }
+        }
+        for ((l, r), &[bl, br]) in left.iter_mut().zip(right.iter_mut()).zip(bus.iter()) {
+            let [ol, or] = match self.soundboard.as_mut() {
+                Some(board) => board.process(bl, br),
+                None => [bl, br],
+            };
+            *l = ol as f32;
+            *r = or as f32;
+        }
+    }
+
+    /// Everything at rest.
+    pub fn reset(&mut self) {
+        for key in &mut self.keys {
+            key.reset();
+        }
+        if let Some(board) = self.soundboard.as_mut() {
+            board.reset();
+        }
+    }
+}
+
+/// Damper decay time of strings that have no damper, s: never engaged, but the
+/// strings need a finite value.
+const NO_DAMPER_T60_S: f64 = 1e9;
+
+/// Builds `key`'s voice as the topology says.
+fn build_voice(
+    preset: &Preset,
+    topology: &Topology<'_>,
+    key: u8,
+    sample_rate: f64,
+    silence_threshold: f64,
+) -> Result<KeyVoice, SynthError> {
+    let missing = || SynthError::Preset(PresetError::Topology(format!("key {key} has no values")));
+    match topology.resonators {
+        Resonators::Strings(_) => {
+            let params = preset.key_params(key).ok_or_else(missing)?;
+            let (t60, travel) = topology
+                .dampers
+                .map_or((NO_DAMPER_T60_S, 0.006), |d| (d.t60_s, d.travel_s));
+            let voice = StruckString::new(
+                params,
+                sample_rate,
+                topology.hammers.start_gap_m,
+                t60,
+                travel,
+                silence_threshold,
+            )
+            .map_err(|reason| SynthError::Key { key, reason })?;
+            Ok(KeyVoice::Strings(voice))
+        }
+        Resonators::Bars(_) => {
+            let params = preset.bar_params(key).ok_or_else(missing)?;
+            let voice =
+                MalletBar::new(&params, sample_rate, silence_threshold).map_err(SynthError::Bar)?;
+            Ok(KeyVoice::Bar(voice))
+        }
+    }
+}

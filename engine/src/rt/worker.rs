@@ -1,0 +1,213 @@
+//! The mechanical worker: the instrument's slow mechanics (the grand action, or
+//! a thrown mallet) at control rate, turning the player's commands into
+//! timestamped operations for the audio thread.
+//!
+//! The worker steps a fixed grid of control samples. A grid sample `b` is
+//! stepped once every command stamped at or before `b` is known (a
+//! [`ToWorker::Clock`] later than `b` has arrived); what the action did in
+//! `(b − period, b]` becomes operations stamped `b + latency`. The same messages
+//! therefore give the same operations whether the worker runs inline (lock-step)
+//! or on its own thread (realtime), and whatever the audio block size.
+
+use super::ops::{Operation, Stamped, ToWorker};
+use super::SynthEvent;
+use crate::instrument::Preset;
+use crate::mech::action::{Action, ActionCommand, ActionEvent, KEYS, VelocityCurve};
+use crate::mech::{Model, PropertyAccess, PropertyError};
+
+/// Control rate of the mechanics, Hz.
+pub const CONTROL_RATE_HZ: f64 = 3_000.0;
+
+/// Action events one control period may produce: a let-off and a damper move
+/// for every key, twice over.
+const ACTION_EVENTS: usize = 4 * KEYS;
+
+/// The instrument's mechanics.
+#[derive(Debug, Clone)]
+pub struct Worker {
+    /// The grand action and its event buffer, if the instrument has one.
+    action: Option<(Action, Vec<(f64, ActionEvent)>)>,
+    /// Velocity to hammer speed for instruments without an action.
+    velocity: VelocityCurve,
+    sample_rate: f64,
+    /// Samples per control period.
+    period: u64,
+    /// The next grid sample to step.
+    next_step: u64,
+    /// Samples between a control step and the operations it produces.
+    latency: u64,
+    /// The current reset epoch.
+    epoch: u32,
+    /// Property edits refused (unknown path, NaN, out of range).
+    rejected: u64,
+}
+
+impl Worker {
+    /// The mechanics of `preset` at `sample_rate` (Hz); operations are stamped
+    /// `latency` samples after the control step that makes them.
+    ///
+    /// Allocates: the action's queues.
+    pub fn new(preset: &Preset, sample_rate: f64, latency: u64) -> Self {
+        let topology = preset.topology().ok();
+        let action = topology.as_ref().and_then(|t| {
+            let spec = t.action?;
+            let damper_travel_s = t.dampers.map_or(0.006, |d| d.travel_s);
+            let settings = spec.settings(preset.velocity, t.hammers.start_gap_m, damper_travel_s);
+            Some((Action::new(settings), Vec::with_capacity(ACTION_EVENTS)))
+        });
+        Self {
+            action,
+            velocity: preset.velocity,
+            sample_rate,
+            period: (sample_rate / CONTROL_RATE_HZ).round().max(1.0) as u64,
+            next_step: 0,
+            latency,
+            epoch: 0,
+            rejected: 0,
+        }
+    }
+
+    /// Samples between a command and its earliest operation.
+    pub fn latency(&self) -> u64 {
+        self.latency
+    }
+
+    /// Property edits refused so far.
+    pub fn rejected_edits(&self) -> u64 {
+        self.rejected
+    }
+
+    /// Handles one message; operations go to `out`, in time order.
+    pub fn receive(&mut self, message: Stamped<ToWorker>, out: &mut impl FnMut(Stamped<Operation>)) {
+        let at = message.at;
+        match message.item {
+            ToWorker::Perform(event) => self.perform(at, event, out),
+            ToWorker::SetProperty { path, value } => {
+                // Checked first, so a refused edit builds no error (and
+                // allocates nothing when the worker runs inline).
+                let accepted = self.action.is_some()
+                    && Action::property_range(path)
+                        .is_some_and(|(min, max)| value >= min && value <= max)
+                    && self.set_property(path, value).is_ok();
+                if !accepted {
+                    self.rejected += 1;
+                }
+            }
+            ToWorker::Reset => {
+                self.epoch = message.epoch;
+                if let Some((action, events)) = self.action.as_mut() {
+                    action.reset();
+                    events.clear();
+                }
+                // The action restarts from rest at the next grid sample.
+                self.next_step = at.div_ceil(self.period) * self.period;
+            }
+            ToWorker::Clock => self.run_until(at, out),
+        }
+    }
+
+    /// Sets a mechanical property (`action:*`, see [`Action`]); non-finite and
+    /// out-of-range values are refused and nothing changes.
+    pub fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
+        match self.action.as_mut() {
+            Some((action, _)) => action.set_property(path, value),
+            None => Err(PropertyError::UnknownPath(path.to_string())),
+        }
+    }
+
+    fn time_s(&self, sample: u64) -> f64 {
+        sample as f64 / self.sample_rate
+    }
+
+    /// A player's command at sample `at`.
+    fn perform(&mut self, at: u64, event: SynthEvent, out: &mut impl FnMut(Stamped<Operation>)) {
+        let t = self.time_s(at);
+        let Some((action, _)) = self.action.as_mut() else {
+            // No action: a note-on throws the hammer (mallet) itself, at once.
+            if let SynthEvent::NoteOn { key, velocity } = event
+                && velocity > 0.0
+            {
+                out(Stamped {
+                    at: at + self.latency,
+                    epoch: self.epoch,
+                    item: Operation::Strike {
+                        key,
+                        speed_m_s: self.velocity.speed(f64::from(velocity)),
+                        shifted: false,
+                    },
+                });
+            }
+            return;
+        };
+        let mut command = |c| {
+            action.command(t, c);
+        };
+        match event {
+            SynthEvent::NoteOn { key, velocity } if velocity > 0.0 => {
+                let velocity = (velocity.min(1.0) * 127.0).round().max(1.0) as u8;
+                command(ActionCommand::KeyDown {
+                    note: key,
+                    velocity,
+                });
+            }
+            SynthEvent::NoteOn { key, .. } | SynthEvent::NoteOff { key } => {
+                command(ActionCommand::KeyUp { note: key });
+            }
+            SynthEvent::Sustain(depth) => {
+                command(ActionCommand::Sustain(f64::from(depth).clamp(0.0, 1.0)));
+            }
+            SynthEvent::Sostenuto(down) => command(ActionCommand::Sostenuto(down)),
+            SynthEvent::UnaCorda(depth) => {
+                command(ActionCommand::UnaCorda(f64::from(depth).clamp(0.0, 1.0)));
+            }
+            SynthEvent::AllNotesOff => {
+                for key in 0..KEYS as u8 {
+                    command(ActionCommand::KeyUp {
+                        note: crate::mech::action::LOWEST_NOTE + key,
+                    });
+                }
+                command(ActionCommand::Sustain(0.0));
+                command(ActionCommand::Sostenuto(false));
+            }
+            SynthEvent::AllSoundOff => {}
+        }
+    }
+
+    /// Steps every grid sample before `clock`.
+    fn run_until(&mut self, clock: u64, out: &mut impl FnMut(Stamped<Operation>)) {
+        while self.next_step < clock {
+            let b = self.next_step;
+            self.step(b, out);
+            self.next_step = b + self.period;
+        }
+    }
+
+    /// Advances the action to grid sample `b` and sends what it did.
+    fn step(&mut self, b: u64, out: &mut impl FnMut(Stamped<Operation>)) {
+        let t1 = self.time_s(b);
+        let t0 = self.time_s(b.saturating_sub(self.period));
+        let (latency, epoch) = (self.latency, self.epoch);
+        let Some((action, events)) = self.action.as_mut() else {
+            return;
+        };
+        action.advance(t0, t1);
+        action.drain_events(events);
+        let shifted = action.una_corda() >= 0.5;
+        for &(_, event) in events.iter() {
+            let item = match event {
+                ActionEvent::LetOff { note, speed } => Operation::Strike {
+                    key: note,
+                    speed_m_s: speed,
+                    shifted,
+                },
+                ActionEvent::Damper { note, amount } => Operation::Damper { key: note, amount },
+            };
+            out(Stamped {
+                at: b + latency,
+                epoch,
+                item,
+            });
+        }
+        events.clear();
+    }
+}
