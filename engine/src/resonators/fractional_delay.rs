@@ -46,6 +46,11 @@ impl AllpassDelay {
         -phase / omega
     }
 
+    /// The allpass coefficient `c`.
+    pub fn coefficient(&self) -> f64 {
+        self.coefficient
+    }
+
     /// This filter's phase delay at `omega` (rad/sample), in samples.
     pub fn phase_delay(&self, omega: f64) -> f64 {
         Self::phase_delay_of(self.coefficient, omega)

@@ -40,6 +40,16 @@ impl LossFilter {
         }
     }
 
+    /// The pole coefficient `c`.
+    pub fn coefficient(&self) -> f64 {
+        self.coefficient
+    }
+
+    /// The input's weight `g·(1 + c)`.
+    pub fn input_gain(&self) -> f64 {
+        self.input_gain
+    }
+
     /// Magnitude response at `omega` (rad/sample).
     pub fn magnitude(&self, omega: f64) -> f64 {
         let c = self.coefficient;

@@ -5,6 +5,7 @@
 mod delay_line;
 mod dispersion;
 mod fractional_delay;
+mod loop_lanes;
 mod loss_filter;
 mod soundboard;
 mod stiff_string;

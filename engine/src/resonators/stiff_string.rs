@@ -3,7 +3,8 @@
 
 use std::f64::consts::PI;
 
-use super::dispersion::{DispersionCascade, DispersionDesign, MAX_DISPERSION_SECTIONS};
+use super::dispersion::{DispersionDesign, MAX_DISPERSION_SECTIONS};
+use super::loop_lanes::LoopFilters;
 use super::{AllpassDelay, DelayLine, LossFilter, StringDesignError, StringParams};
 
 /// Fewest whole samples the loop's delay lines need (agraffe side, and the bridge
@@ -16,8 +17,9 @@ const MIN_WHOLE_SAMPLES: f64 = 3.5;
 /// agraffe (reflection −1) → contact point, contact point → bridge, and bridge →
 /// contact point. The wave arriving at the bridge passes the loop's lumped filters
 /// (dispersion allpasses, fractional-delay allpass, one-pole loss) before it meets
-/// the bridge; what the bridge reflects is decided by the [`Unison`](super::Unison)
-/// that owns the string, which couples its strings through the bridge.
+/// the bridge. The string holds its delay lines and the design of those filters;
+/// the [`Unison`](super::Unison) that owns it runs the filters of all its strings
+/// side by side and decides what the bridge reflects, coupling its strings.
 ///
 /// The loss law is `σ(ω) = b1 + b2·k²` (1/s) with `k = ω/c` (rad/m), following
 /// Bensa et al. (2003) with `b2` in m²/s; the loss filter matches it at the first
@@ -30,11 +32,9 @@ pub struct StiffString {
     agraffe_loop: DelayLine,
     to_bridge: DelayLine,
     from_bridge: DelayLine,
-    dispersion: DispersionCascade,
-    tuning: AllpassDelay,
-    loss: LossFilter,
+    /// The lumped filters as designed, at rest.
+    filters: LoopFilters,
     first_partial_hz: f64,
-    design: DispersionDesign,
 }
 
 impl StiffString {
@@ -148,11 +148,12 @@ impl StiffString {
             agraffe_loop: DelayLine::new(agraffe_side),
             to_bridge: DelayLine::new(to_bridge),
             from_bridge: DelayLine::new(bridge_side - to_bridge),
-            dispersion: DispersionCascade::new(design),
-            tuning,
-            loss,
+            filters: LoopFilters {
+                dispersion: design,
+                tuning,
+                loss,
+            },
             first_partial_hz,
-            design,
         })
     }
 
@@ -168,7 +169,22 @@ impl StiffString {
 
     /// The dispersion filter in the loop.
     pub fn dispersion(&self) -> DispersionDesign {
-        self.design
+        self.filters.dispersion
+    }
+
+    /// The fractional-delay allpass in the loop, at rest.
+    pub fn tuning(&self) -> AllpassDelay {
+        self.filters.tuning
+    }
+
+    /// The loss filter in the loop, at rest.
+    pub fn loss(&self) -> LossFilter {
+        self.filters.loss
+    }
+
+    /// The loop's lumped filters, at rest.
+    pub(crate) fn loop_filters(&self) -> LoopFilters {
+        self.filters
     }
 
     /// Velocity (m/s) of the contact point this sample if no force acted on it.
@@ -177,16 +193,11 @@ impl StiffString {
         -self.agraffe_loop.front() + self.from_bridge.front()
     }
 
-    /// The velocity wave (m/s) arriving at the bridge this sample, after the loop's
-    /// lumped filters and `damping` (round-trip gain, 0 to 1). Call once per sample,
-    /// before [`StiffString::advance`].
+    /// The velocity wave (m/s) leaving the delay lines for the loop's lumped filters
+    /// and the bridge this sample. Read it before [`StiffString::advance`].
     #[inline]
-    pub fn arriving_at_bridge(&mut self, damping: f64) -> f64 {
-        let x = self.to_bridge.front();
-        damping
-            * self
-                .loss
-                .process(self.tuning.process(self.dispersion.process(x)))
+    pub fn bridge_input(&self) -> f64 {
+        self.to_bridge.front()
     }
 
     /// Moves the string on by one sample: a force `F` at the contact point launches
@@ -209,25 +220,18 @@ impl StiffString {
             .max(self.from_bridge.peak())
     }
 
-    /// Energy of the travelling waves, J: each velocity-wave sample carries
-    /// `Z0·v²/fs`; the allpasses' stored energy counts too (the one-pole loss
-    /// filter's single state is left out).
-    pub fn energy_j(&self, sample_rate: f64) -> f64 {
-        let sum = self.agraffe_loop.sum_of_squares()
+    /// The sum of the squared velocity-wave samples (m²/s²) held in the delay
+    /// lines (the lumped filters' memory is counted by their owner).
+    pub(crate) fn line_sum_of_squares(&self) -> f64 {
+        self.agraffe_loop.sum_of_squares()
             + self.to_bridge.sum_of_squares()
             + self.from_bridge.sum_of_squares()
-            + self.dispersion.stored_energy()
-            + self.tuning.stored_energy();
-        self.impedance * sum / sample_rate
     }
 
-    /// Brings the string to rest.
+    /// Empties the delay lines (the lumped filters are reset by their owner).
     pub fn reset(&mut self) {
         self.agraffe_loop.clear();
         self.to_bridge.clear();
         self.from_bridge.clear();
-        self.dispersion.reset();
-        self.tuning.reset();
-        self.loss.reset();
     }
 }

@@ -27,7 +27,7 @@ mod diode_lanes;
 mod element;
 mod felt;
 mod felt_law;
-mod fused;
+pub(crate) mod fused;
 mod leaves;
 mod omega_table;
 mod pair_table;
