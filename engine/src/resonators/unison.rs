@@ -446,7 +446,10 @@ mod tests {
         let fs = 48_000.0;
         let preset = Preset::default_grand();
         for (key, strings) in [(21u8, 1usize), (40, 2), (60, 3), (88, 3), (105, 3)] {
-            let mut params = preset.key_params(key).unison(0.25, 0.006);
+            let mut params = preset
+                .key_params(key)
+                .expect("a string instrument")
+                .unison(0.25, 0.006);
             params.strings = strings;
             let mut u = Unison::new(&params, fs).unwrap();
             let mut reference = ScalarReference::of(&u);

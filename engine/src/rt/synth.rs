@@ -23,10 +23,10 @@ use std::time::Duration;
 
 use rtrb::{Consumer, Producer, RingBuffer};
 
+use super::denormals::FlushDenormals;
 use super::ops::{Operation, Stamped, ToWorker};
 use super::voices::{CHUNK, SynthError, Voices};
 use super::worker::{CONTROL_RATE_HZ, Worker};
-use super::denormals::FlushDenormals;
 use super::{SynthEvent, TimedEvent};
 use crate::instrument::{ContactTrace, Preset, StrikeReport};
 

@@ -115,11 +115,13 @@ impl Voices {
     }
 
     fn voice(&self, key: u8) -> Option<&KeyVoice> {
-        self.keys.get(usize::from(key.checked_sub(self.lowest_key)?))
+        self.keys
+            .get(usize::from(key.checked_sub(self.lowest_key)?))
     }
 
     fn voice_mut(&mut self, key: u8) -> Option<&mut KeyVoice> {
-        self.keys.get_mut(usize::from(key.checked_sub(self.lowest_key)?))
+        self.keys
+            .get_mut(usize::from(key.checked_sub(self.lowest_key)?))
     }
 
     /// Carries out one operation of the mechanical worker now.
@@ -160,7 +162,10 @@ impl Voices {
 
     /// How many times a voice went non-finite and was silenced, over all keys.
     pub fn non_finite_resets(&self) -> u64 {
-        self.keys.iter().map(|k| u64::from(k.non_finite_resets())).sum()
+        self.keys
+            .iter()
+            .map(|k| u64::from(k.non_finite_resets()))
+            .sum()
     }
 
     /// Whether any voice is sounding or the soundboard ringing.

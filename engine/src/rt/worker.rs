@@ -9,8 +9,8 @@
 //! therefore give the same operations whether the worker runs inline (lock-step)
 //! or on its own thread (realtime), and whatever the audio block size.
 
-use super::ops::{Operation, Stamped, ToWorker};
 use super::SynthEvent;
+use super::ops::{Operation, Stamped, ToWorker};
 use crate::instrument::Preset;
 use crate::mech::action::{Action, ActionCommand, ActionEvent, KEYS, VelocityCurve};
 use crate::mech::{Model, PropertyAccess, PropertyError};
@@ -78,7 +78,11 @@ impl Worker {
     }
 
     /// Handles one message; operations go to `out`, in time order.
-    pub fn receive(&mut self, message: Stamped<ToWorker>, out: &mut impl FnMut(Stamped<Operation>)) {
+    pub fn receive(
+        &mut self,
+        message: Stamped<ToWorker>,
+        out: &mut impl FnMut(Stamped<Operation>),
+    ) {
         let at = message.at;
         match message.item {
             ToWorker::Perform(event) => self.perform(at, event, out),
