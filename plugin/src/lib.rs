@@ -15,7 +15,7 @@ use std::sync::Arc;
 use nice_plug::midi::Key;
 use nice_plug::prelude::*;
 use orchard_engine::instrument::Preset;
-use orchard_engine::rt::{Synth, SynthEvent, TimedEvent};
+use orchard_engine::rt::{RealtimeOptions, Synth, SynthEvent, TimedEvent};
 
 pub use params::OrchardParams;
 
@@ -86,14 +86,26 @@ impl Plugin for Orchard {
         &mut self,
         _audio_io_layout: &AudioIOLayout,
         buffer_config: &BufferConfig,
-        _context: &mut impl ActivateContext<Self>,
+        context: &mut impl ActivateContext<Self>,
     ) -> bool {
         let sample_rate = f64::from(buffer_config.sample_rate);
-        if self.synth.as_ref().map(Synth::sample_rate) == Some(sample_rate) {
-            return true;
-        }
-        match Synth::new(&self.preset, sample_rate) {
+        // Rendering offline the host waits for every block, so the mechanics run
+        // inline (bit-identical bounces); live, they run on their own thread and
+        // answer within one host block, which is the latency reported.
+        let built = match buffer_config.process_mode {
+            ProcessMode::Offline => Synth::new(&self.preset, sample_rate),
+            ProcessMode::Realtime | ProcessMode::Buffered => Synth::realtime(
+                &self.preset,
+                sample_rate,
+                RealtimeOptions {
+                    latency: u64::from(buffer_config.max_buffer_size.max(1)),
+                    stall: None,
+                },
+            ),
+        };
+        match built {
             Ok(synth) => {
+                context.set_latency_samples(synth.latency() as u32);
                 self.synth = Some(synth);
                 true
             }

@@ -95,6 +95,8 @@ pub struct Synth {
     link: Link,
     late_operations: u64,
     dropped_commands: u64,
+    /// Samples between a command and its earliest operation.
+    latency: u64,
 }
 
 impl std::fmt::Debug for Synth {
@@ -109,16 +111,25 @@ impl std::fmt::Debug for Synth {
 }
 
 impl Synth {
-    /// `preset` at `sample_rate` (Hz) in lock-step mode.
+    /// `preset` at `sample_rate` (Hz) in lock-step mode, with no latency.
     ///
     /// Allocates: every voice, the worker and the queues.
     pub fn new(preset: &Preset, sample_rate: f64) -> Result<Self, SynthError> {
+        Self::lock_step(preset, sample_rate, 0)
+    }
+
+    /// `preset` at `sample_rate` (Hz) in lock-step mode, its operations
+    /// `latency` samples after the control step that makes them (as a realtime
+    /// synthesiser with that latency would apply them).
+    ///
+    /// Allocates: every voice, the worker and the queues.
+    pub fn lock_step(preset: &Preset, sample_rate: f64, latency: u64) -> Result<Self, SynthError> {
         let voices = Voices::new(preset, sample_rate)?;
         let period = (sample_rate / CONTROL_RATE_HZ).round().max(1.0) as u64;
-        let worker = Box::new(Worker::new(preset, sample_rate, 0));
+        let worker = Box::new(Worker::new(preset, sample_rate, latency));
         let (to_worker, commands) = RingBuffer::new(COMMAND_QUEUE);
         let (operations, from_worker) = RingBuffer::new(OPERATION_QUEUE);
-        Ok(Self::assemble(
+        let mut synth = Self::assemble(
             voices,
             preset,
             sample_rate,
@@ -130,7 +141,9 @@ impl Synth {
                 operations,
                 period,
             },
-        ))
+        );
+        synth.latency = latency;
+        Ok(synth)
     }
 
     /// `preset` at `sample_rate` (Hz) in realtime mode: the worker runs on a
@@ -170,7 +183,7 @@ impl Synth {
                 }
             })
             .map_err(|e| SynthError::Worker(e.to_string()))?;
-        Ok(Self::assemble(
+        let mut synth = Self::assemble(
             voices,
             preset,
             sample_rate,
@@ -180,7 +193,9 @@ impl Synth {
                 stop,
                 thread: Some(thread),
             },
-        ))
+        );
+        synth.latency = options.latency;
+        Ok(synth)
     }
 
     fn assemble(
@@ -202,6 +217,7 @@ impl Synth {
             link,
             late_operations: 0,
             dropped_commands: 0,
+            latency: 0,
         }
     }
 
@@ -213,6 +229,11 @@ impl Synth {
     /// The preset it plays.
     pub fn preset(&self) -> &Preset {
         &self.preset
+    }
+
+    /// Samples from a command to its earliest effect (0 in lock-step mode).
+    pub fn latency(&self) -> u64 {
+        self.latency
     }
 
     /// Samples rendered so far.
@@ -323,7 +344,7 @@ impl Synth {
     pub fn apply(&mut self, event: SynthEvent) {
         match event {
             SynthEvent::AllSoundOff => self.reset(),
-            SynthEvent::NoteOn { key, velocity } if !(velocity > 0.0) => {
+            SynthEvent::NoteOn { key, velocity } if velocity.is_nan() || velocity <= 0.0 => {
                 self.send(ToWorker::Perform(SynthEvent::NoteOff { key }));
             }
             other => self.send(ToWorker::Perform(other)),
@@ -399,7 +420,7 @@ impl Synth {
         else {
             return;
         };
-        if self.now % *period != 0 {
+        if !self.now.is_multiple_of(*period) {
             return;
         }
         let clock = Stamped {

@@ -1,0 +1,342 @@
+//! The audio thread and the mechanical worker: lock-step determinism, realtime
+//! equivalence, a stalled worker, block sizes and sample rates, refused edits,
+//! and no allocation on the audio thread.
+
+use std::time::{Duration, Instant};
+
+use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
+use orchard_engine::analysis::peak_frequency;
+use orchard_engine::instrument::Preset;
+use orchard_engine::rt::{RealtimeOptions, Synth, SynthEvent, TimedEvent};
+
+#[global_allocator]
+static ALLOCATOR: AllocDisabler = AllocDisabler;
+
+const FS: f64 = 48_000.0;
+
+/// A small deterministic pseudo-random sequence (64-bit LCG).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A performance of `notes` note-ons over `seconds`: runs and chords, fast
+/// repetitions of one key, releases, sustain on and off (half pedal too),
+/// sostenuto and una corda, and property edits (some refused). Sorted by frame.
+fn session(notes: usize, seconds: f64, seed: u64) -> Vec<(usize, SynthEvent)> {
+    let mut rng = Lcg(seed);
+    let frames = (seconds * FS) as u64;
+    let mut events = Vec::new();
+    for i in 0..notes {
+        let at = rng.below(frames) as usize;
+        let key = 21 + rng.below(88) as u8;
+        let velocity = (1 + rng.below(127)) as f32 / 127.0;
+        events.push((at, SynthEvent::NoteOn { key, velocity }));
+        let hold = 200 + rng.below(20_000) as usize;
+        events.push((at + hold, SynthEvent::NoteOff { key }));
+        if i % 10 == 0 {
+            // A fast repetition: the same key again 30–60 ms later.
+            let again = at + 1_440 + rng.below(1_440) as usize;
+            events.push((again, SynthEvent::NoteOn { key, velocity: 0.9 }));
+            events.push((again + 2_000, SynthEvent::NoteOff { key }));
+        }
+    }
+    for i in 0..40 {
+        let at = rng.below(frames) as usize;
+        let pedal = match i % 4 {
+            0 => SynthEvent::Sustain(1.0),
+            1 => SynthEvent::Sustain(0.0),
+            2 => SynthEvent::Sustain(0.5),
+            _ => SynthEvent::Sostenuto(i % 8 == 3),
+        };
+        events.push((at, pedal));
+    }
+    events.push((frames as usize / 3, SynthEvent::UnaCorda(1.0)));
+    events.push((2 * frames as usize / 3, SynthEvent::UnaCorda(0.0)));
+    events.sort_by_key(|&(at, _)| at);
+    events
+}
+
+/// Property edits interleaved with a session: (frame, path, value).
+fn edits(count: usize, seconds: f64, seed: u64) -> Vec<(usize, &'static str, f64)> {
+    let mut rng = Lcg(seed);
+    let frames = (seconds * FS) as u64;
+    let mut edits: Vec<_> = (0..count)
+        .map(|i| {
+            let at = rng.below(frames) as usize;
+            match i % 5 {
+                0 => (at, "action:curve", 0.5 + rng.below(200) as f64 / 100.0),
+                1 => (at, "action:restitution", rng.below(90) as f64 / 100.0),
+                2 => (at, "action:curve", f64::NAN),
+                3 => (at, "action:key_return_s", f64::INFINITY),
+                _ => (at, "action:no_such_property", 1.0),
+            }
+        })
+        .collect();
+    edits.sort_by_key(|&(at, _, _)| at);
+    edits
+}
+
+/// Renders `score` in blocks of `block` frames; returns the left and right
+/// channels.
+fn render_blocks(
+    synth: &mut Synth,
+    score: &[(usize, SynthEvent)],
+    frames: usize,
+    block: usize,
+    pace: Option<Duration>,
+) -> (Vec<f32>, Vec<f32>) {
+    let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
+    let mut next = 0;
+    let started = Instant::now();
+    for start in (0..frames).step_by(block) {
+        let end = (start + block).min(frames);
+        let first = next;
+        while next < score.len() && score[next].0 < end {
+            next += 1;
+        }
+        let events = score[first..next].iter().map(|&(at, event)| TimedEvent {
+            offset: at - start,
+            event,
+        });
+        synth.process_events(&mut left[start..end], &mut right[start..end], events);
+        if let Some(period) = pace {
+            // Keep to real time, as a sound card would.
+            let due = period * (end / block) as u32;
+            if let Some(wait) = due.checked_sub(started.elapsed()) {
+                std::thread::sleep(wait);
+            }
+        }
+    }
+    (left, right)
+}
+
+fn piano() -> Preset {
+    Preset::default_grand()
+}
+
+/// Lock-step renders of the same performance are bit-identical across three
+/// runs and across block sizes 1, 64 and 4096.
+#[test]
+fn lock_step_is_bit_identical_across_runs_and_block_sizes() {
+    let seconds = 3.0;
+    let frames = (seconds * FS) as usize;
+    let score = session(60, seconds, 7);
+    let render = |block| {
+        let mut synth = Synth::new(&piano(), FS).unwrap();
+        render_blocks(&mut synth, &score, frames, block, None)
+    };
+    let reference = render(4096);
+    assert!(reference.0.iter().any(|&s| s.abs() > 1e-3));
+    assert!(render(4096) == reference, "a second run differs");
+    assert!(render(64) == reference, "64-frame blocks differ");
+    assert!(render(1) == reference, "1-frame blocks differ");
+}
+
+/// A realtime worker that keeps up gives the lock-step output (with the same
+/// latency) exactly, and nothing is late.
+#[test]
+fn realtime_with_a_worker_that_keeps_up_equals_lock_step() {
+    let seconds = 1.5;
+    let frames = (seconds * FS) as usize;
+    let block = 256;
+    let score = session(25, seconds, 11);
+    let options = RealtimeOptions {
+        latency: 2 * block as u64,
+        stall: None,
+    };
+    let mut lock_step = Synth::lock_step(&piano(), FS, options.latency).unwrap();
+    let expected = render_blocks(&mut lock_step, &score, frames, block, None);
+    let mut realtime = Synth::realtime(&piano(), FS, options).unwrap();
+    let period = Duration::from_secs_f64(block as f64 / FS);
+    let got = render_blocks(&mut realtime, &score, frames, block, Some(period));
+    assert_eq!(realtime.counters().late_operations, 0);
+    let peak = expected.0.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    let error = expected
+        .0
+        .iter()
+        .zip(&got.0)
+        .chain(expected.1.iter().zip(&got.1))
+        .fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
+    assert!(
+        error <= peak * 10f32.powf(-90.0 / 20.0),
+        "error {error} against peak {peak}"
+    );
+}
+
+/// A worker stalled for 200 ms: the audio stays finite and continuous, every
+/// note-on still sounds once the worker catches up, and the late count says
+/// what happened.
+#[test]
+fn a_stalled_worker_delays_notes_but_loses_none() {
+    let block = 256;
+    let frames = (1.2 * FS) as usize;
+    let stall_at = (0.3 * FS) as u64;
+    let keys = [48u8, 55, 60, 64, 67, 72];
+    // Notes during the stall (0.3–0.5 s), one before it.
+    let mut score = vec![(
+        (0.1 * FS) as usize,
+        SynthEvent::NoteOn {
+            key: 36,
+            velocity: 0.7,
+        },
+    )];
+    for (i, &key) in keys.iter().enumerate() {
+        let at = stall_at as usize + 2_000 + i * 1_000;
+        score.push((at, SynthEvent::NoteOn { key, velocity: 0.7 }));
+    }
+    let mut synth = Synth::realtime(
+        &piano(),
+        FS,
+        RealtimeOptions {
+            latency: 2 * block as u64,
+            stall: Some((stall_at, Duration::from_millis(200))),
+        },
+    )
+    .unwrap();
+    let period = Duration::from_secs_f64(block as f64 / FS);
+    let (left, right) = render_blocks(&mut synth, &score, frames, block, Some(period));
+    assert!(left.iter().chain(&right).all(|s| s.is_finite()));
+    for key in keys.iter().chain([36].iter()) {
+        let report = synth.strike_report(*key).unwrap();
+        assert!(report.strike_speed_m_s > 0.0, "key {key} never sounded");
+    }
+    let counters = synth.counters();
+    assert!(counters.late_operations > 0, "{counters:?}");
+    // Continuous: no sample-to-sample jump beyond what a struck chord makes.
+    let largest_step = left
+        .windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .fold(0.0f32, f32::max);
+    assert!(largest_step < 0.2, "a jump of {largest_step}");
+}
+
+/// Block sizes from 1 to 4096 frames and sample rates from 22 050 to 192 000 Hz
+/// all render finite output at A4's pitch.
+#[test]
+fn every_block_size_and_sample_rate_plays_in_tune() {
+    let target = piano().fundamental_hz(69);
+    let cases = [
+        (22_050.0, 1),
+        (22_050.0, 4096),
+        (44_100.0, 64),
+        (48_000.0, 1000),
+        (88_200.0, 333),
+        (96_000.0, 4096),
+        (192_000.0, 64),
+        (192_000.0, 4096),
+    ];
+    for (fs, block) in cases {
+        let mut synth = Synth::new(&piano(), fs).unwrap();
+        let frames = (0.6 * fs) as usize;
+        let score = [(
+            0,
+            SynthEvent::NoteOn {
+                key: 69,
+                velocity: 0.7,
+            },
+        )];
+        let (left, _) = render_blocks_at(&mut synth, &score, frames, block);
+        assert!(left.iter().all(|s| s.is_finite()), "{fs} Hz, {block}");
+        let found = peak_frequency(&left[frames / 6..], fs, 420.0, 460.0).unwrap();
+        let cents = 1200.0 * (found / target).log2();
+        assert!(cents.abs() < 3.0, "{fs} Hz, {block}: {cents} cents");
+    }
+}
+
+/// `render_blocks` at any sample rate (the score's frames are this rate's).
+fn render_blocks_at(
+    synth: &mut Synth,
+    score: &[(usize, SynthEvent)],
+    frames: usize,
+    block: usize,
+) -> (Vec<f32>, Vec<f32>) {
+    render_blocks(synth, score, frames, block, None)
+}
+
+/// NaN, infinite, out-of-range and unknown property edits are refused and
+/// counted; accepted ones take effect; the output stays finite.
+#[test]
+fn bad_property_edits_are_refused() {
+    let mut synth = Synth::new(&piano(), FS).unwrap();
+    synth.set_property("action:curve", f64::NAN);
+    synth.set_property("action:curve", f64::INFINITY);
+    synth.set_property("action:curve", -3.0);
+    synth.set_property("action:nonsense", 1.0);
+    synth.set_property("action:curve", 2.0);
+    synth.note_on(60, f32::NAN);
+    synth.note_on(61, f32::INFINITY);
+    synth.set_sustain(f32::NAN);
+    synth.set_una_corda(f32::NEG_INFINITY);
+    let (mut l, mut r) = (vec![0.0f32; 9_600], vec![0.0f32; 9_600]);
+    synth.process(&mut l, &mut r);
+    assert_eq!(synth.rejected_edits(), Some(4));
+    assert!(l.iter().chain(&r).all(|s| s.is_finite()));
+    assert!(
+        l.iter().any(|&s| s != 0.0),
+        "the infinite-velocity note sounds"
+    );
+}
+
+/// The scripted session — 1000 notes with fast repetitions, pedals, 200
+/// property edits — allocates nothing on the audio thread, in lock-step mode
+/// (the worker inline) and in realtime mode.
+#[test]
+fn a_long_session_never_allocates_on_the_audio_thread() {
+    let seconds = 20.0;
+    let frames = (seconds * FS) as usize;
+    let score = session(1000, seconds, 3);
+    let edits = edits(200, seconds, 5);
+    let block = 512;
+    for realtime in [false, true] {
+        let mut synth = if realtime {
+            Synth::realtime(
+                &piano(),
+                FS,
+                RealtimeOptions {
+                    latency: 2 * block as u64,
+                    stall: None,
+                },
+            )
+            .unwrap()
+        } else {
+            Synth::new(&piano(), FS).unwrap()
+        };
+        let (mut left, mut right) = (vec![0.0f32; block], vec![0.0f32; block]);
+        let (mut next, mut next_edit) = (0, 0);
+        let mut peak = 0.0f32;
+        for start in (0..frames).step_by(block) {
+            let end = start + block;
+            let first = next;
+            while next < score.len() && score[next].0 < end {
+                next += 1;
+            }
+            assert_no_alloc(|| {
+                while next_edit < edits.len() && edits[next_edit].0 < end {
+                    let (_, path, value) = edits[next_edit];
+                    synth.set_property(path, value);
+                    next_edit += 1;
+                }
+                let events = score[first..next].iter().map(|&(at, event)| TimedEvent {
+                    offset: at - start,
+                    event,
+                });
+                synth.process_events(&mut left, &mut right, events);
+            });
+            peak = left.iter().chain(&right).fold(peak, |m, s| m.max(s.abs()));
+        }
+        assert!(peak.is_finite() && peak > 1e-3, "peak {peak}");
+        assert_eq!(synth.counters().dropped_commands, 0);
+    }
+}
