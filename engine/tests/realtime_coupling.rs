@@ -340,3 +340,52 @@ fn a_long_session_never_allocates_on_the_audio_thread() {
         assert_eq!(synth.counters().dropped_commands, 0);
     }
 }
+
+/// The editor's views follow the performance: the worker's view shows the key
+/// held, its damper lifted and the pedal down; the meters show the sound. A
+/// reader on another thread polling them all the while never holds the audio
+/// thread up (rendering stays allocation-free and finishes).
+#[test]
+fn views_show_the_mechanics_and_meters_without_blocking() {
+    let mut synth = Synth::realtime(
+        &piano(),
+        FS,
+        RealtimeOptions {
+            latency: 512,
+            stall: None,
+        },
+    )
+    .unwrap();
+    let mut views = synth.take_views().unwrap();
+    assert!(synth.take_views().is_none());
+    let c4 = 60 - 21;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reading = std::sync::Arc::clone(&stop);
+    let reader = std::thread::spawn(move || {
+        let mut reads = 0u64;
+        while !reading.load(std::sync::atomic::Ordering::Relaxed) {
+            let _ = views.mechanics.latest().time_s + f64::from(views.meters.latest().peak[0]);
+            reads += 1;
+        }
+        (views, reads)
+    });
+    synth.set_sustain(1.0);
+    synth.note_on(60, 0.8);
+    let (mut l, mut r) = (vec![0.0f32; 256], vec![0.0f32; 256]);
+    let period = Duration::from_secs_f64(256.0 / FS);
+    for _ in 0..60 {
+        assert_no_alloc(|| synth.process(&mut l, &mut r));
+        std::thread::sleep(period);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (mut views, reads) = reader.join().unwrap();
+    assert!(reads > 0);
+    let mechanics = *views.mechanics.latest();
+    assert!(mechanics.key_down[c4] && mechanics.damper[c4] == 0.0);
+    assert_eq!(mechanics.sustain, 1.0);
+    assert!(mechanics.time_s > 0.2, "{}", mechanics.time_s);
+    let meters = *views.meters.latest();
+    assert_eq!(meters.samples, 60 * 256);
+    assert!(meters.peak[0] > 1e-3 && meters.rms[0] > 0.0, "{meters:?}");
+    assert_eq!(meters.sounding_keys, 1);
+}

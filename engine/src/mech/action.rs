@@ -377,6 +377,26 @@ impl Action {
         self.una_corda
     }
 
+    /// A key's hammer travel towards the string, 0 (at rest) to 1 (at the string).
+    pub fn hammer_travel(&self, note: u8) -> Option<f64> {
+        Some(self.key(note)?.position / self.settings.blow_distance)
+    }
+
+    /// Whether a key is held down.
+    pub fn key_down(&self, note: u8) -> Option<bool> {
+        Some(self.key(note)?.down)
+    }
+
+    /// Sustain pedal depth, 0–1.
+    pub fn sustain(&self) -> f64 {
+        self.sustain
+    }
+
+    /// Whether the sostenuto pedal is down.
+    pub fn sostenuto(&self) -> bool {
+        self.sostenuto
+    }
+
     /// A key's present damper amount (0 lifted, 1 down).
     pub fn damper(&self, note: u8) -> Option<f64> {
         Some(self.key(note)?.damper)

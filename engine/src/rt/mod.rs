@@ -6,6 +6,8 @@ mod denormals;
 mod event;
 mod ops;
 mod synth;
+mod triple_buffer;
+mod view;
 mod voices;
 mod worker;
 
@@ -13,5 +15,7 @@ pub use denormals::FlushDenormals;
 pub use event::{SynthEvent, TimedEvent};
 pub use ops::{Operation, Stamped, ToWorker};
 pub use synth::{Counters, RealtimeOptions, Synth};
+pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
+pub use view::{MechanicsView, MeterView, Views};
 pub use voices::{SynthError, Voices};
 pub use worker::{CONTROL_RATE_HZ, Worker};

@@ -25,6 +25,8 @@ use rtrb::{Consumer, Producer, RingBuffer};
 
 use super::denormals::FlushDenormals;
 use super::ops::{Operation, Stamped, ToWorker};
+use super::triple_buffer::{Publisher, Subscriber, triple_buffer};
+use super::view::{MechanicsView, MeterView, Views};
 use super::voices::{CHUNK, SynthError, Voices};
 use super::worker::{CONTROL_RATE_HZ, Worker};
 use super::{SynthEvent, TimedEvent};
@@ -97,6 +99,10 @@ pub struct Synth {
     dropped_commands: u64,
     /// Samples between a command and its earliest operation.
     latency: u64,
+    /// Where the meters go after every block.
+    meters: Publisher<MeterView>,
+    /// The editor's ends of the views, until taken.
+    views: Option<Views>,
 }
 
 impl std::fmt::Debug for Synth {
@@ -126,13 +132,16 @@ impl Synth {
     pub fn lock_step(preset: &Preset, sample_rate: f64, latency: u64) -> Result<Self, SynthError> {
         let voices = Voices::new(preset, sample_rate)?;
         let period = (sample_rate / CONTROL_RATE_HZ).round().max(1.0) as u64;
-        let worker = Box::new(Worker::new(preset, sample_rate, latency));
+        let mut worker = Box::new(Worker::new(preset, sample_rate, latency));
+        let (mechanics, mechanics_view) = triple_buffer(MechanicsView::default());
+        worker.publish_view_to(mechanics);
         let (to_worker, commands) = RingBuffer::new(COMMAND_QUEUE);
         let (operations, from_worker) = RingBuffer::new(OPERATION_QUEUE);
         let mut synth = Self::assemble(
             voices,
             preset,
             sample_rate,
+            mechanics_view,
             to_worker,
             from_worker,
             Link::LockStep {
@@ -157,6 +166,8 @@ impl Synth {
     ) -> Result<Self, SynthError> {
         let voices = Voices::new(preset, sample_rate)?;
         let mut worker = Worker::new(preset, sample_rate, options.latency);
+        let (mechanics, mechanics_view) = triple_buffer(MechanicsView::default());
+        worker.publish_view_to(mechanics);
         let (to_worker, mut commands) = RingBuffer::<Stamped<ToWorker>>::new(COMMAND_QUEUE);
         let (mut operations, from_worker) = RingBuffer::new(OPERATION_QUEUE);
         let stop = Arc::new(AtomicBool::new(false));
@@ -187,6 +198,7 @@ impl Synth {
             voices,
             preset,
             sample_rate,
+            mechanics_view,
             to_worker,
             from_worker,
             Link::Realtime {
@@ -202,10 +214,12 @@ impl Synth {
         voices: Voices,
         preset: &Preset,
         sample_rate: f64,
+        mechanics: Subscriber<MechanicsView>,
         to_worker: Producer<Stamped<ToWorker>>,
         from_worker: Consumer<Stamped<Operation>>,
         link: Link,
     ) -> Self {
+        let (meters, meters_view) = triple_buffer(MeterView::default());
         Self {
             voices,
             preset: preset.clone(),
@@ -218,7 +232,19 @@ impl Synth {
             late_operations: 0,
             dropped_commands: 0,
             latency: 0,
+            meters,
+            views: Some(Views {
+                mechanics,
+                meters: meters_view,
+            }),
         }
+    }
+
+    /// The editor's read-only views of the mechanics and the meters (once; later
+    /// calls return `None`). Reading them never blocks the audio thread or the
+    /// worker.
+    pub fn take_views(&mut self) -> Option<Views> {
+        self.views.take()
     }
 
     /// The sample rate this synthesiser was built for, Hz.
@@ -365,7 +391,7 @@ impl Synth {
     /// and `right`, overwriting them.
     pub fn process(&mut self, left: &mut [f32], right: &mut [f32]) {
         self.render(left, right);
-        self.clock_realtime_worker();
+        self.finish_block(left, right);
     }
 
     /// Renders without telling a realtime worker how far the audio has come.
@@ -390,6 +416,31 @@ impl Synth {
             done += n;
             self.now += n as u64;
         }
+    }
+
+    /// After a block: publishes the meters, and tells a realtime worker how
+    /// far the audio has come.
+    fn finish_block(&mut self, left: &[f32], right: &[f32]) {
+        let frames = left.len().min(right.len());
+        let level = |x: &[f32]| {
+            let peak = x.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+            let power = x.iter().map(|s| f64::from(*s).powi(2)).sum::<f64>();
+            (peak, (power / x.len().max(1) as f64).sqrt() as f32)
+        };
+        let ((peak_l, rms_l), (peak_r, rms_r)) = (level(&left[..frames]), level(&right[..frames]));
+        let counters = self.counters();
+        let (samples, sounding_keys) = (self.now, self.voices.sounding_keys());
+        self.meters.publish_with(|m| {
+            *m = MeterView {
+                samples,
+                peak: [peak_l, peak_r],
+                rms: [rms_l, rms_r],
+                sounding_keys,
+                late_operations: counters.late_operations,
+                non_finite_resets: counters.non_finite_resets,
+            };
+        });
+        self.clock_realtime_worker();
     }
 
     /// In realtime mode, after a block: every message before now has been sent,
@@ -477,7 +528,7 @@ impl Synth {
             self.apply(event);
         }
         self.render(&mut left[done..frames], &mut right[done..frames]);
-        self.clock_realtime_worker();
+        self.finish_block(left, right);
     }
 }
 

@@ -168,6 +168,11 @@ impl Voices {
             .sum()
     }
 
+    /// How many keys are sounding or have a hammer in flight.
+    pub fn sounding_keys(&self) -> u32 {
+        self.keys.iter().filter(|k| k.is_active()).count() as u32
+    }
+
     /// Whether any voice is sounding or the soundboard ringing.
     pub fn is_active(&self) -> bool {
         self.keys.iter().any(KeyVoice::is_active)

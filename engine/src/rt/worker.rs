@@ -11,8 +11,10 @@
 
 use super::SynthEvent;
 use super::ops::{Operation, Stamped, ToWorker};
+use super::triple_buffer::Publisher;
+use super::view::MechanicsView;
 use crate::instrument::Preset;
-use crate::mech::action::{Action, ActionCommand, ActionEvent, KEYS, VelocityCurve};
+use crate::mech::action::{Action, ActionCommand, ActionEvent, KEYS, LOWEST_NOTE, VelocityCurve};
 use crate::mech::{Model, PropertyAccess, PropertyError};
 
 /// Control rate of the mechanics, Hz.
@@ -22,8 +24,10 @@ pub const CONTROL_RATE_HZ: f64 = 3_000.0;
 /// for every key, twice over.
 const ACTION_EVENTS: usize = 4 * KEYS;
 
+/// Control steps between two views published for the editor (about 60 per second).
+const STEPS_PER_VIEW: u64 = 50;
+
 /// The instrument's mechanics.
-#[derive(Debug, Clone)]
 pub struct Worker {
     /// The grand action and its event buffer, if the instrument has one.
     action: Option<(Action, Vec<(f64, ActionEvent)>)>,
@@ -40,6 +44,20 @@ pub struct Worker {
     epoch: u32,
     /// Property edits refused (unknown path, NaN, out of range).
     rejected: u64,
+    /// Where the editor's view of the mechanics goes, if anyone watches.
+    view: Option<Publisher<MechanicsView>>,
+    /// Control steps since the last view.
+    steps_since_view: u64,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker")
+            .field("next_step", &self.next_step)
+            .field("latency", &self.latency)
+            .field("rejected", &self.rejected)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Worker {
@@ -64,7 +82,14 @@ impl Worker {
             latency,
             epoch: 0,
             rejected: 0,
+            view: None,
+            steps_since_view: 0,
         }
+    }
+
+    /// Publishes a view of the mechanics to `view` about 60 times a second.
+    pub fn publish_view_to(&mut self, view: Publisher<MechanicsView>) {
+        self.view = Some(view);
     }
 
     /// Samples between a command and its earliest operation.
@@ -167,7 +192,7 @@ impl Worker {
             SynthEvent::AllNotesOff => {
                 for key in 0..KEYS as u8 {
                     command(ActionCommand::KeyUp {
-                        note: crate::mech::action::LOWEST_NOTE + key,
+                        note: LOWEST_NOTE + key,
                     });
                 }
                 command(ActionCommand::Sustain(0.0));
@@ -183,7 +208,33 @@ impl Worker {
             let b = self.next_step;
             self.step(b, out);
             self.next_step = b + self.period;
+            self.steps_since_view += 1;
+            if self.steps_since_view >= STEPS_PER_VIEW {
+                self.steps_since_view = 0;
+                self.publish_view(b);
+            }
         }
+    }
+
+    /// Writes the present state of keys, hammers, dampers and pedals to the view.
+    fn publish_view(&mut self, sample: u64) {
+        let time_s = self.time_s(sample);
+        let rejected_edits = self.rejected;
+        let (Some(view), Some((action, _))) = (self.view.as_mut(), self.action.as_ref()) else {
+            return;
+        };
+        view.publish_with(|v| {
+            v.time_s = time_s;
+            for (i, note) in (LOWEST_NOTE..).take(KEYS).enumerate() {
+                v.hammer_travel[i] = action.hammer_travel(note).unwrap_or(0.0) as f32;
+                v.damper[i] = action.damper(note).unwrap_or(1.0) as f32;
+                v.key_down[i] = action.key_down(note).unwrap_or(false);
+            }
+            v.sustain = action.sustain() as f32;
+            v.sostenuto = action.sostenuto();
+            v.una_corda = action.una_corda() as f32;
+            v.rejected_edits = rejected_edits;
+        });
     }
 
     /// Advances the action to grid sample `b` and sends what it did.

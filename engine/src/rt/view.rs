@@ -1,0 +1,74 @@
+//! Read-only views for the editor: the latest mechanical state and meters,
+//! published through triple buffers so that neither the audio thread nor the
+//! worker ever waits for the reader.
+
+use super::triple_buffer::Subscriber;
+use crate::mech::action::KEYS;
+
+/// The mechanics as the worker last published them (about 60 times a second).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MechanicsView {
+    /// The worker's time, s since the synthesiser was prepared.
+    pub time_s: f64,
+    /// Per key from A0: the hammer's travel towards the string, 0 (at rest) to
+    /// 1 (at the string).
+    pub hammer_travel: [f32; KEYS],
+    /// Per key: the damper, 0 lifted to 1 down.
+    pub damper: [f32; KEYS],
+    /// Per key: held down.
+    pub key_down: [bool; KEYS],
+    /// Sustain pedal depth, 0 to 1.
+    pub sustain: f32,
+    /// Sostenuto pedal down.
+    pub sostenuto: bool,
+    /// Una corda pedal depth, 0 to 1.
+    pub una_corda: f32,
+    /// Property edits the worker has refused.
+    pub rejected_edits: u64,
+}
+
+impl Default for MechanicsView {
+    fn default() -> Self {
+        Self {
+            time_s: 0.0,
+            hammer_travel: [0.0; KEYS],
+            damper: [1.0; KEYS],
+            key_down: [false; KEYS],
+            sustain: 0.0,
+            sostenuto: false,
+            una_corda: 0.0,
+            rejected_edits: 0,
+        }
+    }
+}
+
+/// The output as the audio thread last published it (after every block).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MeterView {
+    /// Samples rendered so far.
+    pub samples: u64,
+    /// Peak of the last block, left and right (full scale 1).
+    pub peak: [f32; 2],
+    /// RMS of the last block, left and right.
+    pub rms: [f32; 2],
+    /// Keys sounding or with a hammer in flight.
+    pub sounding_keys: u32,
+    /// Operations applied late (the worker fell behind).
+    pub late_operations: u64,
+    /// Voices muted and reset because they went non-finite.
+    pub non_finite_resets: u64,
+}
+
+/// The editor's ends of both views.
+pub struct Views {
+    /// Mechanics, from the worker.
+    pub mechanics: Subscriber<MechanicsView>,
+    /// Meters, from the audio thread.
+    pub meters: Subscriber<MeterView>,
+}
+
+impl std::fmt::Debug for Views {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Views").finish_non_exhaustive()
+    }
+}
