@@ -290,8 +290,8 @@ fn bad_property_edits_are_refused() {
 }
 
 /// The scripted session — 1000 notes with fast repetitions, pedals, 200
-/// property edits — allocates nothing on the audio thread, in lock-step mode
-/// (the worker inline) and in realtime mode.
+/// property edits, two preset switches — allocates (and frees) nothing on the
+/// audio thread, in lock-step mode (the worker inline) and in realtime mode.
 #[test]
 fn a_long_session_never_allocates_on_the_audio_thread() {
     let seconds = 20.0;
@@ -313,11 +313,25 @@ fn a_long_session_never_allocates_on_the_audio_thread() {
         } else {
             Synth::new(&piano(), FS).unwrap()
         };
+        let mut loader = synth.take_loader().unwrap();
+        let bars = Preset::builtin("mallet-bar").unwrap().unwrap();
+        let switches = [(frames / 3, bars), (2 * frames / 3, piano())];
+        let mut names = Vec::new();
         let (mut left, mut right) = (vec![0.0f32; block], vec![0.0f32; block]);
         let (mut next, mut next_edit) = (0, 0);
         let mut peak = 0.0f32;
         for start in (0..frames).step_by(block) {
             let end = start + block;
+            for (at, preset) in &switches {
+                if (start..end).contains(at) {
+                    // Off the audio thread: build the instrument, free the last.
+                    loader.load(preset).unwrap();
+                }
+            }
+            if start % (50 * block) == 0 {
+                loader.collect();
+                names.push(synth.preset().name.clone());
+            }
             let first = next;
             while next < score.len() && score[next].0 < end {
                 next += 1;
@@ -338,6 +352,8 @@ fn a_long_session_never_allocates_on_the_audio_thread() {
         }
         assert!(peak.is_finite() && peak > 1e-3, "peak {peak}");
         assert_eq!(synth.counters().dropped_commands, 0);
+        names.dedup();
+        assert_eq!(names, ["Grand piano", "Mallet and bar", "Grand piano"]);
     }
 }
 

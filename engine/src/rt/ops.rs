@@ -30,6 +30,9 @@ pub enum ToWorker {
     },
     /// Everything stopped; a new epoch begins.
     Reset,
+    /// A new instrument's worker takes over (from the install queue); a new
+    /// epoch begins.
+    Install,
     /// The audio has rendered every sample before `at`: every message stamped
     /// before it has been sent, so the worker may step its control grid up to it.
     Clock,

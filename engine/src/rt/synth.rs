@@ -28,7 +28,7 @@ use super::ops::{Operation, Stamped, ToWorker};
 use super::triple_buffer::{Publisher, Subscriber, triple_buffer};
 use super::view::{MechanicsView, MeterView, Views};
 use super::voices::{CHUNK, SynthError, Voices};
-use super::worker::{CONTROL_RATE_HZ, Worker};
+use super::worker::{CONTROL_RATE_HZ, Worker, WorkerHost};
 use super::{SynthEvent, TimedEvent};
 use crate::instrument::{ContactTrace, Preset, StrikeReport};
 
@@ -36,6 +36,8 @@ use crate::instrument::{ContactTrace, Preset, StrikeReport};
 const COMMAND_QUEUE: usize = 4096;
 /// Operations the worker may have in flight to the audio thread.
 const OPERATION_QUEUE: usize = 8192;
+/// Replaced instruments that may wait for the loader to free them.
+const SWITCHES_IN_FLIGHT: usize = 8;
 /// How long an idle worker thread sleeps before looking for messages again.
 const WORKER_POLL: Duration = Duration::from_micros(250);
 
@@ -65,9 +67,7 @@ pub struct Counters {
 enum Link {
     /// Inline, stepped at each control sample.
     LockStep {
-        worker: Box<Worker>,
-        commands: Consumer<Stamped<ToWorker>>,
-        operations: Producer<Stamped<Operation>>,
+        host: WorkerHost,
         /// Samples per control period.
         period: u64,
     },
@@ -76,6 +76,68 @@ enum Link {
         stop: Arc<AtomicBool>,
         thread: Option<JoinHandle<()>>,
     },
+}
+
+/// A new instrument's audio side, prepared off the audio thread.
+struct Prepared {
+    voices: Voices,
+    preset: Preset,
+}
+
+/// Loads other instruments into a running synthesiser without the audio
+/// thread allocating or freeing: [`InstrumentLoader::load`] builds the voices
+/// and the worker here, the audio thread swaps them in at the start of its next
+/// block, and the replaced ones come back here to be freed
+/// ([`InstrumentLoader::collect`]).
+pub struct InstrumentLoader {
+    sample_rate: f64,
+    latency: u64,
+    instruments: Producer<Box<Prepared>>,
+    workers: Producer<Box<Worker>>,
+    replaced: Consumer<Box<Prepared>>,
+    retired: Consumer<Box<Worker>>,
+}
+
+impl std::fmt::Debug for InstrumentLoader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InstrumentLoader")
+            .field("sample_rate", &self.sample_rate)
+            .finish_non_exhaustive()
+    }
+}
+
+impl InstrumentLoader {
+    /// Builds `preset` for the synthesiser and queues it; it starts sounding at
+    /// the next block (everything playing stops). Fails if the preset cannot
+    /// be built, or if the last instrument loaded has not been installed yet.
+    ///
+    /// Allocates: the new instrument (call it off the audio thread).
+    pub fn load(&mut self, preset: &Preset) -> Result<(), SynthError> {
+        self.collect();
+        if self.instruments.is_full() || self.workers.is_full() {
+            return Err(SynthError::SwitchPending);
+        }
+        let voices = Voices::new(preset, self.sample_rate)?;
+        let worker = Box::new(Worker::new(preset, self.sample_rate, self.latency));
+        // The worker first: the audio thread announces the switch to the
+        // worker only once it has taken the voices.
+        if self.workers.push(worker).is_err() {
+            return Err(SynthError::SwitchPending);
+        }
+        let prepared = Box::new(Prepared {
+            voices,
+            preset: preset.clone(),
+        });
+        self.instruments
+            .push(prepared)
+            .map_err(|_| SynthError::SwitchPending)
+    }
+
+    /// Frees the instruments the synthesiser has replaced.
+    pub fn collect(&mut self) {
+        while self.replaced.pop().is_ok() {}
+        while self.retired.pop().is_ok() {}
+    }
 }
 
 /// The instrument, playable from any thread that owns it.
@@ -99,6 +161,12 @@ pub struct Synth {
     dropped_commands: u64,
     /// Samples between a command and its earliest operation.
     latency: u64,
+    /// Instruments to switch to, from the loader.
+    instruments: Consumer<Box<Prepared>>,
+    /// Replaced instruments, back to the loader.
+    replaced: Producer<Box<Prepared>>,
+    /// The loader's end, until taken.
+    loader: Option<InstrumentLoader>,
     /// Where the meters go after every block.
     meters: Publisher<MeterView>,
     /// The editor's ends of the views, until taken.
@@ -130,29 +198,9 @@ impl Synth {
     ///
     /// Allocates: every voice, the worker and the queues.
     pub fn lock_step(preset: &Preset, sample_rate: f64, latency: u64) -> Result<Self, SynthError> {
-        let voices = Voices::new(preset, sample_rate)?;
+        let (parts, host) = Parts::new(preset, sample_rate, latency)?;
         let period = (sample_rate / CONTROL_RATE_HZ).round().max(1.0) as u64;
-        let mut worker = Box::new(Worker::new(preset, sample_rate, latency));
-        let (mechanics, mechanics_view) = triple_buffer(MechanicsView::default());
-        worker.publish_view_to(mechanics);
-        let (to_worker, commands) = RingBuffer::new(COMMAND_QUEUE);
-        let (operations, from_worker) = RingBuffer::new(OPERATION_QUEUE);
-        let mut synth = Self::assemble(
-            voices,
-            preset,
-            sample_rate,
-            mechanics_view,
-            to_worker,
-            from_worker,
-            Link::LockStep {
-                worker,
-                commands,
-                operations,
-                period,
-            },
-        );
-        synth.latency = latency;
-        Ok(synth)
+        Ok(Self::assemble(parts, Link::LockStep { host, period }))
     }
 
     /// `preset` at `sample_rate` (Hz) in realtime mode: the worker runs on a
@@ -164,12 +212,7 @@ impl Synth {
         sample_rate: f64,
         options: RealtimeOptions,
     ) -> Result<Self, SynthError> {
-        let voices = Voices::new(preset, sample_rate)?;
-        let mut worker = Worker::new(preset, sample_rate, options.latency);
-        let (mechanics, mechanics_view) = triple_buffer(MechanicsView::default());
-        worker.publish_view_to(mechanics);
-        let (to_worker, mut commands) = RingBuffer::<Stamped<ToWorker>>::new(COMMAND_QUEUE);
-        let (mut operations, from_worker) = RingBuffer::new(OPERATION_QUEUE);
+        let (parts, mut host) = Parts::new(preset, sample_rate, options.latency)?;
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = Arc::clone(&stop);
         let mut stall = options.stall;
@@ -177,67 +220,56 @@ impl Synth {
             .name("orchard-mechanics".into())
             .spawn(move || {
                 while !stopped.load(Ordering::Acquire) {
-                    while let Ok(message) = commands.pop() {
+                    host.drain(|message| {
                         if let (Some((after, pause)), ToWorker::Clock) = (stall, message.item)
                             && message.at > after
                         {
                             std::thread::sleep(pause);
                             stall = None;
                         }
-                        worker.receive(message, &mut |op| {
-                            // A full queue means the audio thread has stopped
-                            // reading; the operation is lost with it.
-                            let _ = operations.push(op);
-                        });
-                    }
+                    });
                     std::thread::park_timeout(WORKER_POLL);
                 }
             })
             .map_err(|e| SynthError::Worker(e.to_string()))?;
-        let mut synth = Self::assemble(
-            voices,
-            preset,
-            sample_rate,
-            mechanics_view,
-            to_worker,
-            from_worker,
+        Ok(Self::assemble(
+            parts,
             Link::Realtime {
                 stop,
                 thread: Some(thread),
             },
-        );
-        synth.latency = options.latency;
-        Ok(synth)
+        ))
     }
 
-    fn assemble(
-        voices: Voices,
-        preset: &Preset,
-        sample_rate: f64,
-        mechanics: Subscriber<MechanicsView>,
-        to_worker: Producer<Stamped<ToWorker>>,
-        from_worker: Consumer<Stamped<Operation>>,
-        link: Link,
-    ) -> Self {
+    fn assemble(parts: Parts, link: Link) -> Self {
         let (meters, meters_view) = triple_buffer(MeterView::default());
         Self {
-            voices,
-            preset: preset.clone(),
-            sample_rate,
+            voices: parts.voices,
+            preset: parts.preset,
+            sample_rate: parts.loader.sample_rate,
             now: 0,
             epoch: 0,
-            to_worker,
-            from_worker,
+            to_worker: parts.to_worker,
+            from_worker: parts.from_worker,
             link,
             late_operations: 0,
             dropped_commands: 0,
-            latency: 0,
+            latency: parts.loader.latency,
+            instruments: parts.instruments,
+            replaced: parts.replaced,
+            loader: Some(parts.loader),
             meters,
             views: Some(Views {
-                mechanics,
+                mechanics: parts.mechanics,
                 meters: meters_view,
             }),
         }
+    }
+
+    /// The loader that switches this synthesiser to other instruments (once;
+    /// later calls return `None`).
+    pub fn take_loader(&mut self) -> Option<InstrumentLoader> {
+        self.loader.take()
     }
 
     /// The editor's read-only views of the mechanics and the meters (once; later
@@ -333,7 +365,7 @@ impl Synth {
     /// realtime mode the worker's count stays on its thread).
     pub fn rejected_edits(&self) -> Option<u64> {
         match &self.link {
-            Link::LockStep { worker, .. } => Some(worker.rejected_edits()),
+            Link::LockStep { host, .. } => Some(host.worker.rejected_edits()),
             Link::Realtime { .. } => None,
         }
     }
@@ -397,6 +429,7 @@ impl Synth {
     /// Renders without telling a realtime worker how far the audio has come.
     fn render(&mut self, left: &mut [f32], right: &mut [f32]) {
         let frames = left.len().min(right.len());
+        self.install_prepared_instrument();
         let _denormals = FlushDenormals::new();
         let mut done = 0;
         while done < frames {
@@ -462,13 +495,7 @@ impl Synth {
     /// In lock-step mode at a control sample: the worker handles every message
     /// so far and steps its grid up to this sample.
     fn step_lock_step_worker(&mut self) {
-        let Link::LockStep {
-            worker,
-            commands,
-            operations,
-            period,
-        } = &mut self.link
-        else {
+        let Link::LockStep { host, period } = &mut self.link else {
             return;
         };
         if !self.now.is_multiple_of(*period) {
@@ -482,10 +509,23 @@ impl Synth {
         if self.to_worker.push(clock).is_err() {
             self.dropped_commands += 1;
         }
-        while let Ok(message) = commands.pop() {
-            worker.receive(message, &mut |op| {
-                let _ = operations.push(op);
-            });
+        host.drain(|_| {});
+    }
+
+    /// At the start of a block: switches to an instrument the loader prepared.
+    /// Everything playing stops; the old instrument goes back to the loader.
+    fn install_prepared_instrument(&mut self) {
+        let Ok(mut next) = self.instruments.pop() else {
+            return;
+        };
+        std::mem::swap(&mut self.voices, &mut next.voices);
+        std::mem::swap(&mut self.preset, &mut next.preset);
+        self.epoch = self.epoch.wrapping_add(1);
+        self.send(ToWorker::Install);
+        while self.from_worker.pop().is_ok() {}
+        if let Err(rtrb::PushError::Full(old)) = self.replaced.push(next) {
+            // Never free on the audio thread: keep the memory instead.
+            std::mem::forget(old);
         }
     }
 
@@ -541,5 +581,63 @@ impl Drop for Synth {
                 let _ = thread.join();
             }
         }
+    }
+}
+
+/// Everything a synthesiser is made of but its link to the worker.
+struct Parts {
+    voices: Voices,
+    preset: Preset,
+    mechanics: Subscriber<MechanicsView>,
+    to_worker: Producer<Stamped<ToWorker>>,
+    from_worker: Consumer<Stamped<Operation>>,
+    instruments: Consumer<Box<Prepared>>,
+    replaced: Producer<Box<Prepared>>,
+    loader: InstrumentLoader,
+}
+
+impl Parts {
+    /// The voices and worker of `preset`, and every queue between them, the
+    /// loader and the editor.
+    fn new(
+        preset: &Preset,
+        sample_rate: f64,
+        latency: u64,
+    ) -> Result<(Self, WorkerHost), SynthError> {
+        let voices = Voices::new(preset, sample_rate)?;
+        let mut worker = Box::new(Worker::new(preset, sample_rate, latency));
+        let (mechanics_publisher, mechanics) = triple_buffer(MechanicsView::default());
+        worker.publish_view_to(mechanics_publisher);
+        let (to_worker, commands) = RingBuffer::new(COMMAND_QUEUE);
+        let (operations, from_worker) = RingBuffer::new(OPERATION_QUEUE);
+        let (workers, installs) = RingBuffer::new(1);
+        let (retired_in, retired) = RingBuffer::new(SWITCHES_IN_FLIGHT);
+        let (instruments_in, instruments) = RingBuffer::new(1);
+        let (replaced, replaced_out) = RingBuffer::new(SWITCHES_IN_FLIGHT);
+        let host = WorkerHost {
+            worker,
+            commands,
+            operations,
+            installs,
+            retired: retired_in,
+        };
+        let parts = Self {
+            voices,
+            preset: preset.clone(),
+            mechanics,
+            to_worker,
+            from_worker,
+            instruments,
+            replaced,
+            loader: InstrumentLoader {
+                sample_rate,
+                latency,
+                instruments: instruments_in,
+                workers,
+                replaced: replaced_out,
+                retired,
+            },
+        };
+        Ok((parts, host))
     }
 }

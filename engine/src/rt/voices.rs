@@ -35,6 +35,8 @@ pub enum SynthError {
     Bar(BarError),
     /// The mechanical worker's thread could not be started.
     Worker(String),
+    /// The last instrument loaded has not been installed yet.
+    SwitchPending,
 }
 
 impl fmt::Display for SynthError {
@@ -47,6 +49,12 @@ impl fmt::Display for SynthError {
             Self::Key { key, reason } => write!(f, "key {key}: {reason}"),
             Self::Bar(e) => e.fmt(f),
             Self::Worker(reason) => write!(f, "cannot start the mechanical worker: {reason}"),
+            Self::SwitchPending => {
+                write!(
+                    f,
+                    "the instrument loaded before has not started playing yet"
+                )
+            }
         }
     }
 }

@@ -10,6 +10,8 @@
 //! or on its own thread (realtime), and whatever the audio block size.
 
 use super::SynthEvent;
+use rtrb::{Consumer, Producer};
+
 use super::ops::{Operation, Stamped, ToWorker};
 use super::triple_buffer::Publisher;
 use super::view::MechanicsView;
@@ -92,6 +94,13 @@ impl Worker {
         self.view = Some(view);
     }
 
+    /// Continues where `previous` stopped: its clock, its epoch and its view.
+    fn take_over(&mut self, previous: &mut Worker) {
+        self.next_step = previous.next_step;
+        self.epoch = previous.epoch;
+        self.view = previous.view.take();
+    }
+
     /// Samples between a command and its earliest operation.
     pub fn latency(&self) -> u64 {
         self.latency
@@ -132,6 +141,8 @@ impl Worker {
                 self.next_step = at.div_ceil(self.period) * self.period;
             }
             ToWorker::Clock => self.run_until(at, out),
+            // Handled by the host that owns the worker.
+            ToWorker::Install => {}
         }
     }
 
@@ -264,5 +275,58 @@ impl Worker {
             });
         }
         events.clear();
+    }
+}
+
+/// The worker with its ends of the queues: what runs inline in lock-step mode
+/// and on the worker's thread in realtime mode.
+pub(super) struct WorkerHost {
+    pub worker: Box<Worker>,
+    pub commands: Consumer<Stamped<ToWorker>>,
+    pub operations: Producer<Stamped<Operation>>,
+    /// Workers of instruments about to be installed.
+    pub installs: Consumer<Box<Worker>>,
+    /// Replaced workers, back to the loader to be freed off the audio thread.
+    pub retired: Producer<Box<Worker>>,
+}
+
+impl WorkerHost {
+    /// Handles every message waiting; `before` sees each one first.
+    pub fn drain(&mut self, mut before: impl FnMut(&Stamped<ToWorker>)) {
+        while let Ok(message) = self.commands.pop() {
+            before(&message);
+            if message.item == ToWorker::Install {
+                self.install(message);
+                continue;
+            }
+            let operations = &mut self.operations;
+            self.worker.receive(message, &mut |op| {
+                // A full queue means the audio thread has stopped reading; the
+                // operation is lost with it.
+                let _ = operations.push(op);
+            });
+        }
+    }
+
+    /// Replaces the worker with the next one installed, from the message's
+    /// sample and epoch on.
+    fn install(&mut self, message: Stamped<ToWorker>) {
+        let Ok(mut next) = self.installs.pop() else {
+            return;
+        };
+        next.take_over(&mut self.worker);
+        let previous = std::mem::replace(&mut self.worker, next);
+        self.worker.receive(
+            Stamped {
+                item: ToWorker::Reset,
+                ..message
+            },
+            &mut |_| {},
+        );
+        if let Err(rtrb::PushError::Full(previous)) = self.retired.push(previous) {
+            // The loader has not collected the last ones: keep the memory
+            // rather than free it here, which may be the audio thread.
+            std::mem::forget(previous);
+        }
     }
 }
