@@ -19,6 +19,7 @@
 pub mod analysis;
 pub mod instrument;
 pub mod mech;
+pub mod random;
 pub mod resonators;
 pub mod rt;
 pub mod wdf;

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::peak_frequency;
 use orchard_engine::instrument::Preset;
+use orchard_engine::random::SplitMix64;
 use orchard_engine::rt::{RealtimeOptions, Synth, SynthEvent, TimedEvent};
 
 #[global_allocator]
@@ -14,28 +15,11 @@ static ALLOCATOR: AllocDisabler = AllocDisabler;
 
 const FS: f64 = 48_000.0;
 
-/// A small deterministic pseudo-random sequence (64-bit LCG).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A performance of `notes` note-ons over `seconds`: runs and chords, fast
 /// repetitions of one key, releases, sustain on and off (half pedal too),
 /// sostenuto and una corda, and property edits (some refused). Sorted by frame.
 fn session(notes: usize, seconds: f64, seed: u64) -> Vec<(usize, SynthEvent)> {
-    let mut rng = Lcg(seed);
+    let mut rng = SplitMix64::new(seed);
     let frames = (seconds * FS) as u64;
     let mut events = Vec::new();
     for i in 0..notes {
@@ -70,7 +54,7 @@ fn session(notes: usize, seconds: f64, seed: u64) -> Vec<(usize, SynthEvent)> {
 
 /// Property edits interleaved with a session: (frame, path, value).
 fn edits(count: usize, seconds: f64, seed: u64) -> Vec<(usize, &'static str, f64)> {
-    let mut rng = Lcg(seed);
+    let mut rng = SplitMix64::new(seed);
     let frames = (seconds * FS) as u64;
     let mut edits: Vec<_> = (0..count)
         .map(|i| {

@@ -1,13 +1,15 @@
 //! `orchard bench`: how fast the default instrument plays, as realtime factors
 //! (audio seconds rendered per CPU second on one thread) for a single note, a
-//! ten-note chord and a sustained glissando over all 88 keys, and the peak
-//! resident memory of the process.
+//! ten-note chord and a sustained glissando over all 88 keys; for a dense
+//! session played as a live host plays it, the audio thread's worst block times
+//! and the delay from note-on to sound; and the peak resident memory.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
 use orchard_engine::instrument::Preset;
-use orchard_engine::rt::{Synth, SynthEvent};
+use orchard_engine::random::SplitMix64;
+use orchard_engine::rt::{RealtimeOptions, Synth, SynthEvent, TimedEvent};
 
 use super::BenchArgs;
 
@@ -27,6 +29,9 @@ pub enum Scenario {
     Chord,
     /// All 88 keys, 50 ms apart, held (as with the sustain pedal down).
     Glissando,
+    /// 60 s of dense playing (12 notes a second, pedalling) in realtime mode:
+    /// per-block process times, and note-on to first sound.
+    Session,
 }
 
 impl Scenario {
@@ -35,6 +40,7 @@ impl Scenario {
             Self::OneNote => "one note",
             Self::Chord => "ten-note chord",
             Self::Glissando => "88-key glissando",
+            Self::Session => "dense session",
         }
     }
 
@@ -47,6 +53,7 @@ impl Scenario {
                 .enumerate()
                 .map(|(i, k)| (i as f64 * GLISSANDO_STEP_S, k))
                 .collect(),
+            Self::Session => Vec::new(),
         }
     }
 }
@@ -95,6 +102,108 @@ fn measure(scenario: Scenario, sample_rate: f64, tail_s: f64) -> Result<(f64, f6
     Ok((frames as f64 / sample_rate, cpu_s))
 }
 
+/// Length of the dense session, s.
+const SESSION_S: f64 = 60.0;
+/// Notes per second in the dense session.
+const SESSION_NOTES_PER_S: f64 = 12.0;
+
+/// The dense session: (frame, event), sorted. Random keys and velocities, each
+/// held 0.1–2 s, the sustain pedal down and up every 3 s.
+fn session_score(sample_rate: f64) -> Vec<(usize, SynthEvent)> {
+    let mut rng = SplitMix64::new(1);
+    let frames = (SESSION_S * sample_rate) as u64;
+    let notes = (SESSION_S * SESSION_NOTES_PER_S) as usize;
+    let mut score = Vec::with_capacity(2 * notes + 40);
+    for _ in 0..notes {
+        let at = rng.below(frames) as usize;
+        let key = 21 + rng.below(88) as u8;
+        let velocity = (1 + rng.below(127)) as f32 / 127.0;
+        let hold = ((0.1 + 1.9 * rng.unit()) * sample_rate) as usize;
+        score.push((at, SynthEvent::NoteOn { key, velocity }));
+        score.push((at + hold, SynthEvent::NoteOff { key }));
+    }
+    for (i, at) in (0..frames as usize)
+        .step_by((3.0 * sample_rate) as usize)
+        .enumerate()
+    {
+        score.push((at, SynthEvent::Sustain(if i % 2 == 0 { 1.0 } else { 0.0 })));
+    }
+    score.sort_by_key(|&(at, _)| at);
+    score
+}
+
+/// The dense session in realtime mode (the worker on its own thread, as in a
+/// live host), rendered as fast as it goes: the audio thread's block times
+/// against the block period; then note-on to first sound from silence.
+fn session(sample_rate: f64) -> Result<Vec<String>, String> {
+    let latency = BLOCK as u64;
+    let options = RealtimeOptions {
+        latency,
+        stall: None,
+    };
+    let mut synth = Synth::realtime(&Preset::default_grand(), sample_rate, options)
+        .map_err(|e| e.to_string())?;
+    let score = session_score(sample_rate);
+    let frames = (SESSION_S * sample_rate) as usize;
+    let (mut left, mut right) = (vec![0.0f32; BLOCK], vec![0.0f32; BLOCK]);
+    let mut times = Vec::with_capacity(frames / BLOCK + 1);
+    let mut next = 0;
+    for start in (0..frames).step_by(BLOCK) {
+        let end = start + BLOCK;
+        let first = next;
+        while next < score.len() && score[next].0 < end {
+            next += 1;
+        }
+        let events = score[first..next].iter().map(|&(at, event)| TimedEvent {
+            offset: at - start,
+            event,
+        });
+        let began = Instant::now();
+        synth.process_events(&mut left, &mut right, events);
+        times.push(began.elapsed());
+    }
+    times.sort_unstable();
+    let period = Duration::from_secs_f64(BLOCK as f64 / sample_rate);
+    let percent = |d: Duration| 100.0 * d.as_secs_f64() / period.as_secs_f64();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    let mean = times.iter().sum::<Duration>() / times.len() as u32;
+    let mut lines = vec![format!(
+        "dense session ({SESSION_S:.0} s, {SESSION_NOTES_PER_S:.0} notes/s, {BLOCK}-frame blocks): \
+         process takes {:.1} % of the block period at the 99.9th percentile \
+         (median {:.1} %, mean {:.1} %, worst {:.1} %); rendered faster than real time, \
+         so the worker fell behind {} times",
+        percent(at(0.999)),
+        percent(at(0.5)),
+        percent(mean),
+        percent(at(1.0)),
+        synth.counters().late_operations
+    )];
+    let mut delays = Vec::new();
+    for velocity in [1u8, 64, 127] {
+        let mut synth = Synth::lock_step(&Preset::default_grand(), sample_rate, latency)
+            .map_err(|e| e.to_string())?;
+        synth.note_on(60, f32::from(velocity) / 127.0);
+        let mut first = None;
+        for block in 0..(0.1 * sample_rate) as usize / BLOCK {
+            synth.process(&mut left, &mut right);
+            if let Some(i) = left.iter().position(|s| *s != 0.0) {
+                first = Some(block * BLOCK + i);
+                break;
+            }
+        }
+        let first = first.ok_or("middle C did not sound within 100 ms")?;
+        delays.push(format!(
+            "{:.1} ms at velocity {velocity}",
+            first as f64 / sample_rate * 1e3
+        ));
+    }
+    lines.push(format!(
+        "note-on to first sound (middle C, {latency}-frame worker latency included): {}",
+        delays.join(", ")
+    ));
+    Ok(lines)
+}
+
 /// Peak resident memory of this process, MB (Linux; `None` elsewhere).
 fn peak_resident_mb() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -113,10 +222,19 @@ pub fn run_bench(args: &BenchArgs) -> Result<String, String> {
     }
     let scenarios: Vec<Scenario> = match args.scenario {
         Some(one) => vec![one],
-        None => vec![Scenario::OneNote, Scenario::Chord, Scenario::Glissando],
+        None => vec![
+            Scenario::OneNote,
+            Scenario::Chord,
+            Scenario::Glissando,
+            Scenario::Session,
+        ],
     };
     let mut lines = Vec::new();
     for scenario in scenarios {
+        if scenario == Scenario::Session {
+            lines.extend(session(f64::from(args.sample_rate))?);
+            continue;
+        }
         let (audio_s, cpu_s) = measure(scenario, f64::from(args.sample_rate), args.tail)?;
         lines.push(format!(
             "{}: {:.1}× real time ({audio_s:.1} s of audio in {cpu_s:.2} s, {} Hz, {BLOCK}-frame blocks)",
