@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use clap::ValueEnum;
 use orchard_engine::instrument::Preset;
 use orchard_engine::random::SplitMix64;
-use orchard_engine::rt::{RealtimeOptions, Synth, SynthEvent, TimedEvent};
+use orchard_engine::rt::{Synth, SynthEvent, TimedEvent};
 
 use super::BenchArgs;
 
@@ -29,8 +29,8 @@ pub enum Scenario {
     Chord,
     /// All 88 keys, 50 ms apart, held (as with the sustain pedal down).
     Glissando,
-    /// 60 s of dense playing (12 notes a second, pedalling) in realtime mode:
-    /// per-block process times, and note-on to first sound.
+    /// 60 s of dense playing (12 notes a second, pedalling): per-block process
+    /// times, and note-on to first sound.
     Session,
 }
 
@@ -132,17 +132,11 @@ fn session_score(sample_rate: f64) -> Vec<(usize, SynthEvent)> {
     score
 }
 
-/// The dense session in realtime mode (the worker on its own thread, as in a
-/// live host), rendered as fast as it goes: the audio thread's block times
-/// against the block period; then note-on to first sound from silence.
+/// The dense session as the plugin plays it (lock-step: the mechanics inline,
+/// no added latency): the block times against the block period; then note-on to
+/// first sound from silence.
 fn session(sample_rate: f64) -> Result<Vec<String>, String> {
-    let latency = BLOCK as u64;
-    let options = RealtimeOptions {
-        latency,
-        stall: None,
-    };
-    let mut synth = Synth::realtime(&Preset::default_grand(), sample_rate, options)
-        .map_err(|e| e.to_string())?;
+    let mut synth = Synth::new(&Preset::default_grand(), sample_rate).map_err(|e| e.to_string())?;
     let score = session_score(sample_rate);
     let frames = (SESSION_S * sample_rate) as usize;
     let (mut left, mut right) = (vec![0.0f32; BLOCK], vec![0.0f32; BLOCK]);
@@ -170,18 +164,16 @@ fn session(sample_rate: f64) -> Result<Vec<String>, String> {
     let mut lines = vec![format!(
         "dense session ({SESSION_S:.0} s, {SESSION_NOTES_PER_S:.0} notes/s, {BLOCK}-frame blocks): \
          process takes {:.1} % of the block period at the 99.9th percentile \
-         (median {:.1} %, mean {:.1} %, worst {:.1} %); rendered faster than real time, \
-         so the worker fell behind {} times",
+         (median {:.1} %, mean {:.1} %, worst {:.1} %)",
         percent(at(0.999)),
         percent(at(0.5)),
         percent(mean),
         percent(at(1.0)),
-        synth.counters().late_operations
     )];
     let mut delays = Vec::new();
     for velocity in [1u8, 64, 127] {
-        let mut synth = Synth::lock_step(&Preset::default_grand(), sample_rate, latency)
-            .map_err(|e| e.to_string())?;
+        let mut synth =
+            Synth::new(&Preset::default_grand(), sample_rate).map_err(|e| e.to_string())?;
         synth.note_on(60, f32::from(velocity) / 127.0);
         let mut first = None;
         for block in 0..(0.1 * sample_rate) as usize / BLOCK {
@@ -198,7 +190,7 @@ fn session(sample_rate: f64) -> Result<Vec<String>, String> {
         ));
     }
     lines.push(format!(
-        "note-on to first sound (middle C, {latency}-frame worker latency included): {}",
+        "note-on to first sound (middle C): {}",
         delays.join(", ")
     ));
     Ok(lines)
