@@ -1,29 +1,25 @@
 //! What sounds under one key: a hammer and strings, or a mallet and a bar.
 
-use super::{ContactTrace, MalletBar, StrikeReport, StruckString};
+use super::{ContactTrace, HammerPool, MalletBar, StrikeReport, StringKey};
 
 /// One key's voice, built from the preset's topology.
+///
+/// Strings strike with hammers shared through a [`HammerPool`], passed in by
+/// whoever plays the keys; a bar keeps its own mallet tree (one per key, built
+/// with the bar: mallets are not shared).
 // An instrument's keys are all of one variant, so boxing the larger one would
 // save no memory and add an indirection on the audio path.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum KeyVoice {
-    /// A felt hammer and one to three stiff strings; the output is the bridge
-    /// force, N.
-    Strings(StruckString),
+    /// One to three stiff strings struck by a felt hammer; the output is the
+    /// bridge force, N.
+    Strings(StringKey),
     /// A mallet and a free-free bar; the output is the pickup velocity, m/s.
     Bar(MalletBar),
 }
 
 impl KeyVoice {
-    /// Throws the hammer (or mallet) from its start gap at `speed_m_s`.
-    pub fn strike(&mut self, speed_m_s: f64) {
-        match self {
-            Self::Strings(voice) => voice.strike(speed_m_s),
-            Self::Bar(voice) => voice.strike(speed_m_s),
-        }
-    }
-
     /// Sets how hard the damper presses, 0 (lifted) to 1 (down); a bar has none.
     pub fn set_damper_amount(&mut self, amount: f64) {
         if let Self::Strings(voice) = self {
@@ -64,19 +60,19 @@ impl KeyVoice {
         }
     }
 
-    /// Brings everything to rest.
-    pub fn reset(&mut self) {
+    /// Brings everything to rest; a hammer in flight returns to `hammers`.
+    pub fn reset(&mut self, hammers: &mut HammerPool) {
         match self {
-            Self::Strings(voice) => voice.reset(),
+            Self::Strings(voice) => voice.reset(hammers),
             Self::Bar(voice) => voice.reset(),
         }
     }
 
     /// Renders `out.len()` samples, adding `gains[c]` times the voice's output to
-    /// channel `c` of each frame.
-    pub fn mix_into(&mut self, out: &mut [[f64; 2]], gains: [f64; 2]) {
+    /// channel `c` of each frame; strings strike with `hammers`.
+    pub fn mix_into(&mut self, out: &mut [[f64; 2]], gains: [f64; 2], hammers: &mut HammerPool) {
         match self {
-            Self::Strings(voice) => mix(out, gains, || voice.tick()),
+            Self::Strings(voice) => mix(out, gains, || voice.tick(hammers)),
             Self::Bar(voice) => mix(out, gains, || voice.tick()),
         }
     }

@@ -1,14 +1,18 @@
 //! Instruments: what a preset describes, and the voices built from it.
 
 mod bar;
+mod contact;
+mod hammer_pool;
 mod key_params;
 mod key_voice;
 mod preset;
 mod strike;
+mod string_key;
 mod tuning;
 mod voice;
 
 pub use bar::{BarError, BarParams, MalletBar};
+pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
 pub use key_voice::KeyVoice;
 pub use preset::{
@@ -17,5 +21,6 @@ pub use preset::{
     Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec, StringAnchor, StringSet, Topology,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
+pub use string_key::StringKey;
 pub use tuning::{StretchedTuning, octave_widening_cents};
 pub use voice::{StruckString, VoiceError};

@@ -61,6 +61,8 @@ pub struct Counters {
     pub dropped_commands: u64,
     /// Voices that went non-finite and were muted and reset.
     pub non_finite_resets: u64,
+    /// Hammer contacts taken from a key still holding one (pool exhausted).
+    pub stolen_contacts: u64,
 }
 
 /// Where the worker runs.
@@ -305,6 +307,7 @@ impl Synth {
             late_operations: self.late_operations,
             dropped_commands: self.dropped_commands,
             non_finite_resets: self.voices.non_finite_resets(),
+            stolen_contacts: self.voices.stolen_contacts(),
         }
     }
 

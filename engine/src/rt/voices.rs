@@ -1,13 +1,14 @@
 //! The audio-rate side of an instrument: every key's voice, mixed to stereo
-//! through the soundboard, playing the operations the mechanical worker sends.
+//! through the soundboard, playing the operations the mechanical worker sends
+//! with a few hammers shared by all the keys.
 
 use std::f64::consts::FRAC_PI_4;
 use std::fmt;
 
 use super::ops::Operation;
 use crate::instrument::{
-    BarError, ContactTrace, KeyVoice, MalletBar, Preset, PresetError, Resonators, StrikeReport,
-    StruckString, Topology, VoiceError,
+    BarError, ContactTrace, HammerPool, KeyVoice, MalletBar, Preset, PresetError, Resonators,
+    SHARED_HAMMERS, StrikeReport, StringKey, Topology, VoiceError,
 };
 use crate::resonators::{Soundboard, SoundboardParams};
 
@@ -63,12 +64,18 @@ impl std::error::Error for SynthError {}
 
 /// Every key's voice and the body they drive.
 ///
+/// Strings strike with contact trees from one [`HammerPool`]; when it is
+/// exhausted a strike steals the quietest contact or waits for one to let go
+/// (see the pool's notes), and both are counted.
+///
 /// Allocates in [`Voices::new`] only; [`Voices::apply`], [`Voices::render`] and
 /// [`Voices::reset`] never allocate, lock or panic.
 #[derive(Debug, Clone)]
 pub struct Voices {
     lowest_key: u8,
     keys: Vec<KeyVoice>,
+    /// The hammers the keys with strings share; owner `i` is `keys[i]`.
+    hammers: HammerPool,
     /// Left and right gains per key (equal-power pan times output gain).
     key_gains: Vec<[f64; 2]>,
     soundboard: Option<Soundboard>,
@@ -77,8 +84,19 @@ pub struct Voices {
 }
 
 impl Voices {
-    /// Builds every key of `preset` at `sample_rate` (Hz).
+    /// Builds every key of `preset` at `sample_rate` (Hz), sharing
+    /// [`SHARED_HAMMERS`] hammers.
     pub fn new(preset: &Preset, sample_rate: f64) -> Result<Self, SynthError> {
+        Self::with_hammers(preset, sample_rate, SHARED_HAMMERS)
+    }
+
+    /// Builds every key of `preset` at `sample_rate` (Hz), sharing `hammers`
+    /// hammer contact trees (at least one).
+    pub fn with_hammers(
+        preset: &Preset,
+        sample_rate: f64,
+        hammers: usize,
+    ) -> Result<Self, SynthError> {
         if !(sample_rate.is_finite() && (8_000.0..=768_000.0).contains(&sample_rate)) {
             return Err(SynthError::SampleRate(sample_rate));
         }
@@ -113,23 +131,33 @@ impl Voices {
                 sample_rate,
             )
         });
+        // The pool's trees are valid at any sample rate that passed the check
+        // above; the rate is all that can be wrong.
+        let hammers = HammerPool::new(hammers, keys.len(), sample_rate)
+            .map_err(|_| SynthError::SampleRate(sample_rate))?;
         Ok(Self {
             lowest_key: lowest,
             keys,
+            hammers,
             key_gains,
             soundboard,
             bus: Box::new([[0.0; 2]; CHUNK]),
         })
     }
 
+    /// The index of `key` in `keys` (its owner number in the pool).
+    fn index(&self, key: u8) -> Option<usize> {
+        let index = usize::from(key.checked_sub(self.lowest_key)?);
+        (index < self.keys.len()).then_some(index)
+    }
+
     fn voice(&self, key: u8) -> Option<&KeyVoice> {
-        self.keys
-            .get(usize::from(key.checked_sub(self.lowest_key)?))
+        self.keys.get(self.index(key)?)
     }
 
     fn voice_mut(&mut self, key: u8) -> Option<&mut KeyVoice> {
-        self.keys
-            .get_mut(usize::from(key.checked_sub(self.lowest_key)?))
+        let index = self.index(key)?;
+        self.keys.get_mut(index)
     }
 
     /// Carries out one operation of the mechanical worker now.
@@ -140,9 +168,8 @@ impl Voices {
                 speed_m_s,
                 shifted,
             } => {
-                if let Some(voice) = self.voice_mut(key) {
-                    voice.shift_hammer(shifted);
-                    voice.strike(speed_m_s);
+                if let Some(index) = self.index(key) {
+                    self.strike(index, speed_m_s, shifted);
                 }
             }
             Operation::Damper { key, amount } => {
@@ -151,6 +178,79 @@ impl Voices {
                 }
             }
         }
+    }
+
+    /// Strikes `keys[index]` at `speed_m_s`: a bar with its mallet; strings
+    /// with a hammer from the pool, stolen if need be, or deferred until one
+    /// lets go (the damper lifts now either way).
+    fn strike(&mut self, index: usize, speed_m_s: f64, shifted: bool) {
+        // Strikes that have waited go first.
+        self.serve_deferred();
+        let hammers = &mut self.hammers;
+        let voice = &mut self.keys[index];
+        voice.shift_hammer(shifted);
+        let struck = match voice {
+            KeyVoice::Bar(bar) => {
+                bar.strike(speed_m_s);
+                true
+            }
+            KeyVoice::Strings(key) => key.strike(speed_m_s, hammers, index),
+        };
+        if !struck && !self.launch_stealing(index, speed_m_s) {
+            self.hammers.defer(index, speed_m_s);
+        }
+    }
+
+    /// Launches `keys[index]`'s hammer at `speed_m_s` with a contact stolen
+    /// from the quietest key, if any can go without a click.
+    fn launch_stealing(&mut self, index: usize, speed_m_s: f64) -> bool {
+        let Some(victim) = self.hammers.steal_quietest() else {
+            return false;
+        };
+        if let Some(KeyVoice::Strings(key)) = self.keys.get_mut(victim) {
+            key.hammer_stolen();
+        }
+        self.string_key(index)
+            .is_some_and(|(key, hammers)| key.launch(speed_m_s, hammers, index))
+    }
+
+    /// Launches the strikes that have waited, oldest first, while contacts are
+    /// free or can be stolen.
+    fn serve_deferred(&mut self) {
+        while let Some((index, speed_m_s)) = self.hammers.next_deferred() {
+            let launched = self
+                .string_key(index)
+                .is_none_or(|(key, hammers)| key.launch(speed_m_s, hammers, index))
+                || self.launch_stealing(index, speed_m_s);
+            if !launched {
+                return;
+            }
+            self.hammers.pop_deferred();
+        }
+    }
+
+    /// `keys[index]` if it has strings, with the pool it strikes with.
+    fn string_key(&mut self, index: usize) -> Option<(&mut StringKey, &mut HammerPool)> {
+        match self.keys.get_mut(index) {
+            Some(KeyVoice::Strings(key)) => Some((key, &mut self.hammers)),
+            _ => None,
+        }
+    }
+
+    /// Contacts taken from a key whose hammer was still grafted (it had struck
+    /// and let go), so far.
+    pub fn stolen_contacts(&self) -> u64 {
+        self.hammers.stolen_contacts()
+    }
+
+    /// Strikes that waited for a hammer to let go, so far.
+    pub fn deferred_strikes(&self) -> u64 {
+        self.hammers.deferred_strikes()
+    }
+
+    /// The shared hammers.
+    pub fn hammers(&self) -> &HammerPool {
+        &self.hammers
     }
 
     /// What the last strike of `key` did, if the key has strings.
@@ -184,18 +284,33 @@ impl Voices {
     /// Whether any voice is sounding or the soundboard ringing.
     pub fn is_active(&self) -> bool {
         self.keys.iter().any(KeyVoice::is_active)
+            || self.hammers.has_deferred()
             || self.soundboard.as_ref().is_some_and(|b| !b.is_asleep())
     }
 
     /// Renders `left.len()` frames (at most [`CHUNK`]) into `left` and `right`.
     pub fn render(&mut self, left: &mut [f32], right: &mut [f32]) {
-        let bus = &mut self.bus[..left.len()];
-        bus.fill([0.0; 2]);
-        for (voice, &gains) in self.keys.iter_mut().zip(&self.key_gains) {
-            if voice.is_active() {
-                voice.mix_into(bus, gains);
+        let frames = left.len().min(right.len()).min(CHUNK);
+        self.bus[..frames].fill([0.0; 2]);
+        let mut done = 0;
+        while done < frames {
+            self.serve_deferred();
+            // While strikes wait, a contact may let go at any sample: go one
+            // sample at a time (the same samples whatever the block size).
+            let end = if self.hammers.has_deferred() {
+                done + 1
+            } else {
+                frames
+            };
+            let bus = &mut self.bus[done..end];
+            for (voice, &gains) in self.keys.iter_mut().zip(&self.key_gains) {
+                if voice.is_active() {
+                    voice.mix_into(bus, gains, &mut self.hammers);
+                }
             }
+            done = end;
         }
+        let bus = &self.bus[..frames];
         for ((l, r), &[bl, br]) in left.iter_mut().zip(right.iter_mut()).zip(bus.iter()) {
             let [ol, or] = match self.soundboard.as_mut() {
                 Some(board) => board.process(bl, br),
@@ -209,8 +324,9 @@ impl Voices {
     /// Everything at rest.
     pub fn reset(&mut self) {
         for key in &mut self.keys {
-            key.reset();
+            key.reset(&mut self.hammers);
         }
+        self.hammers.reset();
         if let Some(board) = self.soundboard.as_mut() {
             board.reset();
         }
@@ -236,7 +352,7 @@ fn build_voice(
             let (t60, travel) = topology
                 .dampers
                 .map_or((NO_DAMPER_T60_S, 0.006), |d| (d.t60_s, d.travel_s));
-            let voice = StruckString::new(
+            let voice = StringKey::new(
                 params,
                 sample_rate,
                 topology.hammers.start_gap_m,

@@ -1,0 +1,361 @@
+//! One key of a struck-string instrument: the note's strings and the flight of
+//! the hammer that strikes them, a contact tree borrowed from a [`HammerPool`].
+
+use super::KeyParams;
+use super::contact::ContactShape;
+use super::hammer_pool::{ContactId, HammerPool};
+use super::strike::{ContactTrace, PulseCounter, StrikeReport};
+use super::voice::VoiceError;
+use crate::resonators::Unison;
+
+/// The hammer leaves the tree once it is this many start gaps away from the string
+/// (the proximity condition of seed 004, Section 4, ceases to hold).
+const PROXIMITY_GAPS: f64 = 2.0;
+
+/// Longest a hammer stays grafted to its string after a strike, s: by then a real
+/// action's backcheck has caught it.
+const MAX_FLIGHT_S: f64 = 0.25;
+
+/// How much of a strike's contact force the [`ContactTrace`] keeps, s.
+const TRACE_S: f64 = 0.025;
+
+/// The flight of a hammer between its release and its pruning.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Flight {
+    /// The contact tree grafted onto the strings.
+    contact: ContactId,
+    /// Samples since release.
+    age: u64,
+    /// Whether the felt pushed on the string at the previous sample.
+    was_touching: bool,
+    /// Force pulses so far.
+    pulses: PulseCounter,
+}
+
+/// A key's strings, and its hammer while one is grafted onto them.
+///
+/// The hammer's tree is not the key's: a strike takes one from a
+/// [`HammerPool`], fits it to this key and the struck strings
+/// (a `ContactShape`, one per nonempty subset of strings, for una corda) and
+/// returns it when the hammer has gone.
+///
+/// Allocates: the strings' delay lines, the contact shapes and the contact
+/// trace, in [`StringKey::new`]; nothing after.
+#[derive(Debug, Clone)]
+pub struct StringKey {
+    params: KeyParams,
+    sample_rate: f64,
+    start_gap_m: f64,
+    string: Unison,
+    /// The hammer fitted to each nonempty subset of strings (index = mask − 1).
+    shapes: Vec<ContactShape>,
+    /// Index into `shapes` chosen for the next strike.
+    selected_shape: usize,
+    /// Index into `shapes` of the current (or last) flight.
+    shape_in_use: usize,
+    flight: Option<Flight>,
+    report: StrikeReport,
+    trace: ContactTrace,
+    /// Consecutive samples with the bridge force below the silence threshold.
+    quiet_samples: u32,
+    /// Bridge force below which the string counts as silent, N.
+    silence_threshold_n: f64,
+    sounding: bool,
+    /// How many times the simulation went non-finite and was reset.
+    non_finite_resets: u32,
+}
+
+impl StringKey {
+    /// Builds the key at `sample_rate` (Hz), its hammer released `start_gap_m`
+    /// (m) from the strings. `silence_threshold_n` is the bridge force (N) below
+    /// which a string that has rung for a whole period goes to sleep.
+    pub fn new(
+        params: KeyParams,
+        sample_rate: f64,
+        start_gap_m: f64,
+        damper_t60_s: f64,
+        damper_travel_s: f64,
+        silence_threshold_n: f64,
+    ) -> Result<Self, VoiceError> {
+        let mut string = Unison::new(&params.unison(damper_t60_s, damper_travel_s), sample_rate)
+            .map_err(VoiceError::String)?;
+        let masks = (1u8 << string.len()) - 1;
+        let shapes = (1..=masks)
+            .map(|mask| {
+                string.set_struck_strings(mask);
+                ContactShape::new(
+                    params.hammer_mass_kg,
+                    params.felt,
+                    string.len(),
+                    mask.count_ones() as usize,
+                    string.contact_resistance(),
+                    sample_rate,
+                )
+                .map_err(VoiceError::Hammer)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        string.set_struck_strings(masks);
+        let all = shapes.len() - 1;
+        Ok(Self {
+            shapes,
+            selected_shape: all,
+            shape_in_use: all,
+            params,
+            sample_rate,
+            start_gap_m,
+            string,
+            flight: None,
+            report: StrikeReport::default(),
+            trace: ContactTrace::new(TRACE_S, sample_rate),
+            quiet_samples: 0,
+            silence_threshold_n,
+            sounding: false,
+            non_finite_resets: 0,
+        })
+    }
+
+    /// The physical values of this key.
+    pub fn params(&self) -> &KeyParams {
+        &self.params
+    }
+
+    /// The note's strings.
+    pub fn string(&self) -> &Unison {
+        &self.string
+    }
+
+    /// Chooses which of the note's strings the next strikes hit: bit `i` for string
+    /// `i` (una corda moves the hammers to strike fewer). Bits for strings the note
+    /// lacks are ignored; a mask with none left selects all. Takes effect at the
+    /// next strike; a hammer in flight keeps its strings.
+    pub fn set_struck_strings(&mut self, mask: u8) {
+        let all = (1u8 << self.string.len()) - 1;
+        let mask = match mask & all {
+            0 => all,
+            m => m,
+        };
+        self.selected_shape = usize::from(mask) - 1;
+    }
+
+    /// The strings the current (or last) strike hit: bit `i` for string `i`.
+    pub fn struck_strings(&self) -> u8 {
+        self.shape_in_use as u8 + 1
+    }
+
+    /// Whether a hammer is grafted onto the strings.
+    pub fn has_hammer(&self) -> bool {
+        self.flight.is_some()
+    }
+
+    /// Hammer velocity (m/s, towards the string) while it is grafted to the
+    /// string; `hammers` is the pool the key strikes with.
+    pub fn hammer_velocity(&self, hammers: &HammerPool) -> Option<f64> {
+        self.flight
+            .map(|f| hammers.contact(f.contact).hammer_velocity())
+    }
+
+    /// What the last strike did.
+    pub fn report(&self) -> &StrikeReport {
+        &self.report
+    }
+
+    /// The contact force and felt compression of the last strike, from its first
+    /// touch (up to 25 ms).
+    pub fn contact_trace(&self) -> &ContactTrace {
+        &self.trace
+    }
+
+    /// How many times this key's simulation went non-finite and was silenced.
+    pub fn non_finite_resets(&self) -> u32 {
+        self.non_finite_resets
+    }
+
+    /// Whether the string is sounding or a hammer is in flight.
+    pub fn is_active(&self) -> bool {
+        self.sounding || self.flight.is_some()
+    }
+
+    /// Lifts the damper and throws the hammer towards the string at `speed_m_s`
+    /// from the start gap (see [`StringKey::launch`]). Returns false when no
+    /// contact was free: the damper is up, the hammer not thrown.
+    pub fn strike(&mut self, speed_m_s: f64, hammers: &mut HammerPool, owner: usize) -> bool {
+        self.string.set_damper(0.0);
+        self.launch(speed_m_s, hammers, owner)
+    }
+
+    /// Throws the hammer towards the string at `speed_m_s` from the start gap,
+    /// the damper left as it is. A string still ringing is struck where it is.
+    /// A hammer still grafted is thrown again; otherwise a free contact of
+    /// `hammers` is taken for `owner` (this key's number in the pool), fitted to
+    /// the selected strings and grafted. Returns false, changing nothing, when
+    /// none is free.
+    pub fn launch(&mut self, speed_m_s: f64, hammers: &mut HammerPool, owner: usize) -> bool {
+        let contact = match self.flight {
+            Some(flight) => flight.contact,
+            None => match hammers.take(owner) {
+                Some(contact) => {
+                    self.shape_in_use = self.selected_shape;
+                    self.string.set_struck_strings(self.shape_in_use as u8 + 1);
+                    contact
+                }
+                None => return false,
+            },
+        };
+        let speed = if speed_m_s.is_finite() {
+            speed_m_s.max(1e-3)
+        } else {
+            1e-3
+        };
+        let closing_rate = speed - self.string.free_velocity();
+        hammers.contact_mut(contact).launch(
+            &self.shapes[self.shape_in_use],
+            speed,
+            self.start_gap_m,
+            closing_rate,
+        );
+        self.flight = Some(Flight {
+            contact,
+            age: 0,
+            was_touching: false,
+            pulses: PulseCounter::default(),
+        });
+        self.trace.clear();
+        self.report = StrikeReport {
+            strike_speed_m_s: speed,
+            ..StrikeReport::default()
+        };
+        self.quiet_samples = 0;
+        self.sounding = true;
+        true
+    }
+
+    /// Lowers (`true`) or lifts (`false`) the damper.
+    pub fn set_damper(&mut self, engaged: bool) {
+        self.string.set_damper(if engaged { 1.0 } else { 0.0 });
+    }
+
+    /// Sets how hard the damper presses, 0 (lifted) to 1 (down); in between it
+    /// only partly damps (half-pedalling). Clamped to [0, 1].
+    pub fn set_damper_amount(&mut self, amount: f64) {
+        self.string.set_damper(amount);
+    }
+
+    /// Advances one sample; returns the bridge force, N. `hammers` is the pool
+    /// the key strikes with; a hammer that has gone returns to it.
+    #[inline]
+    pub fn tick(&mut self, hammers: &mut HammerPool) -> f64 {
+        let force = match self.flight {
+            Some(flight) => hammers
+                .contact_mut(flight.contact)
+                .tick(self.string.free_velocity()),
+            None => 0.0,
+        };
+        let bridge = self.string.step(force);
+        let hammer_finite = self.flight.is_none_or(|flight| {
+            hammers.contact(flight.contact).compression().is_finite() && force.is_finite()
+        });
+        if !(bridge.is_finite() && hammer_finite) {
+            // Contain the fault: this key falls silent instead of poisoning the mix.
+            self.reset(hammers);
+            self.non_finite_resets = self.non_finite_resets.saturating_add(1);
+            return 0.0;
+        }
+        if self.flight.is_some() {
+            self.track_contact(hammers);
+        }
+        if bridge.abs() < self.silence_threshold_n {
+            self.quiet_samples = self.quiet_samples.saturating_add(1);
+            self.sleep_if_silent();
+        } else {
+            self.quiet_samples = 0;
+        }
+        bridge
+    }
+
+    /// Puts the string to sleep (exactly at rest) once every wave on it has passed
+    /// the bridge below the silence threshold, with no hammer near. Deciding this per
+    /// sample keeps the output independent of how audio is divided into blocks.
+    fn sleep_if_silent(&mut self) {
+        if self.sounding
+            && self.flight.is_none()
+            && f64::from(self.quiet_samples) > self.string.period_samples() + 2.0
+        {
+            self.string.reset();
+            self.sounding = false;
+        }
+    }
+
+    /// Updates the strike report and the contact trace, and prunes the hammer's
+    /// tree when it has gone. The tree is pruned only while the felt carries no
+    /// force, so pruning never changes the force on the string (no click): once
+    /// the hammer has touched and is two start gaps away, or once the action's
+    /// backcheck would have caught it.
+    fn track_contact(&mut self, hammers: &mut HammerPool) {
+        let Some(flight) = self.flight.as_mut() else {
+            return;
+        };
+        flight.age += 1;
+        let t = flight.age as f64 / self.sample_rate;
+        let contact = hammers.contact(flight.contact);
+        let (force, compression) = (contact.force(), contact.compression());
+        let report = &mut self.report;
+        let touching = force > 0.0;
+        if touching && !flight.was_touching {
+            report.contacts += 1;
+            if report.first_touch_s.is_none() {
+                report.first_touch_s = Some(t);
+            }
+        }
+        if !touching && flight.was_touching {
+            report.last_release_s = Some(t);
+            if report.contacts == 1 {
+                report.contact_duration_s = Some(t - report.first_touch_s.unwrap_or(t));
+                report.rebound_velocity_m_s = Some(contact.hammer_velocity());
+            }
+        }
+        if report.first_touch_s.is_some() {
+            flight.pulses.push(force);
+            report.force_pulses = flight.pulses.count();
+            self.trace.push(force, compression);
+        }
+        report.peak_force_n = report.peak_force_n.max(force);
+        flight.was_touching = touching;
+
+        let far = compression < -PROXIMITY_GAPS * self.start_gap_m;
+        let caught = t > MAX_FLIGHT_S;
+        if !touching && ((report.contacts > 0 && far) || caught) {
+            let contact = flight.contact;
+            self.prune();
+            hammers.release(contact);
+        }
+    }
+
+    /// Forgets the hammer of the flight, whose contact has gone back to the pool
+    /// (a [`HammerPool`] steal, which happens only while the felt carries no
+    /// force: nothing the string feels changes).
+    pub(crate) fn hammer_stolen(&mut self) {
+        self.prune();
+    }
+
+    /// Ends the flight and records when.
+    fn prune(&mut self) {
+        if let Some(flight) = self.flight.take() {
+            self.report.hammer_gone = true;
+            self.report.pruned_after_s = Some(flight.age as f64 / self.sample_rate);
+        }
+    }
+
+    /// Brings everything to rest: string still, damper up, no hammer (a grafted
+    /// one returns to `hammers`).
+    pub fn reset(&mut self, hammers: &mut HammerPool) {
+        if let Some(flight) = self.flight.take() {
+            hammers.contact_mut(flight.contact).reset();
+            hammers.release(flight.contact);
+        }
+        self.string.reset();
+        self.report = StrikeReport::default();
+        self.trace.clear();
+        self.quiet_samples = 0;
+        self.sounding = false;
+    }
+}
