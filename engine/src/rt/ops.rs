@@ -41,8 +41,9 @@ pub enum ToWorker {
 /// What the worker tells the audio thread to do, at a sample.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Operation {
-    /// Graft `key`'s hammer tree onto its strings (or bar) and throw the hammer
-    /// from its start gap at `speed_m_s`; `shifted` by the una corda pedal.
+    /// Take a contact from the shared hammer pool, fit it to `key`, graft it
+    /// onto the key's strings (or throw the key's mallet at its bar) and throw
+    /// it from its start gap at `speed_m_s`; `shifted` by the una corda pedal.
     Strike {
         /// MIDI key.
         key: u8,
