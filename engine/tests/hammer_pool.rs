@@ -46,7 +46,7 @@ fn run(voices: &mut Voices, keys: &[u8], launch_at: Option<&[usize]>, frames: us
             }
         }
         let stolen = voices.stolen_contacts();
-        voices.render(&mut l, &mut r);
+        voices.render(&mut l, &mut r, |_, _, _| {});
         for _ in stolen..voices.stolen_contacts() {
             out.steals.push(n);
         }
@@ -148,7 +148,7 @@ fn exhausted_pool_never_allocates() {
             });
         }
         for block in 0..40 {
-            voices.render(&mut l, &mut r);
+            voices.render(&mut l, &mut r, |_, _, _| {});
             peak = l.iter().fold(peak, |m, x| m.max(x.abs()));
             for strike in 0..2 {
                 for &key in &CHORD {
@@ -158,7 +158,7 @@ fn exhausted_pool_never_allocates() {
                         shifted: strike == 1,
                     });
                 }
-                few.render(&mut l[..64], &mut r[..64]);
+                few.render(&mut l[..64], &mut r[..64], |_, _, _| {});
             }
         }
         voices.reset();

@@ -227,3 +227,36 @@ fn properties_are_checked_against_their_ranges() {
     ));
     assert!(strikes(&run(&mut action, 0.0, 0.01)).is_empty());
 }
+
+/// A rebound reported by the strings' side replaces the restitution model: the
+/// hammer falls from the string at the measured speed, from the reported time.
+#[test]
+fn a_measured_rebound_sets_the_fall() {
+    let settings = ActionSettings::default();
+    let mut action = Action::new(settings);
+    press(&mut action, 0.0, 64);
+    run(&mut action, 0.0, 0.003);
+    action.command(
+        0.003,
+        ActionCommand::Rebound {
+            note: C4,
+            speed: 0.8,
+        },
+    );
+    run(&mut action, 0.003, 0.008);
+    let dt = 0.005;
+    let fallen = 0.8 * dt + 0.5 * 9.81 * dt * dt;
+    let expected = (settings.blow_distance - fallen) / settings.blow_distance;
+    let travel = action.hammer_travel(C4).unwrap();
+    assert!((travel - expected).abs() < 1e-9, "{travel} vs {expected}");
+    // Nonsense is ignored.
+    action.command(
+        0.008,
+        ActionCommand::Rebound {
+            note: C4,
+            speed: f64::NAN,
+        },
+    );
+    run(&mut action, 0.008, 0.009);
+    assert!(action.hammer_travel(C4).unwrap().is_finite());
+}

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::peak_frequency;
 use orchard_engine::instrument::Preset;
+use orchard_engine::mech::action::ActionSettings;
 use orchard_engine::random::SplitMix64;
 use orchard_engine::rt::{RealtimeOptions, Synth, SynthEvent, TimedEvent};
 
@@ -388,4 +389,40 @@ fn views_show_the_mechanics_and_meters_without_blocking() {
     assert_eq!(meters.samples, 60 * 256);
     assert!(meters.peak[0] > 1e-3 && meters.rms[0] > 0.0, "{meters:?}");
     assert_eq!(meters.sounding_keys, 1);
+}
+
+/// The audio side's snapshot reaches the worker's model: after a soft strike
+/// the action's hammer falls from the string at the speed the hammer tree
+/// measured when it let go, from that moment (not at the restitution model's
+/// speed).
+#[test]
+fn the_action_catches_the_hammer_the_strings_threw_back() {
+    let mut synth = Synth::new(&piano(), FS).unwrap();
+    let mut views = synth.take_views().unwrap();
+    synth.note_on(60, 20.0 / 127.0);
+    // Views come every 50 control steps of 16 samples: the first at the step
+    // of sample 784.
+    let (mut l, mut r) = (vec![0.0f32; 801], vec![0.0f32; 801]);
+    synth.process(&mut l, &mut r);
+    let report = *synth.strike_report(60).unwrap();
+    // Report times count from the strike's first sample as 1/FS.
+    let separated_s = report.last_release_s.expect("the hammer let go") - 1.0 / FS;
+    let speed = -report.rebound_velocity_m_s.unwrap();
+    // Far from the restitution model's half of the strike speed.
+    let restitution = ActionSettings::default().restitution * report.strike_speed_m_s;
+    assert!(
+        speed > 0.0 && (speed - restitution).abs() > 0.05,
+        "{speed} vs {restitution}"
+    );
+    let view = *views.mechanics.latest();
+    assert!((view.time_s - 784.0 / FS).abs() < 1e-12, "{}", view.time_s);
+    let dt = view.time_s - separated_s;
+    let blow = 0.047;
+    let fallen = speed * dt + 0.5 * 9.81 * dt * dt;
+    let expected = (blow - fallen) / blow;
+    let travel = f64::from(view.hammer_travel[60 - 21]);
+    assert!(
+        (travel - expected).abs() < 2e-5,
+        "travel {travel}, from the measured rebound {expected}"
+    );
 }

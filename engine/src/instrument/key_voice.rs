@@ -69,11 +69,31 @@ impl KeyVoice {
     }
 
     /// Renders `out.len()` samples, adding `gains[c]` times the voice's output to
-    /// channel `c` of each frame; strings strike with `hammers`.
-    pub fn mix_into(&mut self, out: &mut [[f64; 2]], gains: [f64; 2], hammers: &mut HammerPool) {
+    /// channel `c` of each frame. Returns the frame at which a hammer let go of
+    /// its strings after a strike, with its speed away from them (m/s), if one
+    /// did.
+    pub fn mix_into(
+        &mut self,
+        out: &mut [[f64; 2]],
+        gains: [f64; 2],
+        hammers: &mut HammerPool,
+    ) -> Option<(usize, f64)> {
         match self {
-            Self::Strings(voice) => mix(out, gains, || voice.tick(hammers)),
-            Self::Bar(voice) => mix(out, gains, || voice.tick()),
+            Self::Strings(voice) => {
+                let mut rebound = None;
+                mix(out, gains, |i| {
+                    let y = voice.tick(hammers);
+                    if let Some(speed) = voice.take_rebound() {
+                        rebound = Some((i, speed));
+                    }
+                    y
+                });
+                rebound
+            }
+            Self::Bar(voice) => {
+                mix(out, gains, |_| voice.tick());
+                None
+            }
         }
     }
 
@@ -102,10 +122,11 @@ impl KeyVoice {
     }
 }
 
+/// Adds `gains` times `tick(frame index)` to each frame of `out`.
 #[inline]
-fn mix(out: &mut [[f64; 2]], [left, right]: [f64; 2], mut tick: impl FnMut() -> f64) {
-    for frame in out {
-        let y = tick();
+fn mix(out: &mut [[f64; 2]], [left, right]: [f64; 2], mut tick: impl FnMut(usize) -> f64) {
+    for (i, frame) in out.iter_mut().enumerate() {
+        let y = tick(i);
         frame[0] += left * y;
         frame[1] += right * y;
     }

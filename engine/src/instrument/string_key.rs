@@ -63,6 +63,9 @@ pub struct StringKey {
     sounding: bool,
     /// How many times the simulation went non-finite and was reset.
     non_finite_resets: u32,
+    /// The hammer's speed away from the strings when it last let go of them
+    /// after a strike (m/s), until taken by [`StringKey::take_rebound`].
+    rebound: Option<f64>,
 }
 
 impl StringKey {
@@ -107,6 +110,7 @@ impl StringKey {
             flight: None,
             report: StrikeReport::default(),
             trace: ContactTrace::new(TRACE_S, sample_rate),
+            rebound: None,
             quiet_samples: 0,
             silence_threshold_n,
             sounding: false,
@@ -311,6 +315,7 @@ impl StringKey {
             if report.contacts == 1 {
                 report.contact_duration_s = Some(t - report.first_touch_s.unwrap_or(t));
                 report.rebound_velocity_m_s = Some(contact.hammer_velocity());
+                self.rebound = Some(-contact.hammer_velocity());
             }
         }
         if report.first_touch_s.is_some() {
@@ -328,6 +333,13 @@ impl StringKey {
             self.prune();
             hammers.release(contact);
         }
+    }
+
+    /// The hammer's speed away from the strings (m/s) at the sample it let go
+    /// of them after its first contact, once: the snapshot the action needs to
+    /// catch the hammer.
+    pub fn take_rebound(&mut self) -> Option<f64> {
+        self.rebound.take()
     }
 
     /// Forgets the hammer of the flight, whose contact has gone back to the pool

@@ -53,6 +53,15 @@ pub enum ActionCommand {
     Sostenuto(bool),
     /// Una corda pedal position, 0 to 1 (CC67 / 127).
     UnaCorda(f64),
+    /// The strings' side reports that a hammer has let go of its strings,
+    /// moving away at `speed` (m/s): the hammer falls from the string at that
+    /// speed instead of the restitution model's.
+    Rebound {
+        /// MIDI note number.
+        note: u8,
+        /// Speed away from the string, m/s.
+        speed: f64,
+    },
 }
 
 /// What the action tells the strings, at a time (s).
@@ -470,6 +479,25 @@ impl Action {
                 }
             }
             ActionCommand::UnaCorda(value) => self.una_corda = value.clamp(0.0, 1.0),
+            ActionCommand::Rebound { note, speed } => {
+                let Some(index) = note.checked_sub(LOWEST_NOTE).map(usize::from) else {
+                    return;
+                };
+                let Some(key) = self.keys.get_mut(index) else {
+                    return;
+                };
+                if !(speed.is_finite() && speed >= 0.0) {
+                    return;
+                }
+                // Our own flight model has the hammer at (or past) the string
+                // by now; from the measured separation it falls at the measured
+                // speed.
+                if matches!(key.phase, Phase::Flight | Phase::Falling) {
+                    key.position = s.blow_distance;
+                    key.velocity = -speed;
+                    key.phase = Phase::Falling;
+                }
+            }
         }
     }
 

@@ -28,6 +28,15 @@ pub enum ToWorker {
         /// New value.
         value: f64,
     },
+    /// A hammer let go of its strings after a strike, at this message's
+    /// sample, moving away from them at `speed_m_s` (the snapshot the action
+    /// uses to check the hammer and time a repetition).
+    Rebound {
+        /// MIDI key.
+        key: u8,
+        /// Speed away from the strings, m/s.
+        speed_m_s: f64,
+    },
     /// Everything stopped; a new epoch begins.
     Reset,
     /// A new instrument's worker takes over (from the install queue); a new

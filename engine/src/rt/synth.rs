@@ -447,8 +447,22 @@ impl Synth {
             {
                 n = n.min((next.at - self.now) as usize);
             }
-            self.voices
-                .render(&mut left[done..done + n], &mut right[done..done + n]);
+            let (now, epoch) = (self.now, self.epoch);
+            let (to_worker, dropped) = (&mut self.to_worker, &mut self.dropped_commands);
+            self.voices.render(
+                &mut left[done..done + n],
+                &mut right[done..done + n],
+                |key, frame, speed_m_s| {
+                    let rebound = Stamped {
+                        at: now + frame as u64,
+                        epoch,
+                        item: ToWorker::Rebound { key, speed_m_s },
+                    };
+                    if to_worker.push(rebound).is_err() {
+                        *dropped += 1;
+                    }
+                },
+            );
             done += n;
             self.now += n as u64;
         }

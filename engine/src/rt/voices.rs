@@ -289,7 +289,16 @@ impl Voices {
     }
 
     /// Renders `left.len()` frames (at most [`CHUNK`]) into `left` and `right`.
-    pub fn render(&mut self, left: &mut [f32], right: &mut [f32]) {
+    ///
+    /// `on_rebound(key, frame, speed)` hears of every hammer that lets go of its
+    /// strings after a strike: at which frame of this call, and its speed away
+    /// from them (m/s).
+    pub fn render(
+        &mut self,
+        left: &mut [f32],
+        right: &mut [f32],
+        mut on_rebound: impl FnMut(u8, usize, f64),
+    ) {
         let frames = left.len().min(right.len()).min(CHUNK);
         self.bus[..frames].fill([0.0; 2]);
         let mut done = 0;
@@ -303,9 +312,13 @@ impl Voices {
                 frames
             };
             let bus = &mut self.bus[done..end];
-            for (voice, &gains) in self.keys.iter_mut().zip(&self.key_gains) {
-                if voice.is_active() {
-                    voice.mix_into(bus, gains, &mut self.hammers);
+            for (key, (voice, &gains)) in
+                (self.lowest_key..).zip(self.keys.iter_mut().zip(&self.key_gains))
+            {
+                if voice.is_active()
+                    && let Some((frame, speed)) = voice.mix_into(bus, gains, &mut self.hammers)
+                {
+                    on_rebound(key, done + frame, speed);
                 }
             }
             done = end;

@@ -120,6 +120,18 @@ impl Worker {
         let at = message.at;
         match message.item {
             ToWorker::Perform(event) => self.perform(at, event, out),
+            ToWorker::Rebound { key, speed_m_s } => {
+                let t = self.time_s(at);
+                if let Some((action, _)) = self.action.as_mut() {
+                    action.command(
+                        t,
+                        ActionCommand::Rebound {
+                            note: key,
+                            speed: speed_m_s,
+                        },
+                    );
+                }
+            }
             ToWorker::SetProperty { path, value } => {
                 // Checked first, so a refused edit builds no error (and
                 // allocates nothing when the worker runs inline).
