@@ -188,20 +188,19 @@ fn coupled_unison_decays_in_two_stages() {
     );
 }
 
+/// The grand's C4 at `fs` (Hz): hammer 2 mm away, damper T60 0.25 s.
+fn c4_voice(fs: f64) -> StruckString {
+    let params = Preset::default_grand()
+        .key_params(60)
+        .expect("a string instrument");
+    StruckString::new(params, fs, 2e-3, 0.25, 0.006, 1e-12).unwrap()
+}
+
 /// Level (dB, RMS of the bridge force) of a C4 voice over `0.45..0.5` s after its
 /// damper is set to `amount`, relative to the 50 ms before.
 fn damped_drop_db(amount: f64) -> f64 {
     let fs = 48_000.0;
-    let preset = Preset::default_grand();
-    let mut voice = StruckString::new(
-        preset.key_params(60).expect("a string instrument"),
-        fs,
-        2e-3,
-        0.25,
-        0.006,
-        1e-12,
-    )
-    .unwrap();
+    let mut voice = c4_voice(fs);
     voice.strike(3.0);
     let held: Vec<f64> = (0..(0.5 * fs) as usize).map(|_| voice.tick()).collect();
     voice.set_damper_amount(amount);
@@ -234,17 +233,8 @@ fn damper_amount_sets_the_decay() {
 #[test]
 fn striking_a_subset_of_strings() {
     let fs = 48_000.0;
-    let preset = Preset::default_grand();
     let render = |mask: u8| {
-        let mut v = StruckString::new(
-            preset.key_params(60).expect("a string instrument"),
-            fs,
-            2e-3,
-            0.25,
-            0.006,
-            1e-12,
-        )
-        .unwrap();
+        let mut v = c4_voice(fs);
         v.set_struck_strings(mask);
         v.strike(3.0);
         let out: Vec<f64> = (0..(0.3 * fs) as usize).map(|_| v.tick()).collect();
