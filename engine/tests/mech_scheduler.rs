@@ -1,8 +1,7 @@
 //! The mechanical scheduler with a small model: a mass on a spring that bounces
 //! off a stiff wall at x = 0, driven by a force an input probe can set.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use orchard_engine::mech::{
     Controller, InputProbe, Interpolation, Model, ModelId, ModelState, Monitor, OutputProbe,
@@ -23,11 +22,11 @@ struct Bouncer {
     v: f64,
     k: f64,
     force: f64,
-    log: Rc<RefCell<Vec<String>>>,
+    log: Arc<Mutex<Vec<String>>>,
 }
 
 impl Bouncer {
-    fn new(log: Rc<RefCell<Vec<String>>>) -> Self {
+    fn new(log: Arc<Mutex<Vec<String>>>) -> Self {
         Self {
             x: 0.5,
             v: 0.0,
@@ -47,12 +46,12 @@ impl Model for Bouncer {
     fn initialize(&mut self, _t: f64) {}
 
     fn preadvance(&mut self, _t0: f64, _t1: f64) -> Option<StepAdjustment> {
-        self.log.borrow_mut().push("preadvance".into());
+        self.log.lock().unwrap().push("preadvance".into());
         None
     }
 
     fn advance(&mut self, t0: f64, t1: f64) -> Option<StepAdjustment> {
-        self.log.borrow_mut().push("advance".into());
+        self.log.lock().unwrap().push("advance".into());
         let h = t1 - t0;
         let v = self.v + h * self.acceleration(self.x);
         let x = self.x + h * v;
@@ -86,7 +85,7 @@ impl PropertyAccess for Bouncer {
     }
 
     fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        self.log.borrow_mut().push(format!("set {path}"));
+        self.log.lock().unwrap().push(format!("set {path}"));
         match path {
             "mass:position" => self.x = value,
             "mass:velocity" => self.v = value,
@@ -107,19 +106,19 @@ impl PropertyAccess for Bouncer {
 }
 
 /// Records every step's end time, length and position.
-struct StepRecorder(Rc<RefCell<Vec<(f64, f64, f64)>>>);
+struct StepRecorder(Arc<Mutex<Vec<(f64, f64, f64)>>>);
 
 impl Monitor for StepRecorder {
     fn apply(&mut self, t0: f64, t1: f64, model: &dyn PropertyAccess) -> Result<(), PropertyError> {
         let x = model.property("mass:position").unwrap();
-        self.0.borrow_mut().push((t1, t1 - t0, x));
+        self.0.lock().unwrap().push((t1, t1 - t0, x));
         Ok(())
     }
 }
 
 /// A root with the bouncer as model `osc`, its id and the bouncer's call log.
-fn root_with_bouncer() -> (RootModel, ModelId, Rc<RefCell<Vec<String>>>) {
-    let log = Rc::new(RefCell::new(Vec::new()));
+fn root_with_bouncer() -> (RootModel, ModelId, Arc<Mutex<Vec<String>>>) {
+    let log = Arc::new(Mutex::new(Vec::new()));
     let mut root = RootModel::new(0.01, 1e-9).unwrap();
     let id = root.add_model("osc", Box::new(Bouncer::new(log.clone())));
     (root, id, log)
@@ -128,14 +127,14 @@ fn root_with_bouncer() -> (RootModel, ModelId, Rc<RefCell<Vec<String>>>) {
 #[test]
 fn adaptive_stepping_shrinks_at_each_impact_and_grows_back() {
     let (mut root, id, _) = root_with_bouncer();
-    let steps = Rc::new(RefCell::new(Vec::new()));
+    let steps = Arc::new(Mutex::new(Vec::new()));
     root.agents_mut(Some(id)).monitors.push(Slot {
         active: true,
         agent: Box::new(StepRecorder(steps.clone())),
     });
     root.initialize().unwrap();
     root.run_until(2.5).unwrap();
-    let steps = steps.borrow();
+    let steps = steps.lock().unwrap();
     let impacts: Vec<usize> = (1..steps.len())
         .filter(|&i| steps[i].2 < 0.0 && steps[i - 1].2 >= 0.0)
         .collect();
@@ -172,7 +171,7 @@ fn adaptive_stepping_shrinks_at_each_impact_and_grows_back() {
 
 #[test]
 fn a_step_below_the_minimum_is_an_error_naming_the_model() {
-    let log = Rc::new(RefCell::new(Vec::new()));
+    let log = Arc::new(Mutex::new(Vec::new()));
     let mut root = RootModel::new(0.01, 1e-3).unwrap();
     root.add_model("osc", Box::new(Bouncer::new(log)));
     root.initialize().unwrap();
@@ -187,7 +186,7 @@ fn a_step_below_the_minimum_is_an_error_naming_the_model() {
 
 #[test]
 fn agents_run_in_artisynth_order() {
-    struct Logger(Rc<RefCell<Vec<String>>>, &'static str);
+    struct Logger(Arc<Mutex<Vec<String>>>, &'static str);
     impl Controller for Logger {
         fn apply(
             &mut self,
@@ -195,13 +194,13 @@ fn agents_run_in_artisynth_order() {
             _: f64,
             _: &mut dyn PropertyAccess,
         ) -> Result<(), PropertyError> {
-            self.0.borrow_mut().push(self.1.into());
+            self.0.lock().unwrap().push(self.1.into());
             Ok(())
         }
     }
     impl Monitor for Logger {
         fn apply(&mut self, _: f64, _: f64, _: &dyn PropertyAccess) -> Result<(), PropertyError> {
-            self.0.borrow_mut().push(self.1.into());
+            self.0.lock().unwrap().push(self.1.into());
             Ok(())
         }
     }
@@ -228,7 +227,7 @@ fn agents_run_in_artisynth_order() {
         agent: Box::new(Logger(log.clone(), "inactive monitor")),
     });
     root.initialize().unwrap();
-    log.borrow_mut().clear();
+    log.lock().unwrap().clear();
     root.run_until(0.002).unwrap();
     let expected = [
         "preadvance",
@@ -237,7 +236,7 @@ fn agents_run_in_artisynth_order() {
         "advance",
         "monitor",
     ];
-    let log = log.borrow();
+    let log = log.lock().unwrap();
     assert_eq!(log.len(), 2 * expected.len(), "{log:?}");
     for (got, want) in log.iter().zip(expected.iter().cycle()) {
         assert_eq!(got, want, "{log:?}");
@@ -302,7 +301,7 @@ fn waypoint_resets_rerun_bit_identically() {
 #[test]
 fn output_probe_csv_matches_the_state_at_its_update_times() {
     let (mut root, id, _) = root_with_bouncer();
-    let steps = Rc::new(RefCell::new(Vec::new()));
+    let steps = Arc::new(Mutex::new(Vec::new()));
     let agents = root.agents_mut(Some(id));
     agents
         .output_probes
@@ -331,7 +330,7 @@ fn output_probe_csv_matches_the_state_at_its_update_times() {
     assert_eq!(rows[0], (0.0, 0.5));
     for (k, &(t, x)) in rows.iter().enumerate().skip(1) {
         assert!((t - 0.1 * k as f64).abs() < 1e-12, "row {k}: t = {t}");
-        let step = steps.borrow().iter().find(|s| s.0 == t).copied();
+        let step = steps.lock().unwrap().iter().find(|s| s.0 == t).copied();
         let (_, _, seen) = step.unwrap_or_else(|| panic!("no step ended at {t}"));
         assert_eq!(x, seen, "row at {t}");
     }

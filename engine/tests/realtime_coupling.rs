@@ -267,6 +267,7 @@ fn bad_property_edits_are_refused() {
     let (mut l, mut r) = (vec![0.0f32; 9_600], vec![0.0f32; 9_600]);
     synth.process(&mut l, &mut r);
     assert_eq!(synth.rejected_edits(), Some(4));
+    assert_eq!(synth.property("action:curve"), Some(2.0));
     assert!(l.iter().chain(&r).all(|s| s.is_finite()));
     assert!(
         l.iter().any(|&s| s != 0.0),

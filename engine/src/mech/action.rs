@@ -22,6 +22,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::model::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
+use super::property::{PropertyInfo, PropertyTree};
 
 /// Gravity, m/s².
 const GRAVITY: f64 = 9.81;
@@ -288,19 +289,110 @@ impl VelocityCurve {
     }
 }
 
-/// Numeric properties: (name, min, max).
-const PROPERTIES: &[(&str, f64, f64)] = &[
-    ("blow_distance", 0.01, 0.1),
-    ("let_off", 0.0005, 0.01),
-    ("check_drop", 0.002, 0.04),
-    ("softest_speed", 0.05, 10.0),
-    ("hardest_speed", 0.1, 20.0),
-    ("curve", 0.2, 5.0),
-    ("restitution", 0.0, 0.95),
-    ("key_return_s", 0.005, 0.5),
-    ("repetition_rise", 0.0, 1.0),
-    ("damper_travel_s", 0.0005, 0.1),
-    ("realistic_travel", 0.0, 1.0),
+/// One of the action's numeric properties (path `action:NAME`).
+struct ActionProperty {
+    name: &'static str,
+    min: f64,
+    max: f64,
+    unit: &'static str,
+    description: &'static str,
+}
+
+const fn property(
+    name: &'static str,
+    min: f64,
+    max: f64,
+    unit: &'static str,
+    description: &'static str,
+) -> ActionProperty {
+    ActionProperty {
+        name,
+        min,
+        max,
+        unit,
+        description,
+    }
+}
+
+/// The action's numeric properties.
+const PROPERTIES: &[ActionProperty] = &[
+    property(
+        "blow_distance",
+        0.01,
+        0.1,
+        "m",
+        "hammer travel from rest to string",
+    ),
+    property(
+        "let_off",
+        0.0005,
+        0.01,
+        "m",
+        "distance from the string where the jack lets go",
+    ),
+    property(
+        "check_drop",
+        0.002,
+        0.04,
+        "m",
+        "how far below the string the check catches the hammer",
+    ),
+    property(
+        "softest_speed",
+        0.05,
+        10.0,
+        "m/s",
+        "hammer speed at velocity 1",
+    ),
+    property(
+        "hardest_speed",
+        0.1,
+        20.0,
+        "m/s",
+        "hammer speed at velocity 127",
+    ),
+    property(
+        "curve",
+        0.2,
+        5.0,
+        "",
+        "velocity curve exponent (1: geometric)",
+    ),
+    property(
+        "restitution",
+        0.0,
+        0.95,
+        "",
+        "rebound speed over strike speed when the strings report none",
+    ),
+    property(
+        "key_return_s",
+        0.005,
+        0.5,
+        "s",
+        "time for a released key to rise",
+    ),
+    property(
+        "repetition_rise",
+        0.0,
+        1.0,
+        "",
+        "fraction of the dip a key must rise to repeat",
+    ),
+    property(
+        "damper_travel_s",
+        0.0005,
+        0.1,
+        "s",
+        "time a damper takes to travel fully",
+    ),
+    property(
+        "realistic_travel",
+        0.0,
+        1.0,
+        "",
+        "1: simulate the whole key stroke; 0: throw from let-off",
+    ),
 ];
 
 /// A grand piano's 88 actions and its three pedals.
@@ -356,8 +448,22 @@ impl Action {
     /// if there is one.
     pub fn property_range(path: &str) -> Option<(f64, f64)> {
         let name = path.strip_prefix("action:")?;
-        let &(_, min, max) = PROPERTIES.iter().find(|(n, _, _)| *n == name)?;
-        Some((min, max))
+        let p = PROPERTIES.iter().find(|p| p.name == name)?;
+        Some((p.min, p.max))
+    }
+
+    /// Declares the action's properties under component `action` of `tree`,
+    /// with their present values as defaults.
+    pub fn declare_properties(&self, tree: &mut PropertyTree) {
+        tree.add_component("action");
+        for p in PROPERTIES {
+            let path = format!("action:{}", p.name);
+            let default = self.property(&path).unwrap_or(p.min);
+            tree.declare(
+                "action",
+                PropertyInfo::new(p.name, p.description, p.unit, p.min, p.max, default),
+            );
+        }
     }
 
     /// The settings in use.
@@ -673,6 +779,12 @@ impl Model for Action {
     fn max_step_size(&self) -> Option<f64> {
         // Dampers and the check are resolved to a millisecond.
         Some(1e-3)
+    }
+
+    /// The action's motion is solved in closed form: it never asks for a
+    /// shorter step.
+    fn may_reject_steps(&self) -> bool {
+        false
     }
 
     fn save_state(&self) -> ModelState {

@@ -277,7 +277,7 @@ impl OutputProbe {
 }
 
 /// Computes control inputs just before its model advances from `t0` to `t1`.
-pub trait Controller {
+pub trait Controller: Send {
     /// Acts on the model for the step `t0 → t1` (s).
     fn apply(
         &mut self,
@@ -294,7 +294,7 @@ pub trait Controller {
 }
 
 /// Observes its model just after it advanced from `t0` to `t1`.
-pub trait Monitor {
+pub trait Monitor: Send {
     /// Looks at the model after the step `t0 → t1` (s).
     fn apply(&mut self, t0: f64, t1: f64, model: &dyn PropertyAccess) -> Result<(), PropertyError>;
     /// Internal state, for waypoints.

@@ -51,6 +51,13 @@ pub trait Model {
     }
     /// The model's present state.
     fn save_state(&self) -> ModelState;
+
+    /// Whether [`Model::advance`] may ask for a shorter step. The scheduler
+    /// saves the state before each sub-step only of models that may, so a
+    /// model that never does (an analytic one) is advanced without allocating.
+    fn may_reject_steps(&self) -> bool {
+        true
+    }
     /// Returns the model to a saved state.
     fn restore_state(&mut self, state: &ModelState);
 }

@@ -199,6 +199,15 @@ impl PropertyTree {
         Ok(inherited.unwrap_or(info.default))
     }
 
+    /// Whether [`PropertyTree::set`] would take `value` at `path`: the path
+    /// exists and the value is within its range (so not NaN). Allocates nothing,
+    /// so the audio thread may ask.
+    pub fn accepts(&self, path: &str, value: f64) -> bool {
+        PropertyPath::parse(path)
+            .and_then(|p| self.components.get(p.component)?.get(p.property))
+            .is_some_and(|(info, _)| value >= info.min && value <= info.max)
+    }
+
     /// Sets the value at `path` explicitly; a value outside the range is an
     /// error naming the path and the range, and changes nothing.
     pub fn set(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {

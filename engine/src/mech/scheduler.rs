@@ -5,12 +5,28 @@
 //! and waypoints that save the whole state at chosen times so a run can be reset
 //! there and repeated bit for bit.
 
+use std::any::Any;
+
 use super::agents::{Agents, AgentsState, same_time};
 use super::model::{Model, ModelState, PropertyAccess, PropertyError};
 
 /// A model the root can advance and whose properties agents can reach.
-pub trait Simulated: Model + PropertyAccess {}
-impl<T: Model + PropertyAccess> Simulated for T {}
+pub trait Simulated: Model + PropertyAccess + Send {
+    /// The model as its own type, for its owner to read.
+    fn as_any(&self) -> &dyn Any;
+    /// The model as its own type, for its owner to drive.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Model + PropertyAccess + Send + 'static> Simulated for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
 
 /// Index of a model in its [`RootModel`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,6 +224,16 @@ impl RootModel {
         self.entries[id.0].model.as_mut()
     }
 
+    /// A model as its own type `T` (`None` if it is another type).
+    pub fn model_as<T: 'static>(&self, id: ModelId) -> Option<&T> {
+        self.entries[id.0].model.as_any().downcast_ref()
+    }
+
+    /// A model as its own type `T`, for driving it between runs.
+    pub fn model_as_mut<T: 'static>(&mut self, id: ModelId) -> Option<&mut T> {
+        self.entries[id.0].model.as_any_mut().downcast_mut()
+    }
+
     /// The present time, s.
     pub fn time(&self) -> f64 {
         self.time
@@ -345,9 +371,9 @@ fn next_time(ta: f64, t1: f64, step: f64, agents: &Agents) -> f64 {
     if same_time(tb, t1) { t1 } else { tb }
 }
 
-/// `advanceModel` with adaptive stepping (Section 2.5): the state is saved
-/// before each sub-step; a step the model rejects is retried shorter from the
-/// restored state, down to `min_step`.
+/// `advanceModel` with adaptive stepping (Section 2.5): the state of a model
+/// that may reject steps is saved before each sub-step; a step the model rejects
+/// is retried shorter from the restored state, down to `min_step`.
 fn advance_model(
     entry: &mut Entry,
     t0: f64,
@@ -363,8 +389,15 @@ fn advance_model(
     let mut ta = t0;
     while ta < t1 && !same_time(ta, t1) {
         let mut tb = next_time(ta, t1, entry.effective_step.min(nominal), &entry.agents);
-        let state = entry.model.save_state();
-        let controllers = entry.agents.controller_states();
+        let retry = adaptive && entry.model.may_reject_steps();
+        let state = retry.then(|| entry.model.save_state());
+        // Only rejected steps restore controllers: save them only when a retry
+        // can happen (an empty list does not allocate).
+        let controllers = if retry {
+            entry.agents.controller_states()
+        } else {
+            Vec::new()
+        };
         loop {
             let mut adjustment = entry.model.preadvance(ta, tb);
             if adjustment.as_ref().is_none_or(|a| a.scaling >= 1.0) {
@@ -374,13 +407,13 @@ fn advance_model(
             let Some(failure) = adjustment.filter(|a| a.scaling < 1.0) else {
                 break;
             };
-            if !adaptive {
+            let Some(state) = state.as_ref() else {
                 return Err(SchedulerError::StepFailed {
                     model: entry.name.clone(),
                     time: ta,
                     message: failure.message.into_owned(),
                 });
-            }
+            };
             let scaling = if failure.scaling > 0.0 {
                 failure.scaling
             } else {
@@ -397,7 +430,7 @@ fn advance_model(
             }
             entry.effective_step = step;
             tb = ta + step;
-            entry.model.restore_state(&state);
+            entry.model.restore_state(state);
             entry.model.initialize(ta);
             entry.agents.restore_controllers(&controllers);
         }

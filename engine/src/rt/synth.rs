@@ -373,6 +373,16 @@ impl Synth {
         }
     }
 
+    /// The value in effect of a mechanical property, from the worker's property
+    /// tree (lock-step mode only: in realtime mode the tree lives on the
+    /// worker's thread).
+    pub fn property(&self, path: &str) -> Option<f64> {
+        match &self.link {
+            Link::LockStep { host, .. } => host.worker.properties().get(path).ok(),
+            Link::Realtime { .. } => None,
+        }
+    }
+
     /// Sets how hard `key`'s damper presses, 0 (lifted) to 1 (down), directly,
     /// bypassing the action until it next moves that damper.
     pub fn set_damper_amount(&mut self, key: u8, amount: f64) {

@@ -288,7 +288,7 @@ impl Voices {
             || self.soundboard.as_ref().is_some_and(|b| !b.is_asleep())
     }
 
-    /// Renders `left.len()` frames (at most [`CHUNK`]) into `left` and `right`.
+    /// Renders `left.len()` frames (at most 256) into `left` and `right`.
     ///
     /// `on_rebound(key, frame, speed)` hears of every hammer that lets go of its
     /// strings after a strike: at which frame of this call, and its speed away

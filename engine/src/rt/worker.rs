@@ -1,6 +1,8 @@
 //! The mechanical worker: the instrument's slow mechanics (the grand action, or
 //! a thrown mallet) at control rate, turning the player's commands into
-//! timestamped operations for the audio thread.
+//! timestamped operations for the audio thread. It owns the mechanical
+//! [`RootModel`] (the action is one of its models, advanced by the scheduler)
+//! and the [`PropertyTree`] that checks every property edit.
 //!
 //! The worker steps a fixed grid of control samples. A grid sample `b` is
 //! stepped once every command stamped at or before `b` is known (a
@@ -17,7 +19,8 @@ use super::triple_buffer::Publisher;
 use super::view::MechanicsView;
 use crate::instrument::Preset;
 use crate::mech::action::{Action, ActionCommand, ActionEvent, KEYS, LOWEST_NOTE, VelocityCurve};
-use crate::mech::{Model, PropertyAccess, PropertyError};
+use crate::mech::property::PropertyTree;
+use crate::mech::scheduler::{ModelId, RootModel};
 
 /// Control rate of the mechanics, Hz.
 pub const CONTROL_RATE_HZ: f64 = 3_000.0;
@@ -29,10 +32,20 @@ const ACTION_EVENTS: usize = 4 * KEYS;
 /// Control steps between two views published for the editor (about 60 per second).
 const STEPS_PER_VIEW: u64 = 50;
 
+/// Longest and shortest step of the root model, s.
+const MAX_STEP_S: f64 = 1e-3;
+const MIN_STEP_S: f64 = 1e-7;
+
 /// The instrument's mechanics.
 pub struct Worker {
-    /// The grand action and its event buffer, if the instrument has one.
-    action: Option<(Action, Vec<(f64, ActionEvent)>)>,
+    /// The mechanical models, advanced by the scheduler.
+    root: RootModel,
+    /// The grand action among them, if the instrument has one.
+    action: Option<ModelId>,
+    /// The action's events of the present step.
+    events: Vec<(f64, ActionEvent)>,
+    /// Every mechanical property: description, unit, range, value.
+    properties: PropertyTree,
     /// Velocity to hammer speed for instruments without an action.
     velocity: VelocityCurve,
     sample_rate: f64,
@@ -66,17 +79,27 @@ impl Worker {
     /// The mechanics of `preset` at `sample_rate` (Hz); operations are stamped
     /// `latency` samples after the control step that makes them.
     ///
-    /// Allocates: the action's queues.
+    /// Allocates: the root model, the action's queues and the property tree.
     pub fn new(preset: &Preset, sample_rate: f64, latency: u64) -> Self {
-        let topology = preset.topology().ok();
-        let action = topology.as_ref().and_then(|t| {
+        let mut root =
+            RootModel::new(MAX_STEP_S, MIN_STEP_S).expect("the worker's step sizes are valid");
+        let mut properties = PropertyTree::new();
+        let action = preset.topology().ok().and_then(|t| {
             let spec = t.action?;
             let damper_travel_s = t.dampers.map_or(0.006, |d| d.travel_s);
             let settings = spec.settings(preset.velocity, t.hammers.start_gap_m, damper_travel_s);
-            Some((Action::new(settings), Vec::with_capacity(ACTION_EVENTS)))
+            let action = Action::new(settings);
+            action.declare_properties(&mut properties);
+            Some(root.add_model("action", Box::new(action)))
         });
+        // Nothing can fail at t = 0 without agents; a failure would only leave
+        // the waypoint unsaved.
+        let _ = root.initialize();
         Self {
+            root,
             action,
+            events: Vec::with_capacity(ACTION_EVENTS),
+            properties,
             velocity: preset.velocity,
             sample_rate,
             period: (sample_rate / CONTROL_RATE_HZ).round().max(1.0) as u64,
@@ -87,6 +110,20 @@ impl Worker {
             view: None,
             steps_since_view: 0,
         }
+    }
+
+    /// The grand action, if the instrument has one.
+    pub fn action(&self) -> Option<&Action> {
+        self.root.model_as(self.action?)
+    }
+
+    fn action_mut(&mut self) -> Option<&mut Action> {
+        self.root.model_as_mut(self.action?)
+    }
+
+    /// Every mechanical property, with its description, unit, range and value.
+    pub fn properties(&self) -> &PropertyTree {
+        &self.properties
     }
 
     /// Publishes a view of the mechanics to `view` about 60 times a second.
@@ -122,7 +159,7 @@ impl Worker {
             ToWorker::Perform(event) => self.perform(at, event, out),
             ToWorker::Rebound { key, speed_m_s } => {
                 let t = self.time_s(at);
-                if let Some((action, _)) = self.action.as_mut() {
+                if let Some(action) = self.action_mut() {
                     action.command(
                         t,
                         ActionCommand::Rebound {
@@ -133,22 +170,16 @@ impl Worker {
                 }
             }
             ToWorker::SetProperty { path, value } => {
-                // Checked first, so a refused edit builds no error (and
-                // allocates nothing when the worker runs inline).
-                let accepted = self.action.is_some()
-                    && Action::property_range(path)
-                        .is_some_and(|(min, max)| value >= min && value <= max)
-                    && self.set_property(path, value).is_ok();
-                if !accepted {
+                if !self.set_property(path, value) {
                     self.rejected += 1;
                 }
             }
             ToWorker::Reset => {
                 self.epoch = message.epoch;
-                if let Some((action, events)) = self.action.as_mut() {
+                if let Some(action) = self.action_mut() {
                     action.reset();
-                    events.clear();
                 }
+                self.events.clear();
                 // The action restarts from rest at the next grid sample.
                 self.next_step = at.div_ceil(self.period) * self.period;
             }
@@ -158,13 +189,19 @@ impl Worker {
         }
     }
 
-    /// Sets a mechanical property (`action:*`, see [`Action`]); non-finite and
-    /// out-of-range values are refused and nothing changes.
-    pub fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        match self.action.as_mut() {
-            Some((action, _)) => action.set_property(path, value),
-            None => Err(PropertyError::UnknownPath(path.to_string())),
+    /// Sets a mechanical property by path (`action:*`, see [`Action`]) in the
+    /// property tree and the model. Unknown paths and values outside the range
+    /// (NaN too) are refused: nothing changes and it returns false. Checked
+    /// before anything is built, so a refusal allocates nothing.
+    pub fn set_property(&mut self, path: &str, value: f64) -> bool {
+        if !self.properties.accepts(path, value) {
+            return false;
         }
+        let Some(id) = self.action else {
+            return false;
+        };
+        self.properties.set(path, value).is_ok()
+            && self.root.model_mut(id).set_property(path, value).is_ok()
     }
 
     fn time_s(&self, sample: u64) -> f64 {
@@ -174,17 +211,18 @@ impl Worker {
     /// A player's command at sample `at`.
     fn perform(&mut self, at: u64, event: SynthEvent, out: &mut impl FnMut(Stamped<Operation>)) {
         let t = self.time_s(at);
-        let Some((action, _)) = self.action.as_mut() else {
+        let (latency, epoch, velocity_curve) = (self.latency, self.epoch, self.velocity);
+        let Some(action) = self.action_mut() else {
             // No action: a note-on throws the hammer (mallet) itself, at once.
             if let SynthEvent::NoteOn { key, velocity } = event
                 && velocity > 0.0
             {
                 out(Stamped {
-                    at: at + self.latency,
-                    epoch: self.epoch,
+                    at: at + latency,
+                    epoch,
                     item: Operation::Strike {
                         key,
-                        speed_m_s: self.velocity.speed(f64::from(velocity)),
+                        speed_m_s: velocity_curve.speed(f64::from(velocity)),
                         shifted: false,
                     },
                 });
@@ -243,7 +281,10 @@ impl Worker {
     fn publish_view(&mut self, sample: u64) {
         let time_s = self.time_s(sample);
         let rejected_edits = self.rejected;
-        let (Some(view), Some((action, _))) = (self.view.as_mut(), self.action.as_ref()) else {
+        let Some(action) = self.action.and_then(|id| self.root.model_as::<Action>(id)) else {
+            return;
+        };
+        let Some(view) = self.view.as_mut() else {
             return;
         };
         view.publish_with(|v| {
@@ -260,15 +301,23 @@ impl Worker {
         });
     }
 
-    /// Advances the action to grid sample `b` and sends what it did.
+    /// Advances the mechanics to grid sample `b` and sends what the action did.
     fn step(&mut self, b: u64, out: &mut impl FnMut(Stamped<Operation>)) {
         let t1 = self.time_s(b);
-        let t0 = self.time_s(b.saturating_sub(self.period));
+        // The step before the first grid sample starts before 0, so that
+        // commands at 0 are taken at the first step.
+        let t0 = (b as f64 - self.period as f64) / self.sample_rate;
         let (latency, epoch) = (self.latency, self.epoch);
-        let Some((action, events)) = self.action.as_mut() else {
+        // The action is solved in closed form and has no agents: the step
+        // cannot fail.
+        let _ = self.root.advance(t0, t1);
+        let Some(id) = self.action else {
             return;
         };
-        action.advance(t0, t1);
+        let Some(action) = self.root.model_as_mut::<Action>(id) else {
+            return;
+        };
+        let events = &mut self.events;
         action.drain_events(events);
         let shifted = action.una_corda() >= 0.5;
         for &(_, event) in events.iter() {
