@@ -385,11 +385,19 @@ fn views_show_the_mechanics_and_meters_without_blocking() {
     let mechanics = *views.mechanics.latest();
     assert!(mechanics.key_down[c4] && mechanics.damper[c4] == 0.0);
     assert_eq!(mechanics.sustain, 1.0);
+    // What the audio side reported back: the contact's force.
+    assert!(mechanics.last_contact_force_n[c4] > 1.0, "{mechanics:?}");
     assert!(mechanics.time_s > 0.2, "{}", mechanics.time_s);
     let meters = *views.meters.latest();
     assert_eq!(meters.samples, 60 * 256);
     assert!(meters.peak[0] > 1e-3 && meters.rms[0] > 0.0, "{meters:?}");
     assert_eq!(meters.sounding_keys, 1);
+    // The strings' energy: only C4's.
+    assert!(meters.string_energy_j[60] > 0.0);
+    assert_eq!(
+        meters.string_energy_j.iter().filter(|&&e| e > 0.0).count(),
+        1
+    );
 }
 
 /// The audio side's snapshot reaches the worker's model: after a soft strike

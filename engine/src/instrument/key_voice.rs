@@ -1,6 +1,6 @@
 //! What sounds under one key: a hammer and strings, or a mallet and a bar.
 
-use super::{ContactTrace, HammerPool, MalletBar, StrikeReport, StringKey};
+use super::{ContactTrace, HammerPool, MalletBar, Rebound, StrikeReport, StringKey};
 
 /// One key's voice, built from the preset's topology.
 ///
@@ -70,21 +70,20 @@ impl KeyVoice {
 
     /// Renders `out.len()` samples, adding `gains[c]` times the voice's output to
     /// channel `c` of each frame. Returns the frame at which a hammer let go of
-    /// its strings after a strike, with its speed away from them (m/s), if one
-    /// did.
+    /// its strings after a strike, and how, if one did.
     pub fn mix_into(
         &mut self,
         out: &mut [[f64; 2]],
         gains: [f64; 2],
         hammers: &mut HammerPool,
-    ) -> Option<(usize, f64)> {
+    ) -> Option<(usize, Rebound)> {
         match self {
             Self::Strings(voice) => {
                 let mut rebound = None;
                 mix(out, gains, |i| {
                     let y = voice.tick(hammers);
-                    if let Some(speed) = voice.take_rebound() {
-                        rebound = Some((i, speed));
+                    if let Some(how) = voice.take_rebound() {
+                        rebound = Some((i, how));
                     }
                     y
                 });
@@ -94,6 +93,14 @@ impl KeyVoice {
                 mix(out, gains, |_| voice.tick());
                 None
             }
+        }
+    }
+
+    /// Energy of the waves on the key's strings, J (0 for a bar).
+    pub fn string_energy_j(&self) -> f64 {
+        match self {
+            Self::Strings(voice) => voice.string_energy_j(),
+            Self::Bar(_) => 0.0,
         }
     }
 

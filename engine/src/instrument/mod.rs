@@ -21,6 +21,6 @@ pub use preset::{
     Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec, StringAnchor, StringSet, Topology,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
-pub use string_key::StringKey;
+pub use string_key::{Rebound, StringKey};
 pub use tuning::{StretchedTuning, octave_widening_cents};
 pub use voice::{StruckString, VoiceError};

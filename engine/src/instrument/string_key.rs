@@ -63,9 +63,18 @@ pub struct StringKey {
     sounding: bool,
     /// How many times the simulation went non-finite and was reset.
     non_finite_resets: u32,
-    /// The hammer's speed away from the strings when it last let go of them
-    /// after a strike (m/s), until taken by [`StringKey::take_rebound`].
-    rebound: Option<f64>,
+    /// How the hammer last let go of the strings after a strike, until taken by
+    /// [`StringKey::take_rebound`].
+    rebound: Option<Rebound>,
+}
+
+/// A hammer letting go of its strings after a strike.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rebound {
+    /// Its speed away from the strings, m/s.
+    pub speed_m_s: f64,
+    /// The largest force of the contact, N.
+    pub peak_force_n: f64,
 }
 
 impl StringKey {
@@ -315,7 +324,10 @@ impl StringKey {
             if report.contacts == 1 {
                 report.contact_duration_s = Some(t - report.first_touch_s.unwrap_or(t));
                 report.rebound_velocity_m_s = Some(contact.hammer_velocity());
-                self.rebound = Some(-contact.hammer_velocity());
+                self.rebound = Some(Rebound {
+                    speed_m_s: -contact.hammer_velocity(),
+                    peak_force_n: report.peak_force_n,
+                });
             }
         }
         if report.first_touch_s.is_some() {
@@ -335,11 +347,15 @@ impl StringKey {
         }
     }
 
-    /// The hammer's speed away from the strings (m/s) at the sample it let go
-    /// of them after its first contact, once: the snapshot the action needs to
-    /// catch the hammer.
-    pub fn take_rebound(&mut self) -> Option<f64> {
+    /// How the hammer let go of the strings after its first contact, once, at
+    /// the sample it did: the snapshot the action needs to catch the hammer.
+    pub fn take_rebound(&mut self) -> Option<Rebound> {
         self.rebound.take()
+    }
+
+    /// Energy of the waves on the key's strings, J.
+    pub fn string_energy_j(&self) -> f64 {
+        self.string.energy_j(self.sample_rate)
     }
 
     /// Forgets the hammer of the flight, whose contact has gone back to the pool

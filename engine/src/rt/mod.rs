@@ -16,6 +16,6 @@ pub use event::{SynthEvent, TimedEvent};
 pub use ops::{Operation, Stamped, ToWorker};
 pub use synth::{Counters, InstrumentLoader, RealtimeOptions, Synth};
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
-pub use view::{MechanicsView, MeterView, Views};
+pub use view::{MIDI_KEYS, MechanicsView, MeterView, Views};
 pub use voices::{SynthError, Voices};
 pub use worker::{CONTROL_RATE_HZ, Worker};

@@ -36,7 +36,10 @@ pub enum ToWorker {
         key: u8,
         /// Speed away from the strings, m/s.
         speed_m_s: f64,
+        /// The largest force of the contact, N.
+        peak_force_n: f64,
     },
+
     /// Everything stopped; a new epoch begins.
     Reset,
     /// A new instrument's worker takes over (from the install queue); a new

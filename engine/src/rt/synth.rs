@@ -26,7 +26,7 @@ use rtrb::{Consumer, Producer, RingBuffer};
 use super::denormals::FlushDenormals;
 use super::ops::{Operation, Stamped, ToWorker};
 use super::triple_buffer::{Publisher, Subscriber, triple_buffer};
-use super::view::{MechanicsView, MeterView, Views};
+use super::view::{MIDI_KEYS, MechanicsView, MeterView, Views};
 use super::voices::{CHUNK, SynthError, Voices};
 use super::worker::{CONTROL_RATE_HZ, Worker, WorkerHost};
 use super::{SynthEvent, TimedEvent};
@@ -36,6 +36,9 @@ use crate::instrument::{ContactTrace, Preset, StrikeReport};
 const COMMAND_QUEUE: usize = 4096;
 /// Operations the worker may have in flight to the audio thread.
 const OPERATION_QUEUE: usize = 8192;
+/// Control periods between two measurements of the strings' energy (the
+/// editor's view rate, about 60 per second).
+const ENERGY_REPORTS_EVERY_STEPS: u64 = 50;
 /// Replaced instruments that may wait for the loader to free them.
 const SWITCHES_IN_FLIGHT: usize = 8;
 /// How long an idle worker thread sleeps before looking for messages again.
@@ -169,6 +172,12 @@ pub struct Synth {
     replaced: Producer<Box<Prepared>>,
     /// The loader's end, until taken.
     loader: Option<InstrumentLoader>,
+    /// Samples between two measurements of the strings' energy.
+    energy_interval: u64,
+    /// The sample of the next measurement.
+    next_energy_report: u64,
+    /// The strings' energy per MIDI key at the last measurement, J.
+    string_energy: [f32; MIDI_KEYS],
     /// Where the meters go after every block.
     meters: Publisher<MeterView>,
     /// The editor's ends of the views, until taken.
@@ -257,6 +266,12 @@ impl Synth {
             late_operations: 0,
             dropped_commands: 0,
             latency: parts.loader.latency,
+            energy_interval: ENERGY_REPORTS_EVERY_STEPS
+                * (parts.loader.sample_rate / CONTROL_RATE_HZ)
+                    .round()
+                    .max(1.0) as u64,
+            next_energy_report: 0,
+            string_energy: [0.0; MIDI_KEYS],
             instruments: parts.instruments,
             replaced: parts.replaced,
             loader: Some(parts.loader),
@@ -448,6 +463,7 @@ impl Synth {
         while done < frames {
             self.step_lock_step_worker();
             self.apply_due_operations();
+            self.measure_string_energies();
             let mut n = (frames - done).min(CHUNK);
             if let Link::LockStep { period, .. } = &self.link {
                 n = n.min((period - self.now % period) as usize);
@@ -462,11 +478,15 @@ impl Synth {
             self.voices.render(
                 &mut left[done..done + n],
                 &mut right[done..done + n],
-                |key, frame, speed_m_s| {
+                |key, frame, how| {
                     let rebound = Stamped {
                         at: now + frame as u64,
                         epoch,
-                        item: ToWorker::Rebound { key, speed_m_s },
+                        item: ToWorker::Rebound {
+                            key,
+                            speed_m_s: how.speed_m_s,
+                            peak_force_n: how.peak_force_n,
+                        },
                     };
                     if to_worker.push(rebound).is_err() {
                         *dropped += 1;
@@ -490,15 +510,15 @@ impl Synth {
         let ((peak_l, rms_l), (peak_r, rms_r)) = (level(&left[..frames]), level(&right[..frames]));
         let counters = self.counters();
         let (samples, sounding_keys) = (self.now, self.voices.sounding_keys());
+        let string_energy = &self.string_energy;
         self.meters.publish_with(|m| {
-            *m = MeterView {
-                samples,
-                peak: [peak_l, peak_r],
-                rms: [rms_l, rms_r],
-                sounding_keys,
-                late_operations: counters.late_operations,
-                non_finite_resets: counters.non_finite_resets,
-            };
+            m.samples = samples;
+            m.peak = [peak_l, peak_r];
+            m.rms = [rms_l, rms_r];
+            m.sounding_keys = sounding_keys;
+            m.late_operations = counters.late_operations;
+            m.non_finite_resets = counters.non_finite_resets;
+            m.string_energy_j = *string_energy;
         });
         self.clock_realtime_worker();
     }
@@ -537,6 +557,20 @@ impl Synth {
             self.dropped_commands += 1;
         }
         host.drain(|_| {});
+    }
+
+    /// About 60 times a second: measures the energy on the strings of every
+    /// sounding key, for the meters.
+    fn measure_string_energies(&mut self) {
+        if self.now < self.next_energy_report {
+            return;
+        }
+        self.next_energy_report = self.now + self.energy_interval;
+        let energies = &mut self.string_energy;
+        energies.fill(0.0);
+        self.voices.string_energies(|key, joules| {
+            energies[usize::from(key)] = joules as f32;
+        });
     }
 
     /// At the start of a block: switches to an instrument the loader prepared.

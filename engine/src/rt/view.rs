@@ -17,6 +17,9 @@ pub struct MechanicsView {
     pub damper: [f32; KEYS],
     /// Per key: held down.
     pub key_down: [bool; KEYS],
+    /// Per key: the largest force of its hammer's last contact, N (from the
+    /// audio side).
+    pub last_contact_force_n: [f32; KEYS],
     /// Sustain pedal depth, 0 to 1.
     pub sustain: f32,
     /// Sostenuto pedal down.
@@ -34,6 +37,7 @@ impl Default for MechanicsView {
             hammer_travel: [0.0; KEYS],
             damper: [1.0; KEYS],
             key_down: [false; KEYS],
+            last_contact_force_n: [0.0; KEYS],
             sustain: 0.0,
             sostenuto: false,
             una_corda: 0.0,
@@ -42,8 +46,11 @@ impl Default for MechanicsView {
     }
 }
 
+/// Every MIDI key.
+pub const MIDI_KEYS: usize = 128;
+
 /// The output as the audio thread last published it (after every block).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MeterView {
     /// Samples rendered so far.
     pub samples: u64,
@@ -57,6 +64,24 @@ pub struct MeterView {
     pub late_operations: u64,
     /// Voices muted and reset because they went non-finite.
     pub non_finite_resets: u64,
+    /// Per MIDI key: the energy of the waves on its strings, J, measured about
+    /// 60 times a second (0 for keys at rest, bars and keys the instrument
+    /// lacks).
+    pub string_energy_j: [f32; MIDI_KEYS],
+}
+
+impl Default for MeterView {
+    fn default() -> Self {
+        Self {
+            samples: 0,
+            peak: [0.0; 2],
+            rms: [0.0; 2],
+            sounding_keys: 0,
+            late_operations: 0,
+            non_finite_resets: 0,
+            string_energy_j: [0.0; MIDI_KEYS],
+        }
+    }
 }
 
 /// The editor's ends of both views.

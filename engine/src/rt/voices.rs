@@ -7,8 +7,8 @@ use std::fmt;
 
 use super::ops::Operation;
 use crate::instrument::{
-    BarError, ContactTrace, HammerPool, KeyVoice, MalletBar, Preset, PresetError, Resonators,
-    SHARED_HAMMERS, StrikeReport, StringKey, Topology, VoiceError,
+    BarError, ContactTrace, HammerPool, KeyVoice, MalletBar, Preset, PresetError, Rebound,
+    Resonators, SHARED_HAMMERS, StrikeReport, StringKey, Topology, VoiceError,
 };
 use crate::resonators::{Soundboard, SoundboardParams};
 
@@ -276,6 +276,21 @@ impl Voices {
             .sum()
     }
 
+    /// Energy of the waves on each key's strings from the lowest key, J (0 for
+    /// keys at rest and for bars), into `out`.
+    pub fn string_energies(&self, mut out: impl FnMut(u8, f64)) {
+        for (key, voice) in (self.lowest_key..).zip(&self.keys) {
+            out(
+                key,
+                if voice.is_active() {
+                    voice.string_energy_j()
+                } else {
+                    0.0
+                },
+            );
+        }
+    }
+
     /// How many keys are sounding or have a hammer in flight.
     pub fn sounding_keys(&self) -> u32 {
         self.keys.iter().filter(|k| k.is_active()).count() as u32
@@ -290,14 +305,13 @@ impl Voices {
 
     /// Renders `left.len()` frames (at most 256) into `left` and `right`.
     ///
-    /// `on_rebound(key, frame, speed)` hears of every hammer that lets go of its
-    /// strings after a strike: at which frame of this call, and its speed away
-    /// from them (m/s).
+    /// `on_rebound(key, frame, how)` hears of every hammer that lets go of its
+    /// strings after a strike: at which frame of this call, and how.
     pub fn render(
         &mut self,
         left: &mut [f32],
         right: &mut [f32],
-        mut on_rebound: impl FnMut(u8, usize, f64),
+        mut on_rebound: impl FnMut(u8, usize, Rebound),
     ) {
         let frames = left.len().min(right.len()).min(CHUNK);
         self.bus[..frames].fill([0.0; 2]);
@@ -316,9 +330,9 @@ impl Voices {
                 (self.lowest_key..).zip(self.keys.iter_mut().zip(&self.key_gains))
             {
                 if voice.is_active()
-                    && let Some((frame, speed)) = voice.mix_into(bus, gains, &mut self.hammers)
+                    && let Some((frame, how)) = voice.mix_into(bus, gains, &mut self.hammers)
                 {
-                    on_rebound(key, done + frame, speed);
+                    on_rebound(key, done + frame, how);
                 }
             }
             done = end;

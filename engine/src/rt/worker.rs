@@ -63,6 +63,15 @@ pub struct Worker {
     view: Option<Publisher<MechanicsView>>,
     /// Control steps since the last view.
     steps_since_view: u64,
+
+    /// Per key: the peak force of its hammer's last contact, N.
+    contact_force: [f32; KEYS],
+}
+
+/// Index of `key` among the 88 keys from A0, if it is one.
+fn key_slot(key: u8) -> Option<usize> {
+    let i = usize::from(key.checked_sub(LOWEST_NOTE)?);
+    (i < KEYS).then_some(i)
 }
 
 impl std::fmt::Debug for Worker {
@@ -109,6 +118,7 @@ impl Worker {
             rejected: 0,
             view: None,
             steps_since_view: 0,
+            contact_force: [0.0; KEYS],
         }
     }
 
@@ -157,7 +167,14 @@ impl Worker {
         let at = message.at;
         match message.item {
             ToWorker::Perform(event) => self.perform(at, event, out),
-            ToWorker::Rebound { key, speed_m_s } => {
+            ToWorker::Rebound {
+                key,
+                speed_m_s,
+                peak_force_n,
+            } => {
+                if let Some(slot) = key_slot(key).map(|i| &mut self.contact_force[i]) {
+                    *slot = peak_force_n as f32;
+                }
                 let t = self.time_s(at);
                 if let Some(action) = self.action_mut() {
                     action.command(
@@ -169,6 +186,7 @@ impl Worker {
                     );
                 }
             }
+
             ToWorker::SetProperty { path, value } => {
                 if !self.set_property(path, value) {
                     self.rejected += 1;
@@ -281,6 +299,7 @@ impl Worker {
     fn publish_view(&mut self, sample: u64) {
         let time_s = self.time_s(sample);
         let rejected_edits = self.rejected;
+        let contact_force = self.contact_force;
         let Some(action) = self.action.and_then(|id| self.root.model_as::<Action>(id)) else {
             return;
         };
@@ -294,6 +313,7 @@ impl Worker {
                 v.damper[i] = action.damper(note).unwrap_or(1.0) as f32;
                 v.key_down[i] = action.key_down(note).unwrap_or(false);
             }
+            v.last_contact_force_n = contact_force;
             v.sustain = action.sustain() as f32;
             v.sostenuto = action.sostenuto();
             v.una_corda = action.una_corda() as f32;
