@@ -10,6 +10,7 @@
 mod anchored;
 mod check;
 mod objects;
+mod paths;
 mod topology;
 
 use std::collections::BTreeMap;
@@ -148,6 +149,8 @@ pub enum PresetError {
     Io(String),
     /// No built-in preset has this name and no file has this path.
     Unknown(String),
+    /// No property has this path.
+    UnknownPath(String),
 }
 
 impl fmt::Display for PresetError {
@@ -161,6 +164,7 @@ impl fmt::Display for PresetError {
             Self::Topology(message) => write!(f, "preset objects: {message}"),
             Self::File { path, reason } => write!(f, "{path}: {reason}"),
             Self::Io(message) => write!(f, "cannot read preset: {message}"),
+            Self::UnknownPath(path) => write!(f, "the preset has no property `{path}`"),
             Self::Unknown(name) => {
                 let names: Vec<_> = BUILTIN_PRESETS.iter().map(|(n, _)| *n).collect();
                 write!(
@@ -460,6 +464,46 @@ mod tests {
         let err = Preset::load("no-such-preset").unwrap_err().to_string();
         assert!(err.contains("grand-piano"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Every numeric value can be read and set by the path its errors name;
+    /// a bad edit changes nothing and says why.
+    #[test]
+    fn values_are_read_and_set_by_property_path() {
+        let mut p = Preset::default_grand();
+        assert_eq!(p.get("tuning:a4_hz"), Some(440.0));
+        assert_eq!(p.get("hammers/anchor/60:mass_kg"), Some(2.97e-3));
+        assert_eq!(p.get("strike/anchor/96:position"), Some(0.0625));
+        p.set("tuning:a4_hz", 442.0).unwrap();
+        p.set("hammers/anchor/60:felt_stiffness", 5e9).unwrap();
+        p.set("soundboard:modes", 20.0).unwrap();
+        p.set("action:realistic_travel", 1.0).unwrap();
+        assert_eq!(p.get("tuning:a4_hz"), Some(442.0));
+        assert_eq!(p.key_params(60).unwrap().felt.stiffness, 5e9);
+        assert_eq!(p.get("soundboard:modes"), Some(20.0));
+        assert_eq!(p.get("action:realistic_travel"), Some(1.0));
+
+        let before = p.clone();
+        let err = p.set("tuning:a4_hz", f64::NAN).unwrap_err().to_string();
+        assert!(err.contains("tuning:a4_hz"), "{err}");
+        let err = p.set("hammers/anchor/60:felt_exponent", 9.0).unwrap_err();
+        assert!(err.to_string().contains("1 to 5"), "{err}");
+        let err = p.set("soundboard:modes", 2.5).unwrap_err().to_string();
+        assert!(err.contains("whole number"), "{err}");
+        for bad in ["tuning:pitch", "hammers/anchor/61:mass_kg", "organ:pipes", "a4_hz"] {
+            let err = p.set(bad, 1.0).unwrap_err().to_string();
+            assert!(err.contains(bad), "{err}");
+        }
+        assert_eq!(p, before, "a refused edit changed the preset");
+
+        // Every listed path reads back, for both instruments.
+        for preset in [Preset::default_grand(), Preset::load("mallet-bar").unwrap()] {
+            let paths = preset.paths();
+            assert!(paths.len() > 15, "{paths:?}");
+            for path in &paths {
+                assert!(preset.get(path).is_some(), "{path}");
+            }
+        }
     }
 
     #[test]
