@@ -17,6 +17,9 @@ pub struct SoundboardParams {
     pub lowest_mode_t60_s: f64,
     /// Level of the modes' sum relative to the direct bridge signal.
     pub body_gain: f64,
+    /// Which of the boards: the seed of the modes' spacing jitter and shapes
+    /// (every seed gives another board of the same kind).
+    pub seed: u64,
 }
 
 /// One two-pole resonator `y = b0·x + a1·y1 − a2·y2`, unity gain at its peak.
@@ -36,9 +39,10 @@ struct Mode {
 
 /// A deterministic value in [−1, 1] for mode `i` and slot `k` (a small integer hash),
 /// so that every build of the same soundboard is identical.
-fn shape(i: usize, k: u64) -> f64 {
-    let mut x =
-        (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.wrapping_mul(0xD1B5_4A32_D192_ED03);
+fn shape(seed: u64, i: usize, k: u64) -> f64 {
+    let mut x = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ k.wrapping_mul(0xD1B5_4A32_D192_ED03)
+        ^ seed.wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^= x >> 31;
     x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x ^= x >> 29;
@@ -46,7 +50,8 @@ fn shape(i: usize, k: u64) -> f64 {
 }
 
 /// The body: the stereo bridge signal passes straight through and also drives a
-/// set of resonant modes, each with its own shape at the two drive points and its
+/// set of resonant modes (their spacing jitter and shapes from a seeded hash,
+/// so every seed gives another board of the same kind), each with its own shape at the two drive points and its
 /// own gains to the two outputs, so the body's ring differs between channels.
 ///
 /// Input and output are in the same units (the caller's bridge-force buses, scaled
@@ -81,7 +86,7 @@ impl Soundboard {
         let mut modes = Vec::with_capacity(count);
         for i in 0..count {
             let position = if count > 1 {
-                (i as f64 + 0.35 * shape(i, 1)) / (count - 1) as f64
+                (i as f64 + 0.35 * shape(params.seed, i, 1)) / (count - 1) as f64
             } else {
                 0.0
             };
@@ -96,8 +101,8 @@ impl Soundboard {
                 a2: r * r,
                 y1: 0.0,
                 y2: 0.0,
-                drive: [shape(i, 2), shape(i, 3)],
-                radiation: [shape(i, 4), shape(i, 5)],
+                drive: [shape(params.seed, i, 2), shape(params.seed, i, 3)],
+                radiation: [shape(params.seed, i, 4), shape(params.seed, i, 5)],
             });
         }
         let body_gain =
@@ -176,11 +181,30 @@ mod tests {
             highest_mode_hz: 3000.0,
             lowest_mode_t60_s: 0.2,
             body_gain: 1.0,
+            seed: 0,
         }
     }
 
     /// An impulse rings on after the direct sound, differently in the two channels,
     /// and dies away (the resonators are stable).
+    /// A seed picks another board of the same kind: another response, the
+    /// same for the same seed, the same size.
+    #[test]
+    fn seeds_give_other_boards_of_the_same_kind() {
+        let respond = |seed| {
+            let mut b = Soundboard::new(&SoundboardParams { seed, ..board() }, 48_000.0);
+            let mut out = vec![b.process(1.0, 0.0)];
+            out.extend((0..4_800).map(|_| b.process(0.0, 0.0)));
+            out
+        };
+        let energy = |x: &[[f64; 2]]| x.iter().map(|[l, r]| l * l + r * r).sum::<f64>();
+        let (a, again, other) = (respond(0), respond(0), respond(7));
+        assert_eq!(a, again);
+        assert_ne!(a, other);
+        let ratio = energy(&other) / energy(&a);
+        assert!((0.3..3.0).contains(&ratio), "energy ratio {ratio}");
+    }
+
     #[test]
     fn impulse_rings_in_stereo_and_decays() {
         let fs = 48_000.0;
@@ -213,6 +237,7 @@ mod tests {
             highest_mode_hz: 1e9,
             lowest_mode_t60_s: 1e9,
             body_gain: f64::INFINITY,
+            seed: u64::MAX,
         };
         let mut b = Soundboard::new(&p, 44_100.0);
         assert_eq!(b.mode_count(), 64);

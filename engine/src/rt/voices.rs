@@ -127,6 +127,7 @@ impl Voices {
                     highest_mode_hz: board.highest_mode_hz,
                     lowest_mode_t60_s: board.lowest_mode_t60_s,
                     body_gain: board.body_gain,
+                    seed: u64::from(board.seed),
                 },
                 sample_rate,
             )

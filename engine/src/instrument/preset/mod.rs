@@ -490,7 +490,12 @@ mod tests {
         assert!(err.to_string().contains("1 to 5"), "{err}");
         let err = p.set("soundboard:modes", 2.5).unwrap_err().to_string();
         assert!(err.contains("whole number"), "{err}");
-        for bad in ["tuning:pitch", "hammers/anchor/61:mass_kg", "organ:pipes", "a4_hz"] {
+        for bad in [
+            "tuning:pitch",
+            "hammers/anchor/61:mass_kg",
+            "organ:pipes",
+            "a4_hz",
+        ] {
             let err = p.set(bad, 1.0).unwrap_err().to_string();
             assert!(err.contains(bad), "{err}");
         }

@@ -353,6 +353,10 @@ pub struct SoundboardSpec {
     pub lowest_mode_t60_s: f64,
     /// Level of the body's ring relative to the direct bridge sound.
     pub body_gain: f64,
+    /// Which board of this kind: the seed of its modes' jitter and shapes
+    /// (0, the default, is the one every build has used so far).
+    #[serde(default)]
+    pub seed: u32,
 }
 
 impl SoundboardSpec {

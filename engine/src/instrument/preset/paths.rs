@@ -131,6 +131,7 @@ fields!(SoundboardSpec {
     highest_mode_hz: Real,
     lowest_mode_t60_s: Real,
     body_gain: Real,
+    seed: Count,
 });
 fields!(StrikeSpec {});
 fields!(StrikeAnchor { position: Real });
@@ -218,6 +219,14 @@ impl Preset {
         changed.validate()?;
         *self = changed;
         Ok(())
+    }
+
+    /// Seeds everything random in the instrument (the soundboards' modes) with
+    /// `seed`.
+    pub fn reseed(&mut self, seed: u32) {
+        for board in self.soundboard.values_mut() {
+            board.seed = seed;
+        }
     }
 
     /// Every numeric property path of the preset, in a stable order.
