@@ -8,33 +8,52 @@
 
 pub mod cli;
 mod params;
+pub mod sound;
 
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use nice_plug::midi::Key;
 use nice_plug::prelude::*;
-use orchard_engine::instrument::Preset;
-use orchard_engine::rt::{Synth, SynthEvent, TimedEvent};
+use orchard_engine::rt::{InstrumentLoader, Synth, SynthError, SynthEvent, TimedEvent};
 
-pub use params::OrchardParams;
+pub use params::{Instrument, OrchardParams};
+use sound::SoundSettings;
 
-/// The plugin: one synthesiser playing the embedded grand piano.
+/// The plugin: one synthesiser playing the instrument the parameters describe.
 pub struct Orchard {
     params: Arc<OrchardParams>,
-    preset: Preset,
     synth: Option<Synth>,
+    /// The running synthesiser's loader, used by the background thread only.
+    loader: Arc<Mutex<Option<InstrumentLoader>>>,
+    /// The settings of the instrument built last (or being built).
+    built: Option<SoundSettings>,
+    /// Whether a rebuild is queued or running.
+    rebuilding: Arc<AtomicBool>,
 }
 
 impl Default for Orchard {
     fn default() -> Self {
         Self {
             params: Arc::new(OrchardParams::default()),
-            preset: Preset::default_grand(),
             synth: None,
+            loader: Arc::new(Mutex::new(None)),
+            built: None,
+            rebuilding: Arc::new(AtomicBool::new(false)),
         }
     }
 }
+
+/// The background task: build the instrument for these settings and hand it to
+/// the running synthesiser.
+#[derive(Debug, Clone, Copy)]
+pub struct Rebuild(SoundSettings);
+
+/// How long the background thread waits for the last instrument to be taken
+/// before handing over the next, at most.
+const HANDOVER_WAIT: Duration = Duration::from_secs(2);
 
 /// Translates a host note event into a synthesiser event, if it is one Orchard plays.
 fn synth_event(event: &NoteEvent<()>) -> Option<TimedEvent> {
@@ -76,10 +95,34 @@ impl Plugin for Orchard {
 
     type Editor = ();
     type SysExMessage = ();
-    type BackgroundTask = ();
+    type BackgroundTask = Rebuild;
 
     fn params(&self) -> Arc<dyn Params> {
         self.params.clone()
+    }
+
+    fn task_executor(&mut self) -> TaskExecutor<Self> {
+        let loader = Arc::clone(&self.loader);
+        let rebuilding = Arc::clone(&self.rebuilding);
+        Box::new(move |Rebuild(settings)| {
+            let preset = settings.instrument();
+            if let Ok(mut guard) = loader.lock()
+                && let Some(loader) = guard.as_mut()
+            {
+                let step = Duration::from_millis(5);
+                for _ in 0..HANDOVER_WAIT.as_millis() / step.as_millis() {
+                    match loader.load(&preset) {
+                        Err(SynthError::SwitchPending) => std::thread::sleep(step),
+                        Err(error) => {
+                            nice_error!("Orchard cannot build the instrument: {error}");
+                            break;
+                        }
+                        Ok(()) => break,
+                    }
+                }
+            }
+            rebuilding.store(false, Ordering::Release);
+        })
     }
 
     fn activate(
@@ -95,10 +138,15 @@ impl Plugin for Orchard {
         // bounces, and allocation-free like the rest of `process`. The engine's
         // realtime mode (mechanics on their own thread, answering one block
         // later) is for mechanisms too heavy for that.
-        match Synth::new(&self.preset, sample_rate) {
-            Ok(synth) => {
+        let settings = SoundSettings::from_params(&self.params);
+        match Synth::new(&settings.instrument(), sample_rate) {
+            Ok(mut synth) => {
                 context.set_latency_samples(synth.latency() as u32);
+                if let Ok(mut loader) = self.loader.lock() {
+                    *loader = synth.take_loader();
+                }
                 self.synth = Some(synth);
+                self.built = Some(settings);
                 true
             }
             Err(error) => {
@@ -126,6 +174,13 @@ impl Plugin for Orchard {
         let [left, right] = buffer.as_slice() else {
             return ProcessStatus::Error("Orchard renders exactly two output channels");
         };
+        // A sound parameter changed: rebuild off the audio thread (one
+        // rebuild at a time; a later change is picked up when it is done).
+        let wanted = SoundSettings::from_params(&self.params);
+        if self.built != Some(wanted) && !self.rebuilding.swap(true, Ordering::AcqRel) {
+            self.built = Some(wanted);
+            context.execute_background(Rebuild(wanted));
+        }
         let events = std::iter::from_fn(|| context.next_event()).filter_map(|e| synth_event(&e));
         synth.process_events(left, right, events);
 

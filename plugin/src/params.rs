@@ -1,17 +1,77 @@
 //! The parameters a host sees and automates.
+//!
+//! Ids are permanent: hosts store automation and state under them. Every
+//! parameter but the output level drives property paths of the instrument (see
+//! [`crate::sound`]).
 
 use nice_plug::prelude::*;
 
-/// Host-visible parameters. Ids are permanent: hosts store automation under them.
+/// The instruments a host can choose between (the built-in presets).
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Instrument {
+    /// The grand piano (`grand-piano`).
+    #[id = "grand-piano"]
+    #[name = "Grand piano"]
+    GrandPiano,
+    /// Felt mallets on bars (`mallet-bar`).
+    #[id = "mallet-bar"]
+    #[name = "Mallet and bar"]
+    MalletBar,
+}
+
+impl Instrument {
+    /// The built-in preset's name.
+    pub fn preset_name(self) -> &'static str {
+        match self {
+            Self::GrandPiano => "grand-piano",
+            Self::MalletBar => "mallet-bar",
+        }
+    }
+}
+
+/// Host-visible parameters.
 #[derive(Params)]
 pub struct OrchardParams {
     /// Output level, in decibels, applied after the instrument.
     #[id = "level"]
     pub output_level: FloatParam,
+    /// Which instrument plays.
+    #[id = "instrument"]
+    pub instrument: EnumParam<Instrument>,
+    /// Felt hardness: −1 (soft, stiffness ÷ 4) to +1 (hard, × 4).
+    #[id = "hardness"]
+    pub hardness: FloatParam,
+    /// Brightness: −1 (dull, high partials damped 8× more) to +1 (8× less).
+    #[id = "brightness"]
+    pub brightness: FloatParam,
+    /// Sustain length: the strings' frequency-independent loss divided by this.
+    #[id = "decay"]
+    pub decay: FloatParam,
+    /// Spread of the strings of a note, cents.
+    #[id = "detune"]
+    pub detune: FloatParam,
+    /// Level of the soundboard's resonance.
+    #[id = "resonance"]
+    pub resonance: FloatParam,
+    /// Pitch of A4, Hz.
+    #[id = "a4"]
+    pub a4: FloatParam,
+    /// Octave stretch: 0 equal temperament, 1 beatless octaves.
+    #[id = "stretch"]
+    pub stretch: FloatParam,
+    /// Velocity curve exponent: above 1 more of the range for soft playing.
+    #[id = "velocity-curve"]
+    pub velocity_curve: FloatParam,
+    /// Stereo width of the keyboard, 0 (mono) to 1.
+    #[id = "width"]
+    pub width: FloatParam,
 }
 
 impl Default for OrchardParams {
     fn default() -> Self {
+        let linear = |name: &str, default: f32, min: f32, max: f32| {
+            FloatParam::new(name, default, FloatRange::Linear { min, max })
+        };
         Self {
             output_level: FloatParam::new(
                 "Output level",
@@ -26,6 +86,33 @@ impl Default for OrchardParams {
             .with_unit(" dB")
             .with_value_to_string(formatters::v2s_f32_gain_to_db(1))
             .with_string_to_value(formatters::s2v_f32_gain_to_db()),
+            instrument: EnumParam::new("Instrument", Instrument::GrandPiano),
+            hardness: linear("Hammer hardness", 0.0, -1.0, 1.0),
+            brightness: linear("Brightness", 0.0, -1.0, 1.0),
+            decay: FloatParam::new(
+                "Decay",
+                1.0,
+                FloatRange::Skewed {
+                    min: 0.25,
+                    max: 4.0,
+                    factor: FloatRange::skew_factor(-1.0),
+                },
+            )
+            .with_unit("×"),
+            detune: linear("Unison detune", 0.5, 0.0, 10.0).with_unit(" cents"),
+            resonance: linear("String resonance", 0.6, 0.0, 2.0),
+            a4: linear("A4 tuning", 440.0, 415.0, 466.0).with_unit(" Hz"),
+            stretch: linear("Stretch", 1.0, 0.0, 1.0),
+            velocity_curve: FloatParam::new(
+                "Velocity curve",
+                1.0,
+                FloatRange::Skewed {
+                    min: 0.33,
+                    max: 3.0,
+                    factor: FloatRange::skew_factor(-1.0),
+                },
+            ),
+            width: linear("Stereo width", 0.6, 0.0, 1.0),
         }
     }
 }

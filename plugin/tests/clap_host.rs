@@ -6,8 +6,21 @@
 
 use std::path::PathBuf;
 
-use clack_host::events::event_types::{NoteOffEvent, NoteOnEvent};
+use clack_extensions::params::{ParamInfoBuffer, PluginParams};
+use clack_host::events::event_types::{NoteOffEvent, NoteOnEvent, ParamValueEvent};
 use clack_host::prelude::*;
+
+/// nice-plug's instances in one process share one background thread, which
+/// the last instance to go shuts down; instances torn down on several test
+/// threads at once race for that. A host creates and destroys instances on its
+/// main thread, one at a time: so do these tests.
+static ONE_HOST_THREAD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs `test` while no other test has plugin instances.
+fn as_a_host_does(test: impl FnOnce()) {
+    let _main_thread = ONE_HOST_THREAD.lock().unwrap_or_else(|e| e.into_inner());
+    test();
+}
 
 struct TestHostShared;
 
@@ -44,6 +57,15 @@ fn clap_bundle() -> PathBuf {
     bundle
 }
 
+/// What the test host sends, at a frame.
+#[derive(Debug, Clone, Copy)]
+enum Send {
+    NoteOn(u16),
+    NoteOff(u16),
+    /// A parameter (CLAP id) to a plain value.
+    Param(u32, f64),
+}
+
 /// Renders key 69 held from frame 10 for `held_s`, then released, for `total_s`,
 /// at `sample_rate` in blocks of `block` frames. Returns the left and right channels.
 fn render_through_clap(
@@ -53,19 +75,42 @@ fn render_through_clap(
     held_s: f64,
     total_s: f64,
 ) -> [Vec<f32>; 2] {
-    let host_info = HostInfo::new(
+    let note_off_frame = (held_s * sample_rate) as usize;
+    let script = [(10, Send::NoteOn(69)), (note_off_frame, Send::NoteOff(69))];
+    render_script(entry, sample_rate, block, total_s, &script, false)
+}
+
+fn host_info() -> HostInfo {
+    HostInfo::new(
         "Orchard tests",
         "Orchard",
         "https://example.invalid",
         "0.1.0",
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// A new instance of the bundle's one plugin.
+fn instance(entry: &PluginEntry) -> PluginInstance<TestHost> {
     let factory = entry.get_plugin_factory().expect("a plugin factory");
     let descriptor = factory.plugin_descriptors().next().expect("one plugin");
     assert_eq!(descriptor.name().unwrap().to_bytes(), b"Orchard");
     let id = descriptor.id().unwrap();
-    let mut instance =
-        PluginInstance::<TestHost>::new(|_| TestHostShared, |_| (), entry, id, &host_info).unwrap();
+    PluginInstance::<TestHost>::new(|_| TestHostShared, |_| (), entry, id, &host_info()).unwrap()
+}
+
+/// Renders `total_s` seconds at `sample_rate` in blocks of `block` frames,
+/// sending `script` (sorted by frame); `paced`, one block per block period, as
+/// a sound card asks for them. Returns the left and right channels.
+fn render_script(
+    entry: &PluginEntry,
+    sample_rate: f64,
+    block: usize,
+    total_s: f64,
+    script: &[(usize, Send)],
+    paced: bool,
+) -> [Vec<f32>; 2] {
+    let mut instance = instance(entry);
     let config = PluginAudioConfiguration {
         sample_rate,
         min_frames_count: 1,
@@ -74,8 +119,6 @@ fn render_through_clap(
     let processor = instance.activate(|_, _| (), config).unwrap();
 
     let total = (total_s * sample_rate) as usize;
-    let note_on_frame = 10usize;
-    let note_off_frame = (held_s * sample_rate) as usize;
     let output = std::thread::scope(|scope| {
         scope
             .spawn(|| {
@@ -84,19 +127,27 @@ fn render_through_clap(
                 let (mut left, mut right) = (vec![0.0f32; block], vec![0.0f32; block]);
                 let mut input_ports = AudioPorts::with_capacity(0, 0);
                 let mut output_ports = AudioPorts::with_capacity(2, 1);
-                let mut events = EventBuffer::with_capacity(4);
+                let mut events = EventBuffer::with_capacity(16);
                 let mut start = 0;
                 while start < total {
                     let len = block.min(total - start);
                     events.clear();
-                    let key = Pckn::new(0u16, 0u16, 69u16, 0u32);
-                    if (start..start + len).contains(&note_on_frame) {
-                        let t = (note_on_frame - start) as u32;
-                        events.push(&NoteOnEvent::new(t, key, 0.8));
-                    }
-                    if (start..start + len).contains(&note_off_frame) {
-                        let t = (note_off_frame - start) as u32;
-                        events.push(&NoteOffEvent::new(t, key, 0.5));
+                    for &(frame, send) in script {
+                        if !(start..start + len).contains(&frame) {
+                            continue;
+                        }
+                        let t = (frame - start) as u32;
+                        let key = |k: u16| Pckn::new(0u16, 0u16, k, 0u32);
+                        match send {
+                            Send::NoteOn(k) => events.push(&NoteOnEvent::new(t, key(k), 0.8)),
+                            Send::NoteOff(k) => events.push(&NoteOffEvent::new(t, key(k), 0.5)),
+                            Send::Param(id, value) => events.push(&ParamValueEvent::new(
+                                t,
+                                ClapId::new(id),
+                                Pckn::match_all(),
+                                value,
+                            )),
+                        }
                     }
                     let inputs = input_ports.with_input_buffers([] as [AudioPortBuffer<
                         [InputChannel<f32>; 0],
@@ -121,6 +172,11 @@ fn render_through_clap(
                     out[0][start..start + len].copy_from_slice(&left[..len]);
                     out[1][start..start + len].copy_from_slice(&right[..len]);
                     start += len;
+                    if paced {
+                        std::thread::sleep(std::time::Duration::from_secs_f64(
+                            len as f64 / sample_rate,
+                        ));
+                    }
                 }
                 (processor.stop_processing(), out)
             })
@@ -132,46 +188,175 @@ fn render_through_clap(
     out
 }
 
+/// A parameter as the plugin describes it: (id, name, min, max, default).
+type ParamDescription = (u32, String, f64, f64, f64);
+
+/// Every parameter the plugin reports through the CLAP params extension.
+fn parameters(entry: &PluginEntry) -> Vec<ParamDescription> {
+    let mut instance = instance(entry);
+    let params: PluginParams = instance
+        .plugin_shared_handle()
+        .get_extension()
+        .expect("the params extension");
+    let count = params.count(&instance.plugin_handle());
+    (0..count)
+        .map(|i| {
+            let mut buffer = ParamInfoBuffer::new();
+            let info = params
+                .get_info(&instance.plugin_handle(), i, &mut buffer)
+                .expect("every index has a parameter");
+            (
+                info.id.get(),
+                String::from_utf8_lossy(info.name).into_owned(),
+                info.min_value,
+                info.max_value,
+                info.default_value,
+            )
+        })
+        .collect()
+}
+
 fn peak(x: &[f32]) -> f32 {
     x.iter().fold(0.0, |m, s| m.max(s.abs()))
 }
 
 #[test]
 fn plays_in_a_clap_host_at_every_rate_and_block_size() {
-    let bundle = clap_bundle();
-    // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
-    let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
-    let (held_s, total_s) = (0.4, 1.6);
-    for sample_rate in [44_100.0, 48_000.0, 96_000.0] {
-        let mut reference: Option<[Vec<f32>; 2]> = None;
-        for block in [4096, 512, 64, 1] {
-            let out = render_through_clap(&entry, sample_rate, block, held_s, total_s);
-            let at = |s: f64| (s * sample_rate) as usize;
-            for channel in &out {
-                assert!(channel.iter().all(|s| s.is_finite()), "non-finite output");
-                let held = peak(&channel[at(0.01)..at(held_s)]);
-                assert!(
-                    held > 1e-3,
-                    "silent while held: {held} at {sample_rate} Hz, block {block}"
-                );
-                // The damper's T60 is 0.25 s: a second after release, nothing is left.
-                let after = peak(&channel[at(held_s + 1.0)..]);
-                assert!(after < 1e-6, "still sounding after release: {after}");
-            }
-            // Sample-accurate events: every block size renders the same audio.
-            match &reference {
-                None => reference = Some(out),
-                Some(r) => {
-                    let first = r[0].iter().zip(&out[0]).position(|(a, b)| a != b);
+    as_a_host_does(|| {
+        let bundle = clap_bundle();
+        // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
+        let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
+        let (held_s, total_s) = (0.4, 1.6);
+        for sample_rate in [44_100.0, 48_000.0, 96_000.0] {
+            let mut reference: Option<[Vec<f32>; 2]> = None;
+            for block in [4096, 512, 64, 1] {
+                let out = render_through_clap(&entry, sample_rate, block, held_s, total_s);
+                let at = |s: f64| (s * sample_rate) as usize;
+                for channel in &out {
+                    assert!(channel.iter().all(|s| s.is_finite()), "non-finite output");
+                    let held = peak(&channel[at(0.01)..at(held_s)]);
                     assert!(
-                        r == &out,
-                        "block size {block} changed the output at {sample_rate} Hz from frame {first:?}: {:?} vs {:?}",
-                        first.map(|i| &r[0][i..i + 4]),
-                        first.map(|i| &out[0][i..i + 4])
+                        held > 1e-3,
+                        "silent while held: {held} at {sample_rate} Hz, block {block}"
                     );
+                    // The damper's T60 is 0.25 s: a second after release, nothing is left.
+                    let after = peak(&channel[at(held_s + 1.0)..]);
+                    assert!(after < 1e-6, "still sounding after release: {after}");
+                }
+                // Sample-accurate events: every block size renders the same audio.
+                match &reference {
+                    None => reference = Some(out),
+                    Some(r) => {
+                        let first = r[0].iter().zip(&out[0]).position(|(a, b)| a != b);
+                        assert!(
+                            r == &out,
+                            "block size {block} changed the output at {sample_rate} Hz from frame {first:?}: {:?} vs {:?}",
+                            first.map(|i| &r[0][i..i + 4]),
+                            first.map(|i| &out[0][i..i + 4])
+                        );
+                    }
                 }
             }
         }
-    }
-    std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
+        std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
+    });
+}
+
+/// The host sees every sound parameter with its range, and their ids stay put
+/// from build to build (hosts store automation under them). Setting each to its
+/// minimum and maximum while a chord plays (the instrument is rebuilt off the
+/// audio thread each time) keeps the output finite, and so does NaN.
+#[test]
+fn parameters_are_stable_and_every_value_plays() {
+    as_a_host_does(|| {
+        let bundle = clap_bundle();
+        // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
+        let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
+        let params = parameters(&entry);
+        let names: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
+        for expected in [
+            "Output level",
+            "Instrument",
+            "Hammer hardness",
+            "Brightness",
+            "Decay",
+            "Unison detune",
+            "String resonance",
+            "A4 tuning",
+            "Stretch",
+            "Velocity curve",
+            "Stereo width",
+        ] {
+            assert!(names.contains(&expected), "no {expected} in {names:?}");
+        }
+        for (id, name, min, max, default) in &params {
+            assert!(
+                min < max && (min..=max).contains(&default),
+                "{name}: {min} {max} {default}"
+            );
+            assert_ne!(*id, 0, "{name}");
+        }
+        // nice-plug shows hosts normalised values: A4's 415–466 Hz as 0–1, its
+        // default 440 Hz at (440 − 415)/(466 − 415).
+        let a4 = params.iter().find(|p| p.1 == "A4 tuning").unwrap();
+        assert_eq!((a4.2, a4.3), (0.0, 1.0));
+        assert!((a4.4 - 25.0 / 51.0).abs() < 1e-6, "{a4:?}");
+        // Ids come from the permanent string ids: the same on every build.
+        let ids: Vec<u32> = params.iter().map(|p| p.0).collect();
+        assert_eq!(
+            ids,
+            parameters(&entry).iter().map(|p| p.0).collect::<Vec<_>>()
+        );
+
+        let fs = 48_000.0;
+        let block = 512;
+        let mut script = vec![
+            (10, Send::NoteOn(60)),
+            (10, Send::NoteOn(64)),
+            (10, Send::NoteOn(67)),
+        ];
+        let mut frame = 2_000;
+        for &(id, _, min, max, _) in &params {
+            for value in [min, max, f64::NAN] {
+                script.push((frame, Send::Param(id, value)));
+                frame += 3_000;
+            }
+            script.push((frame, Send::NoteOn(60)));
+            frame += 1_000;
+        }
+        let total_s = (frame + 24_000) as f64 / fs;
+        let out = render_script(&entry, fs, block, total_s, &script, false);
+        for channel in &out {
+            assert!(channel.iter().all(|s| s.is_finite()), "non-finite output");
+        }
+        assert!(peak(&out[0]) > 1e-3, "silent");
+        std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
+    });
+}
+
+/// A parameter change reaches the sound: A4 tuning at its maximum (466 Hz)
+/// retunes the instrument (rebuilt off the audio thread; this test build is
+/// not optimised, so it waits two seconds for it).
+#[test]
+fn a4_tuning_retunes_the_instrument() {
+    as_a_host_does(|| {
+        let bundle = clap_bundle();
+        // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
+        let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
+        let a4 = parameters(&entry)
+            .into_iter()
+            .find(|p| p.1 == "A4 tuning")
+            .unwrap();
+        let fs = 48_000.0;
+        let script = [(10, Send::Param(a4.0, 1.0)), (96_000, Send::NoteOn(69))];
+        // Rendered at the pace of a sound card, so the rebuild has its time.
+        let out = render_script(&entry, fs, 4_800, 3.0, &script, true);
+        let note = &out[0][100_000..];
+        let found = orchard_engine::analysis::peak_frequency(note, fs, 420.0, 500.0).unwrap();
+        assert!(
+            (1200.0 * (found / 466.0).log2()).abs() < 3.0,
+            "A4 at {found} Hz"
+        );
+        std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
+    });
 }
