@@ -19,7 +19,7 @@ use nice_plug::midi::Key;
 use nice_plug::prelude::*;
 use orchard_engine::rt::{InstrumentLoader, Synth, SynthError, SynthEvent, TimedEvent};
 
-pub use params::{Instrument, OrchardParams};
+pub use params::{Instrument, InstrumentState, OrchardParams, STATE_FORMAT};
 use sound::SoundSettings;
 
 /// The plugin: one synthesiser playing the instrument the parameters describe.
@@ -101,11 +101,28 @@ impl Plugin for Orchard {
         self.params.clone()
     }
 
+    /// States from older versions: Orchard 0.1.0 saved only the output level
+    /// and no instrument state (format 0); it loads as the default instrument
+    /// at that level.
+    fn filter_state(state: &mut PluginState) {
+        state
+            .fields
+            .entry("instrument-state".to_string())
+            .or_insert_with(|| {
+                let current = InstrumentState {
+                    format: STATE_FORMAT,
+                    ..InstrumentState::default()
+                };
+                serde_json::to_string(&current).unwrap_or_default()
+            });
+    }
+
     fn task_executor(&mut self) -> TaskExecutor<Self> {
         let loader = Arc::clone(&self.loader);
         let rebuilding = Arc::clone(&self.rebuilding);
+        let params = Arc::clone(&self.params);
         Box::new(move |Rebuild(settings)| {
-            let preset = settings.instrument();
+            let preset = settings.instrument_with(&params.edits());
             if let Ok(mut guard) = loader.lock()
                 && let Some(loader) = guard.as_mut()
             {
@@ -139,7 +156,7 @@ impl Plugin for Orchard {
         // realtime mode (mechanics on their own thread, answering one block
         // later) is for mechanisms too heavy for that.
         let settings = SoundSettings::from_params(&self.params);
-        match Synth::new(&settings.instrument(), sample_rate) {
+        match Synth::new(&settings.instrument_with(&self.params.edits()), sample_rate) {
             Ok(mut synth) => {
                 context.set_latency_samples(synth.latency() as u32);
                 if let Ok(mut loader) = self.loader.lock() {

@@ -4,7 +4,26 @@
 //! parameter but the output level drives property paths of the instrument (see
 //! [`crate::sound`]).
 
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
 use nice_plug::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The format of [`InstrumentState`] this build writes. Format 0 is the state
+/// of Orchard 0.1.0, which had only the output level and no instrument state.
+pub const STATE_FORMAT: u32 = 1;
+
+/// The instrument's state beyond the host parameters, saved in the host's
+/// project with them: explicit property values by property path (from user
+/// presets and the editor), applied after the parameters.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct InstrumentState {
+    /// The format it was written in.
+    pub format: u32,
+    /// Property path → value (e.g. `strings:detune_cents` → 1.5).
+    pub edits: BTreeMap<String, f64>,
+}
 
 /// The instruments a host can choose between (the built-in presets).
 #[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +84,20 @@ pub struct OrchardParams {
     /// Stereo width of the keyboard, 0 (mono) to 1.
     #[id = "width"]
     pub width: FloatParam,
+    /// Everything else about the instrument, saved with the parameters.
+    #[persist = "instrument-state"]
+    pub state: Mutex<InstrumentState>,
+}
+
+impl OrchardParams {
+    /// The explicit property values of the instrument state (off the audio
+    /// thread: it locks).
+    pub fn edits(&self) -> BTreeMap<String, f64> {
+        self.state
+            .lock()
+            .map(|state| state.edits.clone())
+            .unwrap_or_default()
+    }
 }
 
 impl Default for OrchardParams {
@@ -113,6 +146,10 @@ impl Default for OrchardParams {
                 },
             ),
             width: linear("Stereo width", 0.6, 0.0, 1.0),
+            state: Mutex::new(InstrumentState {
+                format: STATE_FORMAT,
+                edits: BTreeMap::new(),
+            }),
         }
     }
 }

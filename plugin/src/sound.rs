@@ -2,6 +2,8 @@
 //! the chosen preset. The instrument is then rebuilt off the audio thread and
 //! swapped in at the start of a block (notes sounding at that moment stop).
 
+use std::collections::BTreeMap;
+
 use orchard_engine::instrument::Preset;
 
 use crate::params::{Instrument, OrchardParams};
@@ -48,9 +50,19 @@ impl SoundSettings {
         }
     }
 
-    /// The chosen instrument with these settings applied. Each setting applies
-    /// where the instrument has the part it drives (a bar has no strings to
-    /// detune); a value the preset refuses leaves that property as it was.
+    /// The chosen instrument with these settings, then `edits` (property path →
+    /// value), applied. Each applies where the instrument has the part it
+    /// drives (a bar has no strings to detune); a value the preset refuses
+    /// leaves that property as it was.
+    pub fn instrument_with(&self, edits: &BTreeMap<String, f64>) -> Preset {
+        let mut preset = self.instrument();
+        for (path, &value) in edits {
+            let _ = preset.set(path, value);
+        }
+        preset
+    }
+
+    /// The chosen instrument with these settings applied.
     pub fn instrument(&self) -> Preset {
         let mut preset = Preset::load(self.instrument.preset_name())
             .expect("the built-in presets are tested to load");
