@@ -135,6 +135,24 @@ fn render_from_state(
             .load(&instance.plugin_handle(), &mut &bytes[..])
             .expect("the state loads");
     }
+    let out = render_on(&mut instance, sample_rate, block, total_s, script, paced);
+    let mut saved = Vec::new();
+    state_extension
+        .save(&instance.plugin_handle(), &mut saved)
+        .expect("the state saves");
+    (out, saved)
+}
+
+/// Activates `instance` at `sample_rate` for blocks of up to `block` frames,
+/// renders `total_s` seconds sending `script`, and deactivates it.
+fn render_on(
+    instance: &mut PluginInstance<TestHost>,
+    sample_rate: f64,
+    block: usize,
+    total_s: f64,
+    script: &[(usize, Send)],
+    paced: bool,
+) -> [Vec<f32>; 2] {
     let config = PluginAudioConfiguration {
         sample_rate,
         min_frames_count: 1,
@@ -209,11 +227,7 @@ fn render_from_state(
     });
     let (processor, out) = output;
     instance.deactivate(processor);
-    let mut saved = Vec::new();
-    state_extension
-        .save(&instance.plugin_handle(), &mut saved)
-        .expect("the state saves");
-    (out, saved)
+    out
 }
 
 /// A parameter as the plugin describes it: (id, name, min, max, default).
@@ -428,6 +442,33 @@ fn state_is_saved_and_restored_exactly() {
                 (o - 0.5 * d).abs() <= 1e-6 * d.abs().max(1e-3),
                 "{o} vs 0.5 × {d}"
             );
+        }
+        std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
+    });
+}
+
+/// One instance, deactivated and activated again at another sample rate and
+/// block size, plays in tune at both.
+#[test]
+fn reactivates_at_another_sample_rate() {
+    as_a_host_does(|| {
+        let bundle = clap_bundle();
+        // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
+        let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
+        let mut instance = instance(&entry);
+        for (fs, block) in [(44_100.0, 512), (96_000.0, 64), (48_000.0, 4096)] {
+            let out = render_on(
+                &mut instance,
+                fs,
+                block,
+                1.0,
+                &[(10, Send::NoteOn(69))],
+                false,
+            );
+            let found =
+                orchard_engine::analysis::peak_frequency(&out[0], fs, 420.0, 460.0).unwrap();
+            let cents = 1200.0 * (found / 440.0).log2();
+            assert!(cents.abs() < 2.0, "{fs} Hz: A4 {cents} cents off");
         }
         std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
     });
