@@ -17,10 +17,15 @@ use clack_host::prelude::*;
 /// main thread, one at a time: so do these tests.
 static ONE_HOST_THREAD: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// Runs `test` while no other test has plugin instances.
-fn as_a_host_does(test: impl FnOnce()) {
+/// Runs `test` with the freshly bundled plugin loaded, while no other test
+/// has plugin instances, and removes the bundle afterwards.
+fn with_plugin(test: impl FnOnce(&PluginEntry)) {
     let _main_thread = ONE_HOST_THREAD.lock().unwrap_or_else(|e| e.into_inner());
-    test();
+    let bundle = clap_bundle();
+    // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
+    let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
+    test(&entry);
+    std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
 }
 
 struct TestHostShared;
@@ -264,15 +269,12 @@ fn peak(x: &[f32]) -> f32 {
 
 #[test]
 fn plays_in_a_clap_host_at_every_rate_and_block_size() {
-    as_a_host_does(|| {
-        let bundle = clap_bundle();
-        // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
-        let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
+    with_plugin(|entry| {
         let (held_s, total_s) = (0.4, 1.6);
         for sample_rate in [44_100.0, 48_000.0, 96_000.0] {
             let mut reference: Option<[Vec<f32>; 2]> = None;
             for block in [4096, 512, 64, 1] {
-                let out = render_through_clap(&entry, sample_rate, block, held_s, total_s);
+                let out = render_through_clap(entry, sample_rate, block, held_s, total_s);
                 let at = |s: f64| (s * sample_rate) as usize;
                 for channel in &out {
                     assert!(channel.iter().all(|s| s.is_finite()), "non-finite output");
@@ -300,7 +302,6 @@ fn plays_in_a_clap_host_at_every_rate_and_block_size() {
                 }
             }
         }
-        std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
     });
 }
 
@@ -310,11 +311,8 @@ fn plays_in_a_clap_host_at_every_rate_and_block_size() {
 /// audio thread each time) keeps the output finite, and so does NaN.
 #[test]
 fn parameters_are_stable_and_every_value_plays() {
-    as_a_host_does(|| {
-        let bundle = clap_bundle();
-        // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
-        let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
-        let params = parameters(&entry);
+    with_plugin(|entry| {
+        let params = parameters(entry);
         let names: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
         for expected in [
             "Output level",
@@ -347,7 +345,7 @@ fn parameters_are_stable_and_every_value_plays() {
         let ids: Vec<u32> = params.iter().map(|p| p.0).collect();
         assert_eq!(
             ids,
-            parameters(&entry).iter().map(|p| p.0).collect::<Vec<_>>()
+            parameters(entry).iter().map(|p| p.0).collect::<Vec<_>>()
         );
 
         let fs = 48_000.0;
@@ -367,12 +365,11 @@ fn parameters_are_stable_and_every_value_plays() {
             frame += 1_000;
         }
         let total_s = (frame + 24_000) as f64 / fs;
-        let out = render_script(&entry, fs, block, total_s, &script, false);
+        let out = render_script(entry, fs, block, total_s, &script, false);
         for channel in &out {
             assert!(channel.iter().all(|s| s.is_finite()), "non-finite output");
         }
         assert!(peak(&out[0]) > 1e-3, "silent");
-        std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
     });
 }
 
@@ -381,25 +378,21 @@ fn parameters_are_stable_and_every_value_plays() {
 /// not optimised, so it waits two seconds for it).
 #[test]
 fn a4_tuning_retunes_the_instrument() {
-    as_a_host_does(|| {
-        let bundle = clap_bundle();
-        // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
-        let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
-        let a4 = parameters(&entry)
+    with_plugin(|entry| {
+        let a4 = parameters(entry)
             .into_iter()
             .find(|p| p.1 == "A4 tuning")
             .unwrap();
         let fs = 48_000.0;
         let script = [(10, Send::Param(a4.0, 1.0)), (96_000, Send::NoteOn(69))];
         // Rendered at the pace of a sound card, so the rebuild has its time.
-        let out = render_script(&entry, fs, 4_800, 3.0, &script, true);
+        let out = render_script(entry, fs, 4_800, 3.0, &script, true);
         let note = &out[0][100_000..];
         let found = orchard_engine::analysis::peak_frequency(note, fs, 420.0, 500.0).unwrap();
         assert!(
             (1200.0 * (found / 466.0).log2()).abs() < 3.0,
             "A4 at {found} Hz"
         );
-        std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
     });
 }
 
@@ -418,14 +411,11 @@ fn clap_stream(json: &[u8]) -> Vec<u8> {
 /// as the default instrument at that level.
 #[test]
 fn state_is_saved_and_restored_exactly() {
-    as_a_host_does(|| {
-        let bundle = clap_bundle();
-        // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
-        let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
+    with_plugin(|entry| {
         let fs = 48_000.0;
         let script = [(10, Send::NoteOn(60)), (24_000, Send::NoteOff(60))];
         let render =
-            |state: Option<&[u8]>| render_from_state(&entry, state, fs, 512, 1.0, &script, false);
+            |state: Option<&[u8]>| render_from_state(entry, state, fs, 512, 1.0, &script, false);
         let edited = br#"{"version":"0.2.0","params":{"hardness":{"f32":0.5},"a4":{"f32":442.0},"level":{"f32":0.7}},"fields":{"instrument-state":"{\"format\":1,\"edits\":{\"strings:detune_cents\":1.5}}"}}"#;
         let (first, saved) = render(Some(&clap_stream(edited)));
         let (again, _) = render(Some(&saved));
@@ -443,7 +433,6 @@ fn state_is_saved_and_restored_exactly() {
                 "{o} vs 0.5 × {d}"
             );
         }
-        std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
     });
 }
 
@@ -451,11 +440,8 @@ fn state_is_saved_and_restored_exactly() {
 /// block size, plays in tune at both.
 #[test]
 fn reactivates_at_another_sample_rate() {
-    as_a_host_does(|| {
-        let bundle = clap_bundle();
-        // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
-        let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
-        let mut instance = instance(&entry);
+    with_plugin(|entry| {
+        let mut instance = instance(entry);
         for (fs, block) in [(44_100.0, 512), (96_000.0, 64), (48_000.0, 4096)] {
             let out = render_on(
                 &mut instance,
@@ -470,6 +456,5 @@ fn reactivates_at_another_sample_rate() {
             let cents = 1200.0 * (found / 440.0).log2();
             assert!(cents.abs() < 2.0, "{fs} Hz: A4 {cents} cents off");
         }
-        std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
     });
 }
