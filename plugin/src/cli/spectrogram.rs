@@ -26,7 +26,7 @@ pub struct SpectrogramSpec<'a> {
     pub sample_rate: f64,
     /// Its lowest partial, Hz: sets the window (at least four periods, so
     /// neighbouring partials are resolved) and the frequency axis (about 24
-    /// partials).
+    /// partials, at least 2 kHz, at most the Nyquist frequency).
     pub lowest_hz: f64,
     /// The title.
     pub title: &'a str,
@@ -47,7 +47,7 @@ pub fn write_png(spec: &SpectrogramSpec<'_>, path: &Path) -> Result<(), String> 
         )));
     }
     register_font().map_err(&fail)?;
-    let top_hz = (24.0 * spec.lowest_hz).clamp(1000.0, spec.sample_rate / 2.0);
+    let top_hz = (24.0 * spec.lowest_hz).clamp(2000.0, spec.sample_rate / 2.0);
     let duration_s = spec.signal.len() as f64 / spec.sample_rate;
     draw(
         spec.title,
