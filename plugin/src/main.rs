@@ -8,11 +8,14 @@ use orchard::cli::bench::run_bench;
 use orchard::cli::{Cli, Command, run_presets, run_render};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
     let result = match &cli.command {
         Command::Render(args) => run_render(args),
         Command::Analyze(args) => run_analyze(args),
-        Command::Presets => run_presets(),
+        Command::Presets(args) => run_presets(args),
         Command::Bench(args) => run_bench(args),
     };
     match result {
@@ -25,4 +28,39 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Help and version go to stdout as usual; a usage error is one line on
+/// stderr (clap's first line, with where to look for more) and exit code 2.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = error.print();
+            return ExitCode::SUCCESS;
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            return ExitCode::from(2);
+        }
+        _ => {}
+    }
+    // The message is the first paragraph (a list of missing arguments
+    // included), without the tips and usage after it.
+    let text = error.to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|line| !line.is_empty())
+        .collect();
+    let message = message.join(" ");
+    let reason = message.strip_prefix("error: ").unwrap_or(&message);
+    // Point at the subcommand's own help when there is one.
+    let command = std::env::args()
+        .nth(1)
+        .filter(|a| ["render", "analyze", "presets", "bench"].contains(&a.as_str()))
+        .map_or_else(|| "orchard".to_owned(), |sub| format!("orchard {sub}"));
+    eprintln!("orchard: error: {reason} (see `{command} --help`)");
+    ExitCode::from(2)
 }

@@ -10,7 +10,7 @@ use orchard::cli::plot::{PlotSize, write_png};
 use orchard_engine::mech::long_term::{Trace, Unit, Variable};
 
 mod common;
-use common::{orchard, scratch};
+use common::{assert_clean_failure, orchard, orchard_ok, scratch};
 
 /// Balance `0.8 cos(2π t / 0.73 s)` rad and an escape wheel advancing 12° per
 /// cycle, at rest where the balance turns; sampled every millisecond.
@@ -83,10 +83,16 @@ fn help_lists_the_arguments() {
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
     for needle in [
-        "<PRESET>",
+        "[MECHANISM]",
         "--duration",
-        "[default: 31]",
+        "default 31 for a mechanism",
         "--plot <FILE.png>",
+        "--note <N>",
+        "--velocity <V>",
+        "--spectrogram <FILE.png>",
+        "--preset <PRESET>",
+        "--set <PATH=VALUE>",
+        "--seed <N>",
     ] {
         assert!(help.contains(needle), "missing {needle}:\n{help}");
     }
@@ -200,4 +206,136 @@ fn the_escapement_ticks_regularly_at_the_balance_period() {
     );
     let (width, height, _) = decode(&plot);
     assert_eq!((width, height), (1200, 1400));
+}
+
+/// The number after `prefix` in `text`, up to `suffix`.
+fn number_after(text: &str, prefix: &str, suffix: &str) -> f64 {
+    let start = text
+        .find(prefix)
+        .unwrap_or_else(|| panic!("no `{prefix}` in {text}"))
+        + prefix.len();
+    text[start..]
+        .split_once(suffix)
+        .and_then(|(n, _)| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no number after `{prefix}` in {text}"))
+}
+
+/// Middle C at velocity 80 as a user measures it: the felt touches for 1–4
+/// ms, the partials give the preset's inharmonicity within 15 %, and the
+/// spectrogram is a real image.
+#[test]
+fn a_note_is_measured_and_drawn() {
+    let dir = scratch("note");
+    let png = dir.join("c4.png");
+    let text = orchard_ok(&[
+        "analyze",
+        "--note",
+        "60",
+        "--velocity",
+        "80",
+        "--spectrogram",
+        png.to_str().unwrap(),
+    ]);
+    assert!(text.starts_with("key 60 (C4) at velocity 80"), "{text}");
+    let contact_ms = number_after(&text, "contact: ", "ms");
+    assert!((1.0..=4.0).contains(&contact_ms), "{text}");
+    let pulses = number_after(&text, "contact, ", "force pulse");
+    assert!((1.0..=5.0).contains(&pulses), "{text}");
+    let force = number_after(&text, "peak force ", "N");
+    assert!((5.0..500.0).contains(&force), "{text}");
+    let b = number_after(&text, "B = ", "fitted");
+    let preset_b = number_after(&text, "(preset ", "for key 60");
+    assert!((preset_b - 3.77e-4).abs() < 1e-9, "{text}");
+    assert!(
+        (b / preset_b - 1.0).abs() < 0.15,
+        "B {b} vs {preset_b}: {text}"
+    );
+    // Eight partials fitted, a table row per partial, decay times of the level.
+    assert!(
+        text.contains("fitted to partials 1,2,3,4,5,6,7,8 "),
+        "{text}"
+    );
+    assert!(
+        text.lines().any(|l| l.trim_start().starts_with("8 ")),
+        "{text}"
+    );
+    let early = number_after(&text, "decay of the level: T60 ", "s early");
+    assert!(early > 0.1 && early < 60.0, "{text}");
+    assert!(
+        text.trim_end()
+            .ends_with(&format!("wrote spectrogram {}", png.display()))
+    );
+
+    let (width, height, pixels) = decode(&png);
+    assert_eq!((width, height), (1200, 700));
+    let distinct: HashSet<&Vec<u8>> = pixels.iter().collect();
+    assert!(distinct.len() > 50, "{} colours", distinct.len());
+    // Mostly the dark background of quiet cells, with bright partials.
+    let bright = pixels.iter().filter(|p| p[0] > 200 && p[1] > 120).count();
+    assert!(bright > 1000, "{bright} bright pixels");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Bad note analyses fail in one line before anything is simulated or written.
+#[test]
+fn bad_note_analyses_fail_cleanly() {
+    let dir = scratch("bad-note");
+    let png = dir.join("s.png");
+    let png_arg = png.to_str().unwrap();
+    for (args, mentions) in [
+        (
+            &["--note", "10"][..],
+            "--note 10 is outside the Grand piano preset's keyboard",
+        ),
+        (
+            &["--note", "60", "--velocity", "0"][..],
+            "--velocity 0 must be 1 to 127",
+        ),
+        (&["--note", "60", "--duration", "0"][..], "--duration 0"),
+        (
+            &["--note", "60", "--spectrogram", "s.jpg"][..],
+            "must end in .png",
+        ),
+        (
+            &["--note", "60", "--set", "strings:nothing=1"][..],
+            "no property `strings:nothing`",
+        ),
+        (
+            &["--note", "60", "--preset", "harpsichord"][..],
+            "no preset `harpsichord`",
+        ),
+        (
+            &["--note", "60", "--plot", png_arg][..],
+            "cannot be used with",
+        ),
+        (&["escapement", "--note", "60"][..], "cannot be used with"),
+        (&["--spectrogram", png_arg][..], "required"),
+        (
+            &["--note", "60", "--spectrogram", "/no/such/dir/s.png"][..],
+            "cannot write spectrogram",
+        ),
+    ] {
+        let full = [&["analyze"][..], args].concat();
+        assert_clean_failure(&orchard(&full), mentions);
+    }
+    assert!(!png.exists());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The bars of the mallet preset are no strings: measured, but with no
+/// inharmonicity fit.
+#[test]
+fn a_bar_is_measured_without_a_string_fit() {
+    let text = orchard_ok(&[
+        "analyze",
+        "--note",
+        "72",
+        "--preset",
+        "mallet-bar",
+        "--duration",
+        "2",
+    ]);
+    assert!(text.contains("contact: "), "{text}");
+    assert!(text.contains("partials: not measured"), "{text}");
+    assert!(text.contains("decay of the level: T60 "), "{text}");
 }

@@ -1,29 +1,9 @@
 //! `orchard render` run as a user runs it.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-use midly::num::{u4, u7, u15, u28};
-use midly::{Format, Header, MidiMessage, Smf, Timing, TrackEvent, TrackEventKind};
+use std::process::Command;
 
 mod common;
-use common::{orchard, scratch};
-
-fn read_wav(path: &Path) -> (hound::WavSpec, Vec<f32>) {
-    let mut reader = hound::WavReader::open(path).unwrap();
-    let spec = reader.spec();
-    let samples = match spec.sample_format {
-        hound::SampleFormat::Float => reader.samples::<f32>().map(Result::unwrap).collect(),
-        hound::SampleFormat::Int => {
-            let full = (1i64 << (spec.bits_per_sample - 1)) as f32;
-            reader
-                .samples::<i32>()
-                .map(|s| s.unwrap() as f32 / full)
-                .collect()
-        }
-    };
-    (spec, samples)
-}
+use common::{assert_clean_failure, one_note, orchard, read_wav, scratch};
 
 /// The README's command: `render --demo -o demo.wav`.
 #[test]
@@ -93,28 +73,7 @@ fn sample_rate_and_float_format_are_honoured() {
 fn renders_a_midi_file() {
     let dir = scratch("midi");
     let midi = dir.join("one-note.mid");
-    let event = |delta: u32, on: bool| TrackEvent {
-        delta: u28::new(delta),
-        kind: TrackEventKind::Midi {
-            channel: u4::new(0),
-            message: if on {
-                MidiMessage::NoteOn {
-                    key: u7::new(69),
-                    vel: u7::new(90),
-                }
-            } else {
-                MidiMessage::NoteOff {
-                    key: u7::new(69),
-                    vel: u7::new(0),
-                }
-            },
-        },
-    };
-    let smf = Smf {
-        header: Header::new(Format::SingleTrack, Timing::Metrical(u15::new(480))),
-        tracks: vec![vec![event(960, true), event(480, false)]],
-    };
-    smf.save(&midi).unwrap();
+    one_note(&midi, 69, 90, 2, 1);
     let out = dir.join("one-note.wav");
     let result = orchard(&[
         "render",
@@ -133,23 +92,6 @@ fn renders_a_midi_file() {
     // The hammer leaves at 1.0 s and flies 2 mm at a few m/s before it touches.
     assert!((1.0..1.005).contains(&onset), "onset at {onset} s");
     std::fs::remove_dir_all(dir).ok();
-}
-
-/// Asserts a failed run: non-zero exit, one line on stderr naming the problem, no panic.
-fn assert_clean_failure(result: &Output, mentions: &str) {
-    let stderr = String::from_utf8_lossy(&result.stderr);
-    assert!(!result.status.success(), "succeeded: {stderr}");
-    assert_eq!(
-        stderr.trim_end().lines().count(),
-        1,
-        "not one line: {stderr}"
-    );
-    assert!(stderr.starts_with("orchard: error: "), "{stderr}");
-    assert!(
-        stderr.contains(mentions),
-        "{stderr} does not mention {mentions}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]
@@ -206,6 +148,26 @@ fn bad_inputs_fail_with_one_clear_line() {
         ]),
         "broken.toml: hammers/anchor/60:felt_exponent = 9",
     );
+    // Malformed property overrides: each named, before the output is touched.
+    for (setting, mentions) in [
+        ("tuning:a4_hz", "--set tuning:a4_hz: expected PATH=VALUE"),
+        ("tuning:a4_hz=loud", "`loud` is not a number"),
+        ("tuning:a4_hz=nan", "must be finite"),
+        ("tuning:a4=442", "no property `tuning:a4`"),
+        (
+            "tuning:a4_hz=5000",
+            "tuning:a4_hz = 5000 is outside its range",
+        ),
+        (
+            "action:restitution=2",
+            "action:restitution = 2 is outside its range",
+        ),
+    ] {
+        assert_clean_failure(
+            &orchard(&["render", "--demo", "--set", setting, "-o", out_arg]),
+            mentions,
+        );
+    }
     assert!(!out.exists(), "a failed render wrote {out_arg}");
 
     let unwritable = dir.join("no-such-directory").join("out.wav");

@@ -4,7 +4,9 @@
 mod centroid;
 mod level;
 mod spectrum;
+mod stft;
 
 pub use centroid::spectral_centroid;
 pub use level::{peak, rms};
 pub use spectrum::{amplitude_at, peak_frequency};
+pub use stft::{Spectrogram, spectrogram};

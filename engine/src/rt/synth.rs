@@ -32,6 +32,8 @@ use super::worker::{CONTROL_RATE_HZ, Worker, WorkerHost};
 use super::{SynthEvent, TimedEvent};
 use crate::instrument::{ContactTrace, Preset, StrikeReport};
 
+mod inspect;
+
 /// Messages the audio thread may have in flight to the worker.
 const COMMAND_QUEUE: usize = 4096;
 /// Operations the worker may have in flight to the audio thread.

@@ -8,32 +8,38 @@ use orchard_engine::mech::long_term::{LongTermParams, Trace, Unit, Variable, ana
 use orchard_engine::mech::mechanism::{self, Mechanism};
 use orchard_engine::mech::{OutputProbe, RootModel};
 
-use super::AnalyzeArgs;
 use super::plot::{self, PlotSize};
+use super::{AnalyzeArgs, note, require_png};
 
-/// Runs `orchard analyze`: checks the arguments, simulates the preset, and
-/// reports. Returns the report, or a one-line reason for failing.
+/// Runs `orchard analyze`: a note analysis with `--note` (see
+/// [`super::note`]), else the mechanism's long-term report. Returns the
+/// report, or a one-line reason for failing.
 pub fn run_analyze(args: &AnalyzeArgs) -> Result<String, String> {
-    if !(args.duration.is_finite() && args.duration > 0.0) {
+    match (args.note, &args.mechanism) {
+        (Some(key), _) => note::run(args, key),
+        (None, Some(mechanism)) => run_mechanism(mechanism, args),
+        (None, None) => Err("give a MECHANISM or --note N".into()),
+    }
+}
+
+/// The long-term report of `mechanism`: checks the arguments, simulates it,
+/// and reports.
+fn run_mechanism(mechanism: &str, args: &AnalyzeArgs) -> Result<String, String> {
+    let duration = args.duration.unwrap_or(DEFAULT_DURATION_S);
+    if !(duration.is_finite() && duration > 0.0) {
         return Err(format!(
-            "--duration {} must be a positive number of seconds",
-            args.duration
+            "--duration {duration} must be a positive number of seconds"
         ));
     }
     if let Some(path) = &args.plot {
-        let is_png = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("png"));
-        if !is_png {
-            return Err(format!(
-                "--plot {}: plots are written as PNG, so the name must end in .png",
-                path.display()
-            ));
-        }
+        require_png("--plot", path)?;
     }
-    let trace = simulate(&args.preset, args.duration)?;
+    let trace = simulate(mechanism, duration)?;
     report(&trace, args.plot.as_deref())
 }
+
+/// Simulated time of a mechanism unless `--duration` says otherwise, s.
+pub const DEFAULT_DURATION_S: f64 = 31.0;
 
 /// The reporting half of `orchard analyze`: analyses `trace` with the default
 /// [`LongTermParams`], writes the plot to `plot` if given (see

@@ -3,16 +3,25 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod decay;
 pub mod demo;
+pub mod fit;
 pub mod midi_file;
+pub mod note;
+pub mod overrides;
+pub mod partials;
 pub mod plot;
+pub mod probe;
 pub mod render;
 pub mod score;
+pub mod spectrogram;
 pub mod wav;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
+use orchard_engine::instrument::Preset;
+use orchard_engine::rt::Synth;
 
 /// Orchard: physically modelled mechanical instruments.
 #[derive(Debug, Parser)]
@@ -26,22 +35,28 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Render a Standard MIDI File (or the built-in demo) to a WAV file.
+    /// Render a Standard MIDI File (or the built-in demo) to a WAV file, with
+    /// property overrides and output probes.
+    #[command(after_help = probe::PROBE_HELP)]
     Render(RenderArgs),
-    /// Simulate a mechanism and report its long-term behaviour: cycle period,
-    /// kinetic-energy minima per cycle, change of each part per cycle.
+    /// Report the long-term behaviour of a mechanism (cycle period,
+    /// kinetic-energy minima per cycle, change of each part per cycle), or with
+    /// --note measure one note of an instrument (hammer contact, partials and
+    /// inharmonicity, decay times, spectrogram).
     Analyze(AnalyzeArgs),
-    /// List the built-in instrument presets, one per line with what it is.
-    Presets,
+    /// List the built-in instrument presets, one per line with what it is, or
+    /// with --paths every property path of one preset and its value.
+    Presets(PresetsArgs),
     /// Measure how fast the default instrument plays: realtime factors for one
-    /// note, a ten-note chord and an 88-key glissando, and peak memory.
+    /// note, a ten-note chord, an 88-key glissando and a minute of dense
+    /// playing, and peak memory.
     Bench(BenchArgs),
 }
 
 /// Options of `orchard bench`.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Run only this scenario (all three by default).
+    /// Run only this scenario (all four by default).
     #[arg(long, value_enum)]
     pub scenario: Option<bench::Scenario>,
     /// Seconds rendered after each scenario's last strike.
@@ -52,17 +67,84 @@ pub struct BenchArgs {
     pub sample_rate: u32,
 }
 
+/// Options of `orchard presets`.
+#[derive(Debug, clap::Args)]
+pub struct PresetsArgs {
+    /// Instead of the list, print every property path of this preset (a name or
+    /// a file) with its value: the paths `--set` and `--probe` take.
+    #[arg(long, value_name = "PRESET")]
+    pub paths: Option<String>,
+}
+
+/// The instrument to play and how to change it: shared by `render` and
+/// `analyze --note`.
+#[derive(Debug, clap::Args)]
+pub struct InstrumentArgs {
+    /// The instrument: a built-in preset's name (see `orchard presets`) or the
+    /// path of a preset file.
+    #[arg(long, default_value = "grand-piano")]
+    pub preset: String,
+    /// Set a preset property before playing, e.g. `tuning:a4_hz=442`,
+    /// `hammers/anchor/60:felt_stiffness=2e9`, `strings:detune_cents=1`,
+    /// `action:restitution=0.5` (repeatable; applied in order). `orchard
+    /// presets --paths NAME` lists the paths and values.
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub settings: Vec<String>,
+    /// Seed for everything random in the instrument (the soundboard's modes);
+    /// the preset's own seed if not given. The same seed gives the same sound.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u32>,
+}
+
+impl InstrumentArgs {
+    /// Loads the preset and applies `--seed` and the `--set`s; errors are one
+    /// line naming the preset or the setting.
+    pub fn load(&self) -> Result<Preset, String> {
+        let mut preset = Preset::load(&self.preset).map_err(|e| e.to_string())?;
+        overrides::apply(&mut preset, self.seed, &self.settings)?;
+        Ok(preset)
+    }
+}
+
 /// Options of `orchard analyze`.
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
-    /// The mechanism preset: a name or a path to a preset file.
-    pub preset: String,
-    /// Simulated time, s.
-    #[arg(long, value_name = "SECONDS", default_value_t = 31.0)]
-    pub duration: f64,
-    /// Also write a PNG plot of the state variables and kinetic energy over time.
+    /// The mechanism preset for the long-term report: a name (escapement,
+    /// ratchet, ...) or a path to a mechanism file. Not with --note.
+    #[arg(
+        value_name = "MECHANISM",
+        required_unless_present = "note",
+        conflicts_with = "note"
+    )]
+    pub mechanism: Option<String>,
+    /// Simulated time, s (default 31 for a mechanism, 8 for a note).
+    #[arg(long, value_name = "SECONDS")]
+    pub duration: Option<f64>,
+    /// Mechanism: also write a PNG plot of the state variables and kinetic
+    /// energy over time.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
+    /// Play this MIDI key (60 is middle C) on the instrument and measure it:
+    /// hammer contact duration, force pulses and peak force; partials 1-12 and
+    /// the inharmonicity B fitted to partials 1-8 (f_n = n·f0·sqrt(1 + B·n²))
+    /// against the preset's; T60 decay times, early (first 10 dB) and late (to
+    /// -40 dB), of the level and the first six partials. The key is held
+    /// throughout.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=127), conflicts_with = "plot")]
+    pub note: Option<u8>,
+    /// Note: MIDI velocity, 1 to 127.
+    #[arg(long, value_name = "V", default_value_t = 80, requires = "note")]
+    pub velocity: u8,
+    /// Note: also write a spectrogram PNG (short-time Fourier transform, dB
+    /// colour scale, time and frequency axes).
+    #[arg(long, value_name = "FILE.png", requires = "note")]
+    pub spectrogram: Option<PathBuf>,
+    /// Note: sample rate, Hz.
+    #[arg(long, default_value_t = 48_000, requires = "note", value_parser = clap::value_parser!(u32).range(22_050..=192_000))]
+    pub sample_rate: u32,
+    /// Note: the instrument.
+    #[command(flatten)]
+    pub instrument: InstrumentArgs,
 }
 
 /// Options of `orchard render`.
@@ -86,17 +168,41 @@ pub struct RenderArgs {
     /// Longest time to let the instrument ring after the last event before stopping, s.
     #[arg(long, default_value_t = 20.0)]
     pub max_tail: f64,
-    /// The instrument: a built-in preset's name (see `orchard presets`) or the
-    /// path of a preset file.
-    #[arg(long, default_value = "grand-piano")]
-    pub preset: String,
+    /// The instrument.
+    #[command(flatten)]
+    pub instrument: InstrumentArgs,
+    /// Sample this probe over the render (repeatable; one CSV column each, see
+    /// the probe paths below). Needs --probe-out.
+    #[arg(long = "probe", value_name = "PATH")]
+    pub probes: Vec<String>,
+    /// The CSV file the probes are written to: a header `time_s,PATH,...`, then
+    /// one row per interval from time 0.
+    #[arg(long, value_name = "FILE.csv")]
+    pub probe_out: Option<PathBuf>,
+    /// Time between two probe rows, s (at least one sample).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.001)]
+    pub probe_interval: f64,
 }
 
-/// Runs `orchard render`: reads the score, renders it, writes the WAV. Returns a
-/// one-line summary, or a one-line reason for failing.
-pub fn run_render(args: &RenderArgs) -> Result<String, String> {
-    use orchard_engine::instrument::Preset;
+/// Checks that `path`, given with `flag`, names a PNG file.
+pub fn require_png(flag: &str, path: &Path) -> Result<(), String> {
+    let is_png = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if is_png {
+        Ok(())
+    } else {
+        Err(format!(
+            "{flag} {}: images are written as PNG, so the name must end in .png",
+            path.display()
+        ))
+    }
+}
 
+/// Runs `orchard render`: reads the score, renders it, writes the WAV (and the
+/// probes' CSV). Returns a one-line summary, or a one-line reason for failing.
+/// Everything that can be checked is checked before any output is touched.
+pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     let score = match (&args.midi, args.demo) {
         (_, true) => demo::phrase(),
         (Some(path), false) => midi_file::read(path)?,
@@ -108,10 +214,15 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
             args.max_tail
         ));
     }
-    // Before the output is touched: a bad preset leaves an existing file alone.
-    let preset = Preset::load(&args.preset).map_err(|e| e.to_string())?;
-    let mut wav = wav::StereoWav::create(&args.output, args.sample_rate, args.format)?;
     let rate = f64::from(args.sample_rate);
+    let probe_every = probe_interval_frames(args, rate)?;
+    let preset = args.instrument.load()?;
+    let mut synth = Synth::new(&preset, rate).map_err(|e| e.to_string())?;
+    let mut recorder = match &args.probe_out {
+        Some(path) => Some(probe::Recorder::new(&args.probes, &mut synth, path)?),
+        None => None,
+    };
+    let mut wav = wav::StereoWav::create(&args.output, args.sample_rate, args.format)?;
     let expected_frames = ((score.end_s + 1.0) * rate) as u64;
     // Only long renders get a bar; it draws only when stderr is a terminal.
     let bar = if score.end_s > 10.0 {
@@ -119,14 +230,18 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let summary = render::render(
-        &preset,
-        &score,
-        args.sample_rate,
-        args.max_tail,
-        |l, r| wav.write(l, r),
-        |frames| bar.set_position(frames.min(expected_frames)),
-    )?;
+    let split = probe_every.unwrap_or(render::BLOCK);
+    let summary = render::render(&mut synth, &score, args.max_tail, split, |synth, l, r| {
+        wav.write(l, r)?;
+        if let Some(recorder) = recorder.as_mut() {
+            recorder.listen(l, r);
+            if synth.samples_rendered() % split as u64 == 0 {
+                recorder.record(synth)?;
+            }
+        }
+        bar.set_position(synth.samples_rendered().min(expected_frames));
+        Ok(())
+    })?;
     bar.finish_and_clear();
     let (peak, clipped) = (wav.peak, wav.clipped);
     wav.finish()?;
@@ -144,13 +259,62 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     if !summary.rang_out {
         line.push_str(", cut off while still ringing (see --max-tail)");
     }
+    if let (Some(recorder), Some(path)) = (recorder, &args.probe_out) {
+        let rows = recorder.rows;
+        recorder.finish()?;
+        line.push_str(&format!(
+            "; wrote {} probe{} to {} ({rows} rows)",
+            args.probes.len(),
+            if args.probes.len() == 1 { "" } else { "s" },
+            path.display()
+        ));
+    }
     Ok(line)
 }
 
-/// Runs `orchard presets`: the built-in presets, one line each.
-pub fn run_presets() -> Result<String, String> {
-    use orchard_engine::instrument::{BUILTIN_PRESETS, Preset};
+/// Frames between probe rows (`--probe-interval`), if probes are asked for;
+/// checks that `--probe` and `--probe-out` come together.
+fn probe_interval_frames(args: &RenderArgs, rate: f64) -> Result<Option<usize>, String> {
+    match (args.probes.is_empty(), &args.probe_out) {
+        (true, None) => Ok(None),
+        (true, Some(path)) => Err(format!(
+            "--probe-out {}: give at least one --probe PATH to record",
+            path.display()
+        )),
+        (false, None) => Err(format!(
+            "--probe {}: give --probe-out FILE.csv to write the probes to",
+            args.probes[0]
+        )),
+        (false, Some(_)) => {
+            let frames = args.probe_interval * rate;
+            if !(frames.is_finite() && frames >= 1.0 && args.probe_interval <= 10.0) {
+                return Err(format!(
+                    "--probe-interval {} must be between one sample (1/{rate} s) and 10 s",
+                    args.probe_interval
+                ));
+            }
+            Ok(Some(frames.round() as usize))
+        }
+    }
+}
 
+/// Runs `orchard presets`: the built-in presets, one line each, or with
+/// `--paths` every property path of one preset and its value.
+pub fn run_presets(args: &PresetsArgs) -> Result<String, String> {
+    use orchard_engine::instrument::BUILTIN_PRESETS;
+
+    if let Some(name) = &args.paths {
+        let preset = Preset::load(name).map_err(|e| e.to_string())?;
+        let lines: Vec<String> = preset
+            .paths()
+            .into_iter()
+            .map(|path| {
+                let value = preset.get(&path).unwrap_or(f64::NAN);
+                format!("{path} = {value}")
+            })
+            .collect();
+        return Ok(lines.join("\n"));
+    }
     let mut lines = Vec::new();
     for (name, _) in BUILTIN_PRESETS {
         let preset = Preset::load(name).map_err(|e| format!("{name}: {e}"))?;

@@ -42,10 +42,10 @@ fn panels(trace: &Trace) -> u32 {
 }
 
 /// The font family name the plots use.
-const FONT: &str = "sans-serif";
+pub(super) const FONT: &str = "sans-serif";
 
 /// Registers the embedded font with plotters once per process.
-fn register_font() -> Result<(), String> {
+pub(super) fn register_font() -> Result<(), String> {
     static REGISTERED: OnceLock<Result<(), String>> = OnceLock::new();
     REGISTERED
         .get_or_init(|| {

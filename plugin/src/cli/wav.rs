@@ -32,13 +32,7 @@ impl StereoWav {
         sample_rate: u32,
         format: SampleFormat,
     ) -> Result<Self, String> {
-        let name = destination
-            .file_name()
-            .ok_or_else(|| format!("output path {} names no file", destination.display()))?;
-        let mut temporary_name = std::ffi::OsString::from(".");
-        temporary_name.push(name);
-        temporary_name.push(".orchard-partial");
-        let temporary = destination.with_file_name(temporary_name);
+        let temporary = partial_path(destination)?;
         let spec = match format {
             SampleFormat::Int24 => WavSpec {
                 channels: 2,
@@ -115,6 +109,18 @@ impl Drop for StereoWav {
             let _ = std::fs::remove_file(&self.temporary);
         }
     }
+}
+
+/// Where an output file is written until it is complete: a hidden file beside
+/// `destination`. Errors if `destination` names no file.
+pub(super) fn partial_path(destination: &Path) -> Result<PathBuf, String> {
+    let name = destination
+        .file_name()
+        .ok_or_else(|| format!("output path {} names no file", destination.display()))?;
+    let mut temporary_name = std::ffi::OsString::from(".");
+    temporary_name.push(name);
+    temporary_name.push(".orchard-partial");
+    Ok(destination.with_file_name(temporary_name))
 }
 
 fn io_reason(error: hound::Error) -> String {

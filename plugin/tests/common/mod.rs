@@ -1,7 +1,14 @@
-//! What the command-line tests share: scratch directories and running `orchard`.
+//! What the command-line tests share: scratch directories, running `orchard`,
+//! reading its WAVs, writing MIDI files, and checking its failures.
 
-use std::path::PathBuf;
+// Each test crate uses its own part of this module.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use midly::num::{u4, u7, u15, u24, u28};
+use midly::{Format, Header, MetaMessage, MidiMessage, Smf, Timing, TrackEvent, TrackEventKind};
 
 /// A scratch directory unique to this test process and `name`.
 pub fn scratch(name: &str) -> PathBuf {
@@ -16,4 +23,125 @@ pub fn orchard(args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
+}
+
+/// Runs `orchard` with `args` and asserts that it succeeded; returns stdout.
+pub fn orchard_ok(args: &[&str]) -> String {
+    let out = orchard(args);
+    assert!(
+        out.status.success(),
+        "orchard {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A WAV's format and its interleaved samples, full scale 1.
+pub fn read_wav(path: &Path) -> (hound::WavSpec, Vec<f32>) {
+    let mut reader = hound::WavReader::open(path).unwrap();
+    let spec = reader.spec();
+    let samples = match spec.sample_format {
+        hound::SampleFormat::Float => reader.samples::<f32>().map(Result::unwrap).collect(),
+        hound::SampleFormat::Int => {
+            let full = (1i64 << (spec.bits_per_sample - 1)) as f32;
+            reader
+                .samples::<i32>()
+                .map(|s| s.unwrap() as f32 / full)
+                .collect()
+        }
+    };
+    (spec, samples)
+}
+
+/// The left channel of a stereo WAV.
+pub fn read_left(path: &Path) -> Vec<f32> {
+    read_wav(path).1.iter().step_by(2).copied().collect()
+}
+
+/// Asserts a failed run: non-zero exit, one line on stderr naming the problem, no panic.
+pub fn assert_clean_failure(result: &Output, mentions: &str) {
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(!result.status.success(), "succeeded: {stderr}");
+    assert_eq!(
+        stderr.trim_end().lines().count(),
+        1,
+        "not one line: {stderr}"
+    );
+    assert!(stderr.starts_with("orchard: error: "), "{stderr}");
+    assert!(
+        stderr.contains(mentions),
+        "{stderr} does not mention {mentions}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// A note-on `delta` ticks after the previous event (velocity 0: a note-off).
+pub fn note(delta: u32, key: u8, velocity: u8) -> TrackEvent<'static> {
+    TrackEvent {
+        delta: u28::new(delta),
+        kind: TrackEventKind::Midi {
+            channel: u4::new(0),
+            message: MidiMessage::NoteOn {
+                key: u7::new(key),
+                vel: u7::new(velocity),
+            },
+        },
+    }
+}
+
+/// A controller change (e.g. 64, sustain) `delta` ticks after the previous event.
+pub fn controller(delta: u32, controller: u8, value: u8) -> TrackEvent<'static> {
+    TrackEvent {
+        delta: u28::new(delta),
+        kind: TrackEventKind::Midi {
+            channel: u4::new(0),
+            message: MidiMessage::Controller {
+                controller: u7::new(controller),
+                value: u7::new(value),
+            },
+        },
+    }
+}
+
+/// A tempo change to `us_per_beat` microseconds per quarter note.
+pub fn tempo(delta: u32, us_per_beat: u32) -> TrackEvent<'static> {
+    TrackEvent {
+        delta: u28::new(delta),
+        kind: TrackEventKind::Meta(MetaMessage::Tempo(u24::new(us_per_beat))),
+    }
+}
+
+/// The end of a track.
+pub fn end(delta: u32) -> TrackEvent<'static> {
+    TrackEvent {
+        delta: u28::new(delta),
+        kind: TrackEventKind::Meta(MetaMessage::EndOfTrack),
+    }
+}
+
+/// Ticks per quarter note of the files [`write_midi`] writes.
+pub const TICKS_PER_BEAT: u16 = 480;
+
+/// Writes a Standard MIDI File of `format` with `tracks` to `path`.
+pub fn write_midi(path: &Path, format: Format, tracks: Vec<Vec<TrackEvent<'static>>>) {
+    let smf = Smf {
+        header: Header::new(format, Timing::Metrical(u15::new(TICKS_PER_BEAT))),
+        tracks,
+    };
+    smf.save(path).unwrap();
+}
+
+/// A file playing one note: `key` at `velocity` from `start_beats` for
+/// `beats`, at 120 beats a minute.
+pub fn one_note(path: &Path, key: u8, velocity: u8, start_beats: u32, beats: u32) {
+    let tick = u32::from(TICKS_PER_BEAT);
+    write_midi(
+        path,
+        Format::SingleTrack,
+        vec![vec![
+            note(start_beats * tick, key, velocity),
+            note(beats * tick, key, 0),
+            end(0),
+        ]],
+    );
 }

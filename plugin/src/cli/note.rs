@@ -1,0 +1,354 @@
+//! `orchard analyze --note N --velocity V`: plays one note on an instrument
+//! and measures it: the hammer's contact, the partials and the inharmonicity,
+//! the decay times, and a spectrogram.
+
+use std::fmt::Write as _;
+
+use orchard_engine::analysis::amplitude_at;
+use orchard_engine::instrument::{Preset, StrikeReport};
+use orchard_engine::rt::{Synth, SynthEvent};
+
+use super::decay::{self, EARLY_SPAN_DB, LATE_FLOOR_DB, LevelTrack, TwoStageDecay};
+use super::partials::{self, Partial, StiffFit};
+use super::render::{self, BLOCK};
+use super::score::{Score, ScoreEvent};
+use super::spectrogram::{self, SpectrogramSpec};
+use super::{AnalyzeArgs, require_png};
+
+/// Simulated time of a note analysis unless `--duration` says otherwise, s.
+pub const DEFAULT_DURATION_S: f64 = 8.0;
+/// Partials measured.
+const PARTIALS: u32 = 12;
+/// Partials the inharmonicity is fitted to: the range a string's dispersion is
+/// designed for (see `orchard_engine::resonators::dispersion`); the table shows
+/// how far the higher ones lie from the fit.
+const FIT_PARTIALS: u32 = 8;
+/// Partials whose decay times are reported one by one.
+const DECAY_PARTIALS: usize = 6;
+/// The partials are measured this long after the onset (past the contact), s.
+const PARTIALS_FROM_S: f64 = 0.05;
+/// Length of the stretch of sound the partials are measured in, s.
+const PARTIALS_OVER_S: f64 = 1.0;
+/// An onset is the first sample above this fraction of the peak.
+const ONSET_FRACTION: f32 = 0.01;
+
+/// One note played and recorded.
+struct Recording {
+    /// Mono output (the mean of both channels), full scale 1.
+    signal: Vec<f32>,
+    sample_rate: f64,
+    /// The strike, as the simulation measured it (struck strings report
+    /// their strikes; bars do not).
+    strike: Option<StrikeReport>,
+}
+
+/// Runs a note analysis: checks the arguments, plays the note with the key
+/// held for the whole duration, and returns the report, or a one-line reason.
+pub fn run(args: &AnalyzeArgs, key: u8) -> Result<String, String> {
+    let duration_s = args.duration.unwrap_or(DEFAULT_DURATION_S);
+    if !(duration_s.is_finite() && (0.5..=120.0).contains(&duration_s)) {
+        return Err(format!(
+            "--duration {duration_s} must be between 0.5 and 120 seconds for a note"
+        ));
+    }
+    if !(1..=127).contains(&args.velocity) {
+        return Err(format!("--velocity {} must be 1 to 127", args.velocity));
+    }
+    if let Some(path) = &args.spectrogram {
+        require_png("--spectrogram", path)?;
+    }
+    let preset = args.instrument.load()?;
+    let keyboard = preset.keyboard;
+    if !(keyboard.lowest_key..=keyboard.highest_key).contains(&key) {
+        return Err(format!(
+            "--note {key} is outside the {} preset's keyboard ({} to {})",
+            preset.name, keyboard.lowest_key, keyboard.highest_key
+        ));
+    }
+    let recording = play(&preset, key, args.velocity, duration_s, args.sample_rate)?;
+    let mut text = header(&preset, key, args.velocity, &recording);
+    let measured = measure(&preset, key, &recording, &mut text)?;
+    if let Some(path) = &args.spectrogram {
+        let title = format!(
+            "key {} ({}) at velocity {}, {}",
+            key,
+            note_name(key),
+            args.velocity,
+            preset.name
+        );
+        spectrogram::write_png(
+            &SpectrogramSpec {
+                signal: &recording.signal,
+                sample_rate: recording.sample_rate,
+                lowest_hz: measured.first_hz,
+                title: &title,
+            },
+            path,
+        )?;
+        let _ = write!(text, "\nwrote spectrogram {}", path.display());
+    }
+    Ok(text)
+}
+
+/// Plays `key` at MIDI `velocity` from rest and holds it for `duration_s`.
+fn play(
+    preset: &Preset,
+    key: u8,
+    velocity: u8,
+    duration_s: f64,
+    sample_rate: u32,
+) -> Result<Recording, String> {
+    let rate = f64::from(sample_rate);
+    let mut synth = Synth::new(preset, rate).map_err(|e| e.to_string())?;
+    let press = ScoreEvent {
+        time_s: 0.0,
+        event: SynthEvent::NoteOn {
+            key,
+            velocity: f32::from(velocity) / 127.0,
+        },
+    };
+    let score = Score::new(vec![press], duration_s);
+    let frames = (duration_s * rate).round() as usize;
+    let mut signal = Vec::with_capacity(frames + BLOCK);
+    // No tail: the key is held, so the recording ends with the score.
+    render::render(&mut synth, &score, 0.0, BLOCK, |_, left, right| {
+        signal.extend(left.iter().zip(right).map(|(l, r)| 0.5 * (l + r)));
+        Ok(())
+    })?;
+    signal.truncate(frames);
+    let strike = synth.strike_report(key).copied();
+    Ok(Recording {
+        signal,
+        sample_rate: rate,
+        strike,
+    })
+}
+
+/// The report's first lines: what was played and the strike.
+fn header(preset: &Preset, key: u8, velocity: u8, recording: &Recording) -> String {
+    let ms = |t: Option<f64>| t.map_or_else(|| "–".into(), |t| format!("{:.2} ms", t * 1e3));
+    let mut text = format!(
+        "key {key} ({}) at velocity {velocity} on {}: {:.1} s at {} Hz, key held\n",
+        note_name(key),
+        preset.name,
+        recording.signal.len() as f64 / recording.sample_rate,
+        recording.sample_rate
+    );
+    let Some(s) = &recording.strike else {
+        text.push_str("contact: not reported (only struck strings report their strikes)");
+        return text;
+    };
+    let _ = writeln!(
+        text,
+        "hammer: {:.2} m/s at let-off, first touch {} later",
+        s.strike_speed_m_s,
+        ms(s.first_touch_s)
+    );
+    let plural = |n: u32| if n == 1 { "" } else { "s" };
+    let _ = write!(
+        text,
+        "contact: {} (first contact), {} contact{}, {} force pulse{}, peak force {:.1} N",
+        ms(s.contact_duration_s),
+        s.contacts,
+        plural(s.contacts),
+        s.force_pulses,
+        plural(s.force_pulses),
+        s.peak_force_n
+    );
+    if let Some(e) = s.restitution() {
+        let _ = write!(text, ", restitution {e:.2}");
+    }
+    text
+}
+
+/// What later steps need from the measurements.
+struct Measured {
+    /// The first partial, Hz (the tuning target if it was not found).
+    first_hz: f64,
+}
+
+/// Measures partials, inharmonicity and decay times of `recording`, appending
+/// the report lines to `text`.
+fn measure(
+    preset: &Preset,
+    key: u8,
+    recording: &Recording,
+    text: &mut String,
+) -> Result<Measured, String> {
+    let signal = &recording.signal;
+    let rate = recording.sample_rate;
+    let peak = signal.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    if peak <= 0.0 {
+        return Err(format!("key {key} made no sound"));
+    }
+    let onset = signal
+        .iter()
+        .position(|s| s.abs() > ONSET_FRACTION * peak)
+        .unwrap_or(0);
+    let target_hz = preset.fundamental_hz(key);
+    let from = (onset + (PARTIALS_FROM_S * rate) as usize).min(signal.len());
+    let to = (from + (PARTIALS_OVER_S * rate) as usize).min(signal.len());
+
+    let preset_b = preset.key_params(key).map(|k| k.inharmonicity);
+    let found: Vec<Partial> = match preset_b {
+        Some(_) => partials::measure(&signal[from..to], rate, target_hz, PARTIALS),
+        None => Vec::new(),
+    };
+    let first_hz = found
+        .iter()
+        .find(|p| p.number == 1)
+        .map_or(target_hz, |p| p.frequency_hz);
+    let decaying = &found[..found.len().min(DECAY_PARTIALS)];
+    let (level, tracks) = level_tracks(&signal[onset..], rate, first_hz, decaying);
+    let decays: Vec<TwoStageDecay> = tracks.iter().map(LevelTrack::two_stage_decay).collect();
+
+    text.push('\n');
+    match preset_b {
+        None => {
+            let _ = write!(
+                text,
+                "partials: not measured (the {} preset's key {key} is not a string)",
+                preset.name
+            );
+        }
+        Some(preset_b) => {
+            let expected = Expected {
+                key,
+                target_hz,
+                preset_b,
+            };
+            report_partials(&found, &decays, &expected, text);
+        }
+    }
+    let overall = level.two_stage_decay();
+    let _ = write!(
+        text,
+        "\ndecay of the level: T60 {} early (first {EARLY_SPAN_DB} dB), {} late (to -{LATE_FLOOR_DB} dB or the end)",
+        decay::show(overall.early_t60_s),
+        decay::show(overall.late_t60_s)
+    );
+    Ok(Measured { first_hz })
+}
+
+/// The level of `signal` (from the onset) and the amplitude of each of
+/// `partials`, frame by frame: frames of at least 0.1 s and six periods of the
+/// first partial at `first_hz` (so that neighbouring partials are told apart),
+/// overlapping by half.
+fn level_tracks(
+    signal: &[f32],
+    rate: f64,
+    first_hz: f64,
+    partials: &[Partial],
+) -> (LevelTrack, Vec<LevelTrack>) {
+    let frame_s = (0.1f64).max(6.0 / first_hz);
+    let frame = (frame_s * rate) as usize;
+    let mut level = LevelTrack::default();
+    let mut tracks = vec![LevelTrack::default(); partials.len()];
+    for (i, chunk) in signal.windows(frame).step_by(frame / 2).enumerate() {
+        let chunk: Vec<f64> = chunk.iter().map(|&s| f64::from(s)).collect();
+        let t = (i * (frame / 2)) as f64 / rate + frame_s / 2.0;
+        let rms = (chunk.iter().map(|s| s * s).sum::<f64>() / chunk.len() as f64).sqrt();
+        level.push(t, rms);
+        for (track, partial) in tracks.iter_mut().zip(partials) {
+            track.push(t, amplitude_at(&chunk, rate, partial.frequency_hz));
+        }
+    }
+    (level, tracks)
+}
+
+/// What the preset says a key's partials should be.
+struct Expected {
+    key: u8,
+    /// The tuning's target for the first partial, Hz.
+    target_hz: f64,
+    /// Inharmonicity of the key's strings.
+    preset_b: f64,
+}
+
+/// The inharmonicity fit, the tuning and a table of the `found` partials with
+/// the decay times of the first (`decays`), appended to `text`.
+fn report_partials(
+    found: &[Partial],
+    decays: &[TwoStageDecay],
+    expected: &Expected,
+    text: &mut String,
+) {
+    let fitted: Vec<Partial> = found
+        .iter()
+        .copied()
+        .filter(|p| p.number <= FIT_PARTIALS)
+        .collect();
+    let Some(fit) = StiffFit::fit(&fitted) else {
+        let _ = write!(text, "partials: too few found to fit ({})", found.len());
+        return;
+    };
+    let Expected {
+        key,
+        target_hz,
+        preset_b,
+    } = *expected;
+    let numbers: Vec<String> = fitted.iter().map(|p| p.number.to_string()).collect();
+    let _ = writeln!(
+        text,
+        "inharmonicity: B = {:.3e} fitted to partials {} (preset {preset_b:.3e} for key {key}, {:+.1} %); f0 = {:.2} Hz",
+        fit.b,
+        numbers.join(","),
+        100.0 * (fit.b / preset_b - 1.0),
+        fit.f0_hz
+    );
+    if let Some(first) = found.iter().find(|p| p.number == 1) {
+        let _ = writeln!(
+            text,
+            "tuning: partial 1 at {:.2} Hz, target {target_hz:.2} Hz ({:+.2} cents)",
+            first.frequency_hz,
+            1200.0 * (first.frequency_hz / target_hz).log2()
+        );
+    }
+    let strongest = found.iter().fold(0.0f64, |m, p| m.max(p.amplitude));
+    let _ = write!(
+        text,
+        "partial  measured Hz     fit Hz  cents off fit  level dB  T60 early  T60 late"
+    );
+    for (i, p) in found.iter().enumerate() {
+        let (early, late) = decays.get(i).map_or((String::new(), String::new()), |d| {
+            (decay::show(d.early_t60_s), decay::show(d.late_t60_s))
+        });
+        let row = format!(
+            "{:>7}  {:>11.2}  {:>9.2}  {:>+13.2}  {:>8.1}  {:>9}  {:>8}",
+            p.number,
+            p.frequency_hz,
+            fit.partial_hz(p.number),
+            1200.0 * (p.frequency_hz / fit.partial_hz(p.number)).log2(),
+            20.0 * (p.amplitude / strongest).log10(),
+            early,
+            late
+        );
+        text.push('\n');
+        text.push_str(row.trim_end());
+    }
+}
+
+/// The name of MIDI key `key`, middle C (60) being C4.
+pub fn note_name(key: u8) -> String {
+    const NAMES: [&str; 12] = [
+        "C", "C♯", "D", "D♯", "E", "F", "F♯", "G", "G♯", "A", "A♯", "B",
+    ];
+    format!(
+        "{}{}",
+        NAMES[usize::from(key % 12)],
+        i32::from(key / 12) - 1
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::note_name;
+
+    #[test]
+    fn notes_are_named_with_middle_c_as_c4() {
+        assert_eq!(note_name(60), "C4");
+        assert_eq!(note_name(21), "A0");
+        assert_eq!(note_name(70), "A♯4");
+        assert_eq!(note_name(108), "C8");
+    }
+}
