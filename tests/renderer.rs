@@ -1,23 +1,18 @@
 //! The offline renderer against the engine it drives.
 
-use orchard::cli::{demo, render::render};
+use orchard::cli::demo;
+use orchard::cli::render::{BLOCK, render};
 use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{Synth, TimedEvent};
 
 fn render_demo(sample_rate: u32) -> (Vec<f32>, Vec<f32>) {
     let (mut left, mut right) = (Vec::new(), Vec::new());
-    render(
-        &Preset::default_grand(),
-        &demo::phrase(),
-        sample_rate,
-        20.0,
-        |l, r| {
-            left.extend_from_slice(l);
-            right.extend_from_slice(r);
-            Ok(())
-        },
-        |_| {},
-    )
+    let mut synth = Synth::new(&Preset::default_grand(), f64::from(sample_rate)).unwrap();
+    render(&mut synth, &demo::phrase(), 20.0, BLOCK, |_, l, r| {
+        left.extend_from_slice(l);
+        right.extend_from_slice(r);
+        Ok(())
+    })
     .unwrap();
     (left, right)
 }
