@@ -10,7 +10,7 @@ pub mod cli;
 mod params;
 
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use nice_plug::midi::Key;
 use nice_plug::prelude::*;
@@ -26,11 +26,27 @@ pub struct Orchard {
     synth: Option<Synth>,
 }
 
+/// The preset [`Orchard::default`] plays when not the embedded grand piano; set
+/// once, before the plugin is created, by the standalone app's `--preset`.
+static DEFAULT_PRESET: OnceLock<Preset> = OnceLock::new();
+
+impl Orchard {
+    /// Makes every `Orchard` created from now on in this process play `preset`
+    /// (the standalone app's `--preset`; plugin hosts never call it). Returns
+    /// false, changing nothing, if a preset was already chosen.
+    pub fn set_default_preset(preset: Preset) -> bool {
+        DEFAULT_PRESET.set(preset).is_ok()
+    }
+}
+
 impl Default for Orchard {
     fn default() -> Self {
         Self {
             params: Arc::new(OrchardParams::default()),
-            preset: Preset::default_grand(),
+            preset: DEFAULT_PRESET
+                .get()
+                .cloned()
+                .unwrap_or_else(Preset::default_grand),
             synth: None,
         }
     }
