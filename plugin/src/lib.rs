@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use nice_plug::midi::Key;
 use nice_plug::prelude::*;
+use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{InstrumentLoader, Synth, SynthError, SynthEvent, TimedEvent};
 
 pub use params::{Instrument, InstrumentState, OrchardParams, STATE_FORMAT};
@@ -32,6 +33,16 @@ pub struct Orchard {
     built: Option<SoundSettings>,
     /// Whether a rebuild is queued or running.
     rebuilding: Arc<AtomicBool>,
+}
+
+impl Orchard {
+    /// Makes every `Orchard` in this process play `preset` instead of the
+    /// instrument parameter's built-in one (the standalone app's `--preset`;
+    /// plugin hosts never call it). Returns false, changing nothing, if a
+    /// preset was already chosen.
+    pub fn set_default_preset(preset: Preset) -> bool {
+        sound::set_base_preset(preset)
+    }
 }
 
 impl Default for Orchard {

@@ -3,10 +3,21 @@
 //! swapped in at the start of a block (notes sounding at that moment stop).
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use orchard_engine::instrument::Preset;
 
 use crate::params::{Instrument, OrchardParams};
+
+/// The preset played in place of the instrument parameter's built-in one, if
+/// chosen (once, before any plugin is created: the standalone's `--preset`).
+static BASE_PRESET: OnceLock<Preset> = OnceLock::new();
+
+/// Plays `preset` in place of the built-in instruments from now on in this
+/// process; false (nothing changes) if one was chosen already.
+pub fn set_base_preset(preset: Preset) -> bool {
+    BASE_PRESET.set(preset).is_ok()
+}
 
 /// The values of the sound parameters, as the host last set them.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,8 +75,11 @@ impl SoundSettings {
 
     /// The chosen instrument with these settings applied.
     pub fn instrument(&self) -> Preset {
-        let mut preset = Preset::load(self.instrument.preset_name())
-            .expect("the built-in presets are tested to load");
+        let mut preset = match BASE_PRESET.get() {
+            Some(base) => base.clone(),
+            None => Preset::load(self.instrument.preset_name())
+                .expect("the built-in presets are tested to load"),
+        };
         let base = preset.clone();
         let absolute = [
             (":detune_cents", self.detune),
