@@ -184,6 +184,23 @@ impl Plugin for Orchard {
         }
     }
 
+    /// Waits (at most [`HANDOVER_WAIT`]) for a rebuild in progress, so no
+    /// background task outlives the synthesiser it builds for.
+    fn deactivate(&mut self) {
+        let step = Duration::from_millis(2);
+        for _ in 0..HANDOVER_WAIT.as_millis() / step.as_millis() {
+            if !self.rebuilding.load(Ordering::Acquire) {
+                break;
+            }
+            std::thread::sleep(step);
+        }
+        if let Ok(mut loader) = self.loader.lock() {
+            *loader = None;
+        }
+        self.synth = None;
+        self.built = None;
+    }
+
     fn reset(&mut self) {
         if let Some(synth) = self.synth.as_mut() {
             synth.reset();

@@ -6,7 +6,11 @@
 
 use std::path::PathBuf;
 
+mod common;
+use common::{one_note, orchard, read_wav, scratch};
+
 use clack_extensions::params::{ParamInfoBuffer, PluginParams};
+use clack_extensions::render::{PluginRender, RenderMode};
 use clack_extensions::state::PluginState;
 use clack_host::events::event_types::{NoteOffEvent, NoteOnEvent, ParamValueEvent};
 use clack_host::prelude::*;
@@ -66,7 +70,8 @@ fn clap_bundle() -> PathBuf {
 /// What the test host sends, at a frame.
 #[derive(Debug, Clone, Copy)]
 enum Send {
-    NoteOn(u16),
+    /// Key and velocity (0 to 1).
+    NoteOn(u16, f64),
     NoteOff(u16),
     /// A parameter (CLAP id) to a plain value.
     Param(u32, f64),
@@ -82,7 +87,10 @@ fn render_through_clap(
     total_s: f64,
 ) -> [Vec<f32>; 2] {
     let note_off_frame = (held_s * sample_rate) as usize;
-    let script = [(10, Send::NoteOn(69)), (note_off_frame, Send::NoteOff(69))];
+    let script = [
+        (10, Send::NoteOn(69, 0.8)),
+        (note_off_frame, Send::NoteOff(69)),
+    ];
     render_script(entry, sample_rate, block, total_s, &script, false)
 }
 
@@ -186,7 +194,7 @@ fn render_on(
                         let t = (frame - start) as u32;
                         let key = |k: u16| Pckn::new(0u16, 0u16, k, 0u32);
                         match send {
-                            Send::NoteOn(k) => events.push(&NoteOnEvent::new(t, key(k), 0.8)),
+                            Send::NoteOn(k, v) => events.push(&NoteOnEvent::new(t, key(k), v)),
                             Send::NoteOff(k) => events.push(&NoteOffEvent::new(t, key(k), 0.5)),
                             Send::Param(id, value) => events.push(&ParamValueEvent::new(
                                 t,
@@ -351,9 +359,9 @@ fn parameters_are_stable_and_every_value_plays() {
         let fs = 48_000.0;
         let block = 512;
         let mut script = vec![
-            (10, Send::NoteOn(60)),
-            (10, Send::NoteOn(64)),
-            (10, Send::NoteOn(67)),
+            (10, Send::NoteOn(60, 0.8)),
+            (10, Send::NoteOn(64, 0.8)),
+            (10, Send::NoteOn(67, 0.8)),
         ];
         let mut frame = 2_000;
         for &(id, _, min, max, _) in &params {
@@ -361,7 +369,7 @@ fn parameters_are_stable_and_every_value_plays() {
                 script.push((frame, Send::Param(id, value)));
                 frame += 3_000;
             }
-            script.push((frame, Send::NoteOn(60)));
+            script.push((frame, Send::NoteOn(60, 0.8)));
             frame += 1_000;
         }
         let total_s = (frame + 24_000) as f64 / fs;
@@ -384,7 +392,10 @@ fn a4_tuning_retunes_the_instrument() {
             .find(|p| p.1 == "A4 tuning")
             .unwrap();
         let fs = 48_000.0;
-        let script = [(10, Send::Param(a4.0, 1.0)), (96_000, Send::NoteOn(69))];
+        let script = [
+            (10, Send::Param(a4.0, 1.0)),
+            (96_000, Send::NoteOn(69, 0.8)),
+        ];
         // Rendered at the pace of a sound card, so the rebuild has its time.
         let out = render_script(entry, fs, 4_800, 3.0, &script, true);
         let note = &out[0][100_000..];
@@ -413,7 +424,7 @@ fn clap_stream(json: &[u8]) -> Vec<u8> {
 fn state_is_saved_and_restored_exactly() {
     with_plugin(|entry| {
         let fs = 48_000.0;
-        let script = [(10, Send::NoteOn(60)), (24_000, Send::NoteOff(60))];
+        let script = [(10, Send::NoteOn(60, 0.8)), (24_000, Send::NoteOff(60))];
         let render =
             |state: Option<&[u8]>| render_from_state(entry, state, fs, 512, 1.0, &script, false);
         let edited = br#"{"version":"0.2.0","params":{"hardness":{"f32":0.5},"a4":{"f32":442.0},"level":{"f32":0.7}},"fields":{"instrument-state":"{\"format\":1,\"edits\":{\"strings:detune_cents\":1.5}}"}}"#;
@@ -448,7 +459,7 @@ fn reactivates_at_another_sample_rate() {
                 fs,
                 block,
                 1.0,
-                &[(10, Send::NoteOn(69))],
+                &[(10, Send::NoteOn(69, 0.8))],
                 false,
             );
             let found =
@@ -456,5 +467,63 @@ fn reactivates_at_another_sample_rate() {
             let cents = 1200.0 * (found / 440.0).log2();
             assert!(cents.abs() < 2.0, "{fs} Hz: A4 {cents} cents off");
         }
+    });
+}
+
+/// The command-line renderer and the plugin (under clack-host in offline
+/// render mode) given the same note produce the same audio, bit for bit.
+#[test]
+fn the_renderer_and_the_plugin_agree_bit_for_bit() {
+    with_plugin(|entry| {
+        let dir = scratch("renderer-and-plugin");
+        let midi = dir.join("note.mid");
+        // Middle C at velocity 100 from 1 s (two beats at 120 bpm) for 0.5 s.
+        one_note(&midi, 60, 100, 2, 1);
+        let wav = dir.join("note.wav");
+        let rendered = orchard(&[
+            "render",
+            midi.to_str().unwrap(),
+            "-o",
+            wav.to_str().unwrap(),
+            "--format",
+            "float32",
+        ]);
+        assert!(rendered.status.success(), "{rendered:?}");
+        let (_, interleaved) = read_wav(&wav);
+        let cli_left: Vec<f32> = interleaved.iter().step_by(2).copied().collect();
+
+        let mut instance = instance(entry);
+        let render: PluginRender = instance
+            .plugin_shared_handle()
+            .get_extension()
+            .expect("the render extension");
+        render
+            .set(&instance.plugin_handle(), RenderMode::Offline)
+            .expect("offline rendering");
+        let script = [
+            (48_000, Send::NoteOn(60, 100.0 / 127.0)),
+            (72_000, Send::NoteOff(60)),
+        ];
+        let frames = cli_left.len();
+        let plugin = render_on(
+            &mut instance,
+            48_000.0,
+            512,
+            frames as f64 / 48_000.0,
+            &script,
+            false,
+        );
+        let n = frames.min(plugin[0].len());
+        assert!(n > 80_000, "{n} frames: the note and its release");
+        assert!(
+            cli_left.iter().any(|s| s.abs() > 1e-3),
+            "the renderer was silent"
+        );
+        let first = cli_left[..n]
+            .iter()
+            .zip(&plugin[0][..n])
+            .position(|(a, b)| a != b);
+        assert_eq!(first, None, "they differ from frame {first:?}");
+        std::fs::remove_dir_all(dir).ok();
     });
 }
