@@ -41,7 +41,13 @@ fn press(action: &mut Action, t: f64, velocity: u8) {
 }
 
 fn release(action: &mut Action, t: f64) {
-    assert!(action.command(t, ActionCommand::KeyUp { note: C4 }));
+    assert!(action.command(
+        t,
+        ActionCommand::KeyUp {
+            note: C4,
+            velocity: 0.5
+        }
+    ));
 }
 
 /// By default a note-on throws the hammer from let-off at once (so the string
@@ -165,7 +171,13 @@ fn dampers_follow_keys_and_pedals() {
         },
     );
     release(&mut action, 0.17);
-    action.command(0.17, ActionCommand::KeyUp { note: e4 });
+    action.command(
+        0.17,
+        ActionCommand::KeyUp {
+            note: e4,
+            velocity: 0.5,
+        },
+    );
     run(&mut action, 0.14, 0.2);
     assert_eq!(action.damper(C4), Some(0.0));
     assert_eq!(action.damper(e4), Some(1.0));
@@ -259,4 +271,30 @@ fn a_measured_rebound_sets_the_fall() {
     );
     run(&mut action, 0.008, 0.009);
     assert!(action.hammer_travel(C4).unwrap().is_finite());
+}
+
+/// A key let up fast drops its damper sooner than one let up slowly: the
+/// release velocity sets how fast the key rises and the damper lands.
+#[test]
+fn release_velocity_sets_how_soon_the_damper_lands() {
+    let landing = |velocity: f64| {
+        let mut action = Action::new(ActionSettings::default());
+        press(&mut action, 0.0, 64);
+        run(&mut action, 0.0, 0.05);
+        action.command(0.05, ActionCommand::KeyUp { note: C4, velocity });
+        let mut t = 0.05;
+        while action.damper(C4) != Some(1.0) {
+            run(&mut action, t, t + 1e-3);
+            t += 1e-3;
+            assert!(t < 1.0, "the damper never landed");
+        }
+        t - 0.05
+    };
+    let (fast, usual, slow) = (landing(1.0), landing(0.5), landing(0.1));
+    let travel = ActionSettings::default().damper_travel_s;
+    assert!((usual - travel).abs() < 1.5e-3, "{usual} vs {travel}");
+    assert!(
+        fast < 0.6 * usual && slow > 3.0 * usual,
+        "{fast} {usual} {slow}"
+    );
 }

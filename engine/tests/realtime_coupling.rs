@@ -29,12 +29,19 @@ fn session(notes: usize, seconds: f64, seed: u64) -> Vec<(usize, SynthEvent)> {
         let velocity = (1 + rng.below(127)) as f32 / 127.0;
         events.push((at, SynthEvent::NoteOn { key, velocity }));
         let hold = 200 + rng.below(20_000) as usize;
-        events.push((at + hold, SynthEvent::NoteOff { key }));
+        let release = (1 + rng.below(127)) as f32 / 127.0;
+        events.push((
+            at + hold,
+            SynthEvent::NoteOff {
+                key,
+                velocity: release,
+            },
+        ));
         if i % 10 == 0 {
             // A fast repetition: the same key again 30–60 ms later.
             let again = at + 1_440 + rng.below(1_440) as usize;
             events.push((again, SynthEvent::NoteOn { key, velocity: 0.9 }));
-            events.push((again + 2_000, SynthEvent::NoteOff { key }));
+            events.push((again + 2_000, SynthEvent::NoteOff { key, velocity: 0.5 }));
         }
     }
     for i in 0..40 {

@@ -293,7 +293,13 @@ fn block_size_does_not_change_the_sound() {
         (6_000, SynthEvent::Sustain(0.7)),
         (7_003, SynthEvent::UnaCorda(1.0)),
         (12_345, SynthEvent::Sostenuto(true)),
-        (15_000, SynthEvent::NoteOff { key: 60 }),
+        (
+            15_000,
+            SynthEvent::NoteOff {
+                key: 60,
+                velocity: 0.9,
+            },
+        ),
         (17_777, SynthEvent::Sustain(0.0)),
         (20_000, SynthEvent::AllNotesOff),
     ];

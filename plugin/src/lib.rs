@@ -77,8 +77,14 @@ fn synth_event(event: &NoteEvent<()>) -> Option<TimedEvent> {
             key: key_number(key)?,
             velocity: *velocity,
         },
-        NoteEvent::NoteOff { key, .. } | NoteEvent::Choke { key, .. } => SynthEvent::NoteOff {
+        NoteEvent::NoteOff { key, velocity, .. } => SynthEvent::NoteOff {
             key: key_number(key)?,
+            velocity: *velocity,
+        },
+        // A choked note stops as fast as a key can be let up.
+        NoteEvent::Choke { key, .. } => SynthEvent::NoteOff {
+            key: key_number(key)?,
+            velocity: 1.0,
         },
         NoteEvent::MidiCC { cc, value, .. } => SynthEvent::from_controller(*cc, *value)?,
         _ => return None,
@@ -184,7 +190,7 @@ impl Plugin for Orchard {
         }
     }
 
-    /// Waits (at most [`HANDOVER_WAIT`]) for a rebuild in progress, so no
+    /// Waits (at most `HANDOVER_WAIT`) for a rebuild in progress, so no
     /// background task outlives the synthesiser it builds for.
     fn deactivate(&mut self) {
         let step = Duration::from_millis(2);

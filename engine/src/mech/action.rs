@@ -47,6 +47,12 @@ pub enum ActionCommand {
     KeyUp {
         /// MIDI note number.
         note: u8,
+        /// Release velocity, 0 to 1 (MIDI note-off velocity / 127; 0.5 when the
+        /// source has none): how fast the key is let up. At 0.5 the key rises in
+        /// `key_return_s` and the damper lands in `damper_travel_s`; a release
+        /// twice as fast takes half as long, down to a quarter, and a slow one
+        /// up to four times as long.
+        velocity: f64,
     },
     /// Sustain pedal position, 0 (up) to 1 (down), continuous (CC64 / 127).
     Sustain(f64),
@@ -119,6 +125,9 @@ struct Key {
     held: bool,
     /// Present damper amount, 0–1.
     damper: f64,
+    /// How fast the key was let up, relative to a release at velocity 0.5:
+    /// scales its rise and its damper's landing.
+    release_rate: f64,
 }
 
 impl Key {
@@ -131,8 +140,9 @@ impl Key {
         rise: 1.0,
         held: false,
         damper: 1.0,
+        release_rate: 1.0,
     };
-    const FIELDS: usize = 8;
+    const FIELDS: usize = 9;
 
     fn save(&self, out: &mut Vec<f64>) {
         let phase = match self.phase {
@@ -152,6 +162,7 @@ impl Key {
             self.rise,
             flag(self.held),
             self.damper,
+            self.release_rate,
         ]);
     }
 
@@ -172,8 +183,17 @@ impl Key {
             rise: values[5],
             held: values[6] != 0.0,
             damper: values[7],
+            release_rate: values[8],
         }
     }
+}
+
+/// How fast a key released at `velocity` (0 to 1, 0.5 the usual MIDI default)
+/// rises and lets its damper down, relative to the settings' times: velocity
+/// over 0.5, from a quarter to four times as fast.
+fn release_rate(velocity: f64) -> f64 {
+    let v = if velocity.is_finite() { velocity } else { 0.5 };
+    (v / 0.5).clamp(0.25, 4.0)
 }
 
 /// The action's settings (all properties, under `action:`).
@@ -564,12 +584,13 @@ impl Action {
                     self.emit(self.now, ActionEvent::LetOff { note, speed });
                 }
             }
-            ActionCommand::KeyUp { note } => {
+            ActionCommand::KeyUp { note, velocity } => {
                 let Some(index) = note.checked_sub(LOWEST_NOTE).map(usize::from) else {
                     return;
                 };
                 if let Some(key) = self.keys.get_mut(index) {
                     key.down = false;
+                    key.release_rate = release_rate(velocity);
                     if key.phase == Phase::Caught {
                         key.phase = Phase::Falling;
                     }
@@ -617,7 +638,7 @@ impl Action {
             let note = LOWEST_NOTE + index as u8;
             let mut key = self.keys[index];
             if !key.down {
-                key.rise = (key.rise + h / s.key_return_s).min(1.0);
+                key.rise = (key.rise + h * key.release_rate / s.key_return_s).min(1.0);
             }
             match key.phase {
                 Phase::Rest | Phase::Caught => {}
@@ -673,7 +694,11 @@ impl Action {
             // Dampers: lifted by a held key or sostenuto, else by the pedal.
             let lifted = key.down || (self.sostenuto && key.held);
             let target = if lifted { 0.0 } else { 1.0 - self.sustain };
-            let travel = h / s.damper_travel_s;
+            // A damper lands as fast as its key was let up; it lifts at its
+            // own pace.
+            let falling = target > key.damper;
+            let rate = if falling { key.release_rate } else { 1.0 };
+            let travel = h * rate / s.damper_travel_s;
             let damper = if key.down && !s.realistic_travel {
                 // The fast action skips the key's dip, and with it the damper's
                 // rise: it is up by the time the hammer leaves let-off.

@@ -14,6 +14,10 @@ pub enum SynthEvent {
     NoteOff {
         /// MIDI key.
         key: u8,
+        /// Release velocity, 0 to 1 (MIDI note-off velocity / 127; 0.5 when the
+        /// source has none): how fast the key is let up, and so how soon its
+        /// damper lands.
+        velocity: f32,
     },
     /// Sustain pedal depth, 0 (up) to 1 (down), continuous (MIDI CC 64 / 127).
     Sustain(f32),

@@ -14,7 +14,7 @@ mod worker;
 pub use denormals::FlushDenormals;
 pub use event::{SynthEvent, TimedEvent};
 pub use ops::{Operation, Stamped, ToWorker};
-pub use synth::{Counters, InstrumentLoader, RealtimeOptions, Synth};
+pub use synth::{Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth};
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
 pub use view::{MIDI_KEYS, MechanicsView, MeterView, Views};
 pub use voices::{SynthError, Voices};

@@ -34,6 +34,9 @@ use crate::instrument::{ContactTrace, Preset, StrikeReport};
 
 mod inspect;
 
+/// Release velocity of a note-off that carries none (MIDI's 64 of 127).
+pub const DEFAULT_RELEASE_VELOCITY: f32 = 0.5;
+
 /// Messages the audio thread may have in flight to the worker.
 const COMMAND_QUEUE: usize = 4096;
 /// Operations the worker may have in flight to the audio thread.
@@ -348,7 +351,10 @@ impl Synth {
 
     /// Releases `key`: its damper falls (unless a pedal holds it up).
     pub fn note_off(&mut self, key: u8) {
-        self.apply(SynthEvent::NoteOff { key });
+        self.apply(SynthEvent::NoteOff {
+            key,
+            velocity: DEFAULT_RELEASE_VELOCITY,
+        });
     }
 
     /// Sustain pedal depth, 0 (up) to 1 (down); in between the dampers of
@@ -433,7 +439,10 @@ impl Synth {
         match event {
             SynthEvent::AllSoundOff => self.reset(),
             SynthEvent::NoteOn { key, velocity } if velocity.is_nan() || velocity <= 0.0 => {
-                self.send(ToWorker::Perform(SynthEvent::NoteOff { key }));
+                self.send(ToWorker::Perform(SynthEvent::NoteOff {
+                    key,
+                    velocity: DEFAULT_RELEASE_VELOCITY,
+                }));
             }
             other => self.send(ToWorker::Perform(other)),
         }

@@ -258,9 +258,14 @@ impl Worker {
                     velocity,
                 });
             }
-            SynthEvent::NoteOn { key, .. } | SynthEvent::NoteOff { key } => {
-                command(ActionCommand::KeyUp { note: key });
-            }
+            SynthEvent::NoteOn { key, .. } => command(ActionCommand::KeyUp {
+                note: key,
+                velocity: 0.5,
+            }),
+            SynthEvent::NoteOff { key, velocity } => command(ActionCommand::KeyUp {
+                note: key,
+                velocity: f64::from(velocity),
+            }),
             SynthEvent::Sustain(depth) => {
                 command(ActionCommand::Sustain(f64::from(depth).clamp(0.0, 1.0)));
             }
@@ -272,6 +277,7 @@ impl Worker {
                 for key in 0..KEYS as u8 {
                     command(ActionCommand::KeyUp {
                         note: LOWEST_NOTE + key,
+                        velocity: 0.5,
                     });
                 }
                 command(ActionCommand::Sustain(0.0));

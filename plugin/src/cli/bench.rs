@@ -82,6 +82,7 @@ fn measure(scenario: Scenario, sample_rate: f64, tail_s: f64) -> Result<(f64, f6
             if glissando && next > 0 {
                 synth.apply(SynthEvent::NoteOff {
                     key: strikes[next - 1].1,
+                    velocity: 0.5,
                 });
             }
             synth.apply(SynthEvent::NoteOn {
@@ -120,7 +121,7 @@ fn session_score(sample_rate: f64) -> Vec<(usize, SynthEvent)> {
         let velocity = (1 + rng.below(127)) as f32 / 127.0;
         let hold = ((0.1 + 1.9 * rng.unit()) * sample_rate) as usize;
         score.push((at, SynthEvent::NoteOn { key, velocity }));
-        score.push((at + hold, SynthEvent::NoteOff { key }));
+        score.push((at + hold, SynthEvent::NoteOff { key, velocity: 0.5 }));
     }
     for (i, at) in (0..frames as usize)
         .step_by((3.0 * sample_rate) as usize)

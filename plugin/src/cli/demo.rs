@@ -46,7 +46,7 @@ pub fn phrase() -> Score {
         });
         events.push(ScoreEvent {
             time_s: start + duration,
-            event: SynthEvent::NoteOff { key },
+            event: SynthEvent::NoteOff { key, velocity: 0.5 },
         });
         end = end.max(start + duration);
     }

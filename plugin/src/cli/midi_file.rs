@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use midly::{Format, MetaMessage, MidiMessage, Smf, Timing, TrackEventKind};
-use orchard_engine::rt::SynthEvent;
+use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, SynthEvent};
 
 use super::score::{Score, ScoreEvent};
 
@@ -73,9 +73,14 @@ fn track_items(track: &[midly::TrackEvent<'_>]) -> Vec<(u64, Item)> {
                         velocity: f32::from(vel.as_int()) / 127.0,
                     })
                 }
-                MidiMessage::NoteOn { key, .. } | MidiMessage::NoteOff { key, .. } => {
-                    Item::Play(SynthEvent::NoteOff { key: key.as_int() })
-                }
+                MidiMessage::NoteOn { key, .. } => Item::Play(SynthEvent::NoteOff {
+                    key: key.as_int(),
+                    velocity: DEFAULT_RELEASE_VELOCITY,
+                }),
+                MidiMessage::NoteOff { key, vel } => Item::Play(SynthEvent::NoteOff {
+                    key: key.as_int(),
+                    velocity: f32::from(vel.as_int()) / 127.0,
+                }),
                 MidiMessage::Controller { controller, value } => {
                     match SynthEvent::from_controller(
                         controller.as_int(),
@@ -193,7 +198,10 @@ mod tests {
         // Velocity-0 note-on is a note-off.
         assert!(matches!(
             score.events[1].event,
-            SynthEvent::NoteOff { key: 60 }
+            SynthEvent::NoteOff {
+                key: 60,
+                velocity: 0.5
+            }
         ));
     }
 

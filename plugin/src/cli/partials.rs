@@ -60,9 +60,9 @@ impl StiffFit {
 
 /// Measures partials `1..=count` of `signal` (sampled at `sample_rate`, Hz),
 /// whose first partial is near `first_hz`: each is the strongest peak within
-/// [`SEARCH_HALF_WIDTH`] of where the partials found so far predict it (a
+/// `SEARCH_HALF_WIDTH` of where the partials found so far predict it (a
 /// harmonic series at first, the stiff-string fit once there are
-/// [`FIRST_FIT_AFTER`]). Partials too weak or not a clear peak are left out,
+/// `FIRST_FIT_AFTER`). Partials too weak or not a clear peak are left out,
 /// as are any above the Nyquist frequency.
 pub fn measure(signal: &[f32], sample_rate: f64, first_hz: f64, count: u32) -> Vec<Partial> {
     let samples: Vec<f64> = signal.iter().map(|&s| f64::from(s)).collect();
