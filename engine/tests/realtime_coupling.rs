@@ -442,3 +442,30 @@ fn the_action_catches_the_hammer_the_strings_threw_back() {
         "travel {travel}, from the measured rebound {expected}"
     );
 }
+
+/// Switching instruments keeps the pedals where the player has them: with the
+/// sustain pedal down before the switch, a note played and released after it
+/// rings on.
+#[test]
+fn a_switch_keeps_the_pedals() {
+    let mut synth = Synth::new(&piano(), FS).unwrap();
+    let mut loader = synth.take_loader().unwrap();
+    let (mut l, mut r) = (vec![0.0f32; 4_800], vec![0.0f32; 4_800]);
+    synth.set_sustain(1.0);
+    synth.process(&mut l, &mut r);
+    loader.load(&piano()).unwrap();
+    synth.process(&mut l, &mut r);
+    synth.note_on(60, 0.6);
+    let (mut held, mut hr) = (vec![0.0f32; 14_400], vec![0.0f32; 14_400]);
+    synth.process(&mut held, &mut hr);
+    synth.note_off(60);
+    let (mut after, mut ar) = (vec![0.0f32; 24_000], vec![0.0f32; 24_000]);
+    synth.process(&mut after, &mut ar);
+    let level = |x: &[f32]| orchard_engine::analysis::rms(x);
+    let drop_db = 20.0 * (level(&after[21_600..]) / level(&held[12_000..])).log10();
+    assert!(
+        drop_db > -25.0,
+        "released under the pedal it fell {drop_db} dB"
+    );
+    loader.collect();
+}

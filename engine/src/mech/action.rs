@@ -464,6 +464,25 @@ impl Action {
         self.now = 0.0;
     }
 
+    /// Takes over where `previous` (another instrument's action) is: the pedals
+    /// and which keys are held, with their dampers; every hammer at rest. A
+    /// player who switches instruments with the pedal down keeps it down.
+    pub fn continue_from(&mut self, previous: &Action) {
+        self.sustain = previous.sustain;
+        self.sostenuto = previous.sostenuto;
+        self.una_corda = previous.una_corda;
+        for (key, old) in self.keys.iter_mut().zip(&previous.keys) {
+            *key = Key {
+                down: old.down,
+                rise: old.rise,
+                held: old.held,
+                damper: old.damper,
+                release_rate: old.release_rate,
+                ..Key::REST
+            };
+        }
+    }
+
     /// The range (min, max) of the numeric property at `path` (`action:NAME`),
     /// if there is one.
     pub fn property_range(path: &str) -> Option<(f64, f64)> {

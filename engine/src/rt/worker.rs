@@ -146,6 +146,18 @@ impl Worker {
         self.next_step = previous.next_step;
         self.epoch = previous.epoch;
         self.view = previous.view.take();
+        if let (Some(old), Some(new)) = (previous.action(), self.action_mut()) {
+            new.continue_from(old);
+        }
+    }
+
+    /// Starts reset epoch `epoch` at sample `at`: operations of older epochs are
+    /// dropped by the audio thread, and the grid resumes at the next control
+    /// sample.
+    fn begin_epoch(&mut self, at: u64, epoch: u32) {
+        self.epoch = epoch;
+        self.events.clear();
+        self.next_step = at.div_ceil(self.period) * self.period;
     }
 
     /// Samples between a command and its earliest operation.
@@ -193,13 +205,10 @@ impl Worker {
                 }
             }
             ToWorker::Reset => {
-                self.epoch = message.epoch;
                 if let Some(action) = self.action_mut() {
                     action.reset();
                 }
-                self.events.clear();
-                // The action restarts from rest at the next grid sample.
-                self.next_step = at.div_ceil(self.period) * self.period;
+                self.begin_epoch(at, message.epoch);
             }
             ToWorker::Clock => self.run_until(at, out),
             // Handled by the host that owns the worker.
@@ -402,14 +411,8 @@ impl WorkerHost {
             return;
         };
         next.take_over(&mut self.worker);
+        next.begin_epoch(message.at, message.epoch);
         let previous = std::mem::replace(&mut self.worker, next);
-        self.worker.receive(
-            Stamped {
-                item: ToWorker::Reset,
-                ..message
-            },
-            &mut |_| {},
-        );
         if let Err(rtrb::PushError::Full(previous)) = self.retired.push(previous) {
             // The loader has not collected the last ones: keep the memory
             // rather than free it here, which may be the audio thread.
