@@ -188,6 +188,12 @@ impl Key {
     }
 }
 
+/// Index of MIDI `note` among the action's keys from A0, if it has that key.
+pub fn key_index(note: u8) -> Option<usize> {
+    let index = usize::from(note.checked_sub(LOWEST_NOTE)?);
+    (index < KEYS).then_some(index)
+}
+
 /// How fast a key released at `velocity` (0 to 1, 0.5 the usual MIDI default)
 /// rises and lets its damper down, relative to the settings' times: velocity
 /// over 0.5, from a quarter to four times as fast.
@@ -557,7 +563,11 @@ impl Action {
     }
 
     fn key(&self, note: u8) -> Option<&Key> {
-        self.keys.get(usize::from(note.checked_sub(LOWEST_NOTE)?))
+        self.keys.get(key_index(note)?)
+    }
+
+    fn key_mut(&mut self, note: u8) -> Option<&mut Key> {
+        self.keys.get_mut(key_index(note)?)
     }
 
     fn emit(&mut self, t: f64, event: ActionEvent) {
@@ -571,10 +581,7 @@ impl Action {
         let s = self.settings;
         match command {
             ActionCommand::KeyDown { note, velocity } => {
-                let Some(index) = note.checked_sub(LOWEST_NOTE).map(usize::from) else {
-                    return;
-                };
-                let Some(key) = self.keys.get_mut(index) else {
+                let Some(key) = self.key_mut(note) else {
                     return;
                 };
                 let reset = !s.realistic_travel || key.rise >= s.repetition_rise;
@@ -604,10 +611,7 @@ impl Action {
                 }
             }
             ActionCommand::KeyUp { note, velocity } => {
-                let Some(index) = note.checked_sub(LOWEST_NOTE).map(usize::from) else {
-                    return;
-                };
-                if let Some(key) = self.keys.get_mut(index) {
+                if let Some(key) = self.key_mut(note) {
                     key.down = false;
                     key.release_rate = release_rate(velocity);
                     if key.phase == Phase::Caught {
@@ -626,10 +630,7 @@ impl Action {
             }
             ActionCommand::UnaCorda(value) => self.una_corda = value.clamp(0.0, 1.0),
             ActionCommand::Rebound { note, speed } => {
-                let Some(index) = note.checked_sub(LOWEST_NOTE).map(usize::from) else {
-                    return;
-                };
-                let Some(key) = self.keys.get_mut(index) else {
+                let Some(key) = self.key_mut(note) else {
                     return;
                 };
                 if !(speed.is_finite() && speed >= 0.0) {

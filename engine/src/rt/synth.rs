@@ -30,6 +30,7 @@ use super::view::{MIDI_KEYS, MechanicsView, MeterView, Views};
 use super::voices::{CHUNK, SynthError, Voices};
 use super::worker::{CONTROL_RATE_HZ, Worker, WorkerHost};
 use super::{SynthEvent, TimedEvent};
+use crate::analysis::{peak, rms};
 use crate::instrument::{ContactTrace, Preset, StrikeReport};
 
 mod inspect;
@@ -434,16 +435,11 @@ impl Synth {
         self.voices.is_active()
     }
 
-    /// Applies one event now.
+    /// Applies one event now (the worker reads a note-on of velocity 0 or NaN
+    /// as a note-off, as MIDI does).
     pub fn apply(&mut self, event: SynthEvent) {
         match event {
             SynthEvent::AllSoundOff => self.reset(),
-            SynthEvent::NoteOn { key, velocity } if velocity.is_nan() || velocity <= 0.0 => {
-                self.send(ToWorker::Perform(SynthEvent::NoteOff {
-                    key,
-                    velocity: DEFAULT_RELEASE_VELOCITY,
-                }));
-            }
             other => self.send(ToWorker::Perform(other)),
         }
     }
@@ -513,11 +509,7 @@ impl Synth {
     /// far the audio has come.
     fn finish_block(&mut self, left: &[f32], right: &[f32]) {
         let frames = left.len().min(right.len());
-        let level = |x: &[f32]| {
-            let peak = x.iter().fold(0.0f32, |m, s| m.max(s.abs()));
-            let power = x.iter().map(|s| f64::from(*s).powi(2)).sum::<f64>();
-            (peak, (power / x.len().max(1) as f64).sqrt() as f32)
-        };
+        let level = |x: &[f32]| (peak(x) as f32, rms(x) as f32);
         let ((peak_l, rms_l), (peak_r, rms_r)) = (level(&left[..frames]), level(&right[..frames]));
         let counters = self.counters();
         let (samples, sounding_keys) = (self.now, self.voices.sounding_keys());
@@ -535,18 +527,12 @@ impl Synth {
     }
 
     /// In realtime mode, after a block: every message before now has been sent,
-    /// so the worker may step up to now; wake it.
+    /// so the worker may step up to now. The worker finds it at its next poll
+    /// (within `WORKER_POLL`); waking it would be a system call on the audio
+    /// thread.
     fn clock_realtime_worker(&mut self) {
-        if !matches!(self.link, Link::Realtime { .. }) {
-            return;
-        }
-        self.send(ToWorker::Clock);
-        if let Link::Realtime {
-            thread: Some(thread),
-            ..
-        } = &self.link
-        {
-            thread.thread().unpark();
+        if matches!(self.link, Link::Realtime { .. }) {
+            self.send(ToWorker::Clock);
         }
     }
 
@@ -573,7 +559,8 @@ impl Synth {
     /// About 60 times a second: measures the energy on the strings of every
     /// sounding key, for the meters.
     fn measure_string_energies(&mut self) {
-        if self.now < self.next_energy_report {
+        // Nobody has taken the views: nobody reads the energies.
+        if self.views.is_some() || self.now < self.next_energy_report {
             return;
         }
         self.next_energy_report = self.now + self.energy_interval;

@@ -11,14 +11,17 @@
 //! therefore give the same operations whether the worker runs inline (lock-step)
 //! or on its own thread (realtime), and whatever the audio block size.
 
-use super::SynthEvent;
 use rtrb::{Consumer, Producer};
 
+use super::SynthEvent;
 use super::ops::{Operation, Stamped, ToWorker};
+use super::synth::DEFAULT_RELEASE_VELOCITY;
 use super::triple_buffer::Publisher;
 use super::view::MechanicsView;
 use crate::instrument::Preset;
-use crate::mech::action::{Action, ActionCommand, ActionEvent, KEYS, LOWEST_NOTE, VelocityCurve};
+use crate::mech::action::{
+    Action, ActionCommand, ActionEvent, KEYS, LOWEST_NOTE, VelocityCurve, key_index,
+};
 use crate::mech::property::PropertyTree;
 use crate::mech::scheduler::{ModelId, RootModel};
 
@@ -66,12 +69,6 @@ pub struct Worker {
 
     /// Per key: the peak force of its hammer's last contact, N.
     contact_force: [f32; KEYS],
-}
-
-/// Index of `key` among the 88 keys from A0, if it is one.
-fn key_slot(key: u8) -> Option<usize> {
-    let i = usize::from(key.checked_sub(LOWEST_NOTE)?);
-    (i < KEYS).then_some(i)
 }
 
 impl std::fmt::Debug for Worker {
@@ -184,7 +181,7 @@ impl Worker {
                 speed_m_s,
                 peak_force_n,
             } => {
-                if let Some(slot) = key_slot(key).map(|i| &mut self.contact_force[i]) {
+                if let Some(slot) = key_index(key).map(|i| &mut self.contact_force[i]) {
                     *slot = peak_force_n as f32;
                 }
                 let t = self.time_s(at);
@@ -267,9 +264,10 @@ impl Worker {
                     velocity,
                 });
             }
+            // Velocity 0 (or NaN) is a note-off, as in MIDI.
             SynthEvent::NoteOn { key, .. } => command(ActionCommand::KeyUp {
                 note: key,
-                velocity: 0.5,
+                velocity: f64::from(DEFAULT_RELEASE_VELOCITY),
             }),
             SynthEvent::NoteOff { key, velocity } => command(ActionCommand::KeyUp {
                 note: key,
@@ -286,7 +284,7 @@ impl Worker {
                 for key in 0..KEYS as u8 {
                     command(ActionCommand::KeyUp {
                         note: LOWEST_NOTE + key,
-                        velocity: 0.5,
+                        velocity: f64::from(DEFAULT_RELEASE_VELOCITY),
                     });
                 }
                 command(ActionCommand::Sustain(0.0));
