@@ -16,7 +16,7 @@
 //! point `x` is the bar's mass over the mode shape's square there.
 
 use super::Preset;
-use super::preset::{Between, Resonators};
+use super::preset::Resonators;
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, TreeDescription, TreeError};
 
@@ -65,22 +65,17 @@ impl Preset {
         let Resonators::Bars(bars) = topology.resonators else {
             return None;
         };
-        let mallet = Between::find(&topology.hammers.anchor, key)?;
-        let strike = Between::find(&topology.strike.anchor, key)?;
+        let mallets = topology.hammers;
         Some(BarParams {
             key,
             fundamental_hz: self.fundamental_hz(key),
             mass_kg: bars.mass_kg,
             t60_s: bars.t60_s.clone(),
-            strike_position: strike.value(|a| a.position),
+            strike_position: topology.strike.position(key)?,
             pickup_position: bars.pickup_position,
-            mallet_mass_kg: mallet.value(|a| a.mass_kg),
-            felt: FeltLaw {
-                stiffness: mallet.value(|a| a.felt_stiffness),
-                exponent: mallet.value(|a| a.felt_exponent),
-                hysteresis_s_per_m: mallet.value(|a| a.felt_hysteresis_s_per_m),
-            },
-            start_gap_m: topology.hammers.start_gap_m,
+            mallet_mass_kg: mallets.at(key, |a| a.mass_kg)?,
+            felt: mallets.felt(key)?,
+            start_gap_m: mallets.start_gap_m,
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Physical values of one key, interpolated from a preset's anchors.
 
 use super::Preset;
-use super::preset::{Between, Resonators};
+use super::preset::Resonators;
 use crate::resonators::{StringParams, UnisonParams};
 use crate::wdf::FeltLaw;
 
@@ -33,44 +33,38 @@ impl Preset {
     /// temperament).
     pub fn fundamental_hz(&self, key: u8) -> f64 {
         match self.topology().map(|t| t.resonators) {
-            Ok(Resonators::Strings(strings)) => self.tuning.target(key, |k| {
-                Between::find(&strings.anchor, k).map_or(0.0, |at| at.value(|a| a.inharmonicity))
-            }),
+            Ok(Resonators::Strings(strings)) => self
+                .tuning
+                .target(key, |k| strings.at(k, |a| a.inharmonicity).unwrap_or(0.0)),
             _ => self.tuning.target(key, |_| 0.0),
         }
     }
 
-    /// The physical values of `key`'s strings and hammer, interpolated between
-    /// the anchors around it; `None` unless the instrument's hammers strike
+    /// The physical values of `key`'s strings and hammer: each field as the
+    /// anchor at `key` gives it, or interpolated between the nearest anchors
+    /// that give it; `None` unless the instrument's hammers strike
     /// strings.
     pub fn key_params(&self, key: u8) -> Option<KeyParams> {
         let topology = self.topology().ok()?;
         let Resonators::Strings(strings) = topology.resonators else {
             return None;
         };
-        let string = Between::find(&strings.anchor, key)?;
-        let hammer = Between::find(&topology.hammers.anchor, key)?;
-        let strike = Between::find(&topology.strike.anchor, key)?;
         Some(KeyParams {
             key,
             string: StringParams {
-                length_m: string.value(|a| a.length_m),
-                mass_kg: string.value(|a| a.string_mass_kg),
+                length_m: strings.at(key, |a| a.length_m)?,
+                mass_kg: strings.at(key, |a| a.string_mass_kg)?,
                 fundamental_hz: self.fundamental_hz(key),
-                strike_position: strike.value(|a| a.position),
-                loss_b1: string.value(|a| a.loss_b1),
-                loss_b2: string.value(|a| a.loss_b2),
+                strike_position: topology.strike.position(key)?,
+                loss_b1: strings.at(key, |a| a.loss_b1)?,
+                loss_b2: strings.at(key, |a| a.loss_b2)?,
             },
-            inharmonicity: string.value(|a| a.inharmonicity),
+            inharmonicity: strings.at(key, |a| a.inharmonicity)?,
             strings: strings.strings_per_key(key),
             detune_cents: strings.detune_cents,
-            bridge_impedance_kg_s: string.value(|a| a.bridge_impedance_kg_s),
-            hammer_mass_kg: hammer.value(|a| a.mass_kg),
-            felt: FeltLaw {
-                stiffness: hammer.value(|a| a.felt_stiffness),
-                exponent: hammer.value(|a| a.felt_exponent),
-                hysteresis_s_per_m: hammer.value(|a| a.felt_hysteresis_s_per_m),
-            },
+            bridge_impedance_kg_s: strings.at(key, |a| a.bridge_impedance_kg_s)?,
+            hammer_mass_kg: topology.hammers.at(key, |a| a.mass_kg)?,
+            felt: topology.hammers.felt(key)?,
         })
     }
 }

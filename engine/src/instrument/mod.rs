@@ -16,11 +16,12 @@ pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
 pub use key_voice::KeyVoice;
 pub use preset::{
-    ActionSpec, Anchored, BUILTIN_PRESETS, BarSet, Between, DEFAULT_PRESET_TOML, DamperSet,
-    HammerAnchor, HammerSet, Keyboard, MAX_BAR_MODES, Object, OutputSpec, Preset, PresetError,
-    Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec, StringAnchor, StringSet, Topology,
+    ActionSpec, Anchored, BUILTIN_PRESETS, BarSet, ComponentInfo, DEFAULT_PRESET_TOML, DamperSet,
+    HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT, MAX_BAR_MODES, Object, OutputSpec, Preset,
+    PresetError, PropertyEdit, PropertyInfo, Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec,
+    StringAnchor, StringSet, Topology, ValueKind, value_at,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};
-pub use tuning::{StretchedTuning, octave_widening_cents};
+pub use tuning::{StretchedTuning, note_name, octave_widening_cents};
 pub use voice::{StruckString, VoiceError};

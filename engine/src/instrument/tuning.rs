@@ -107,6 +107,18 @@ const TEMPERAMENT_LOW: u8 = A4 - 11;
 /// this m (4:2 octaves).
 const BASS_OCTAVE_PARTIAL: u32 = 2;
 
+/// The name of MIDI key `key`, middle C (60) being C4: `A0` (21), `A♯4` (70).
+pub fn note_name(key: u8) -> String {
+    const NAMES: [&str; 12] = [
+        "C", "C♯", "D", "D♯", "E", "F", "F♯", "G", "G♯", "A", "A♯", "B",
+    ];
+    format!(
+        "{}{}",
+        NAMES[usize::from(key % 12)],
+        i32::from(key / 12) - 1
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

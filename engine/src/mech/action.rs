@@ -288,31 +288,6 @@ impl VelocityCurve {
         let fraction = ((x - lowest) / (1.0 - lowest)).clamp(0.0, 1.0);
         self.softest_speed_m_s * (self.hardest_speed_m_s / self.softest_speed_m_s).powf(fraction)
     }
-
-    /// Checks the ranges: `Err((property, value, range))` names the first bad one.
-    pub fn validate(&self) -> Result<(), (&'static str, f64, &'static str)> {
-        let checks = [
-            (
-                "softest_speed_m_s",
-                self.softest_speed_m_s,
-                (0.05, 20.0),
-                "0.05 to 20 m/s",
-            ),
-            (
-                "hardest_speed_m_s",
-                self.hardest_speed_m_s,
-                (self.softest_speed_m_s, 20.0),
-                "softest speed to 20 m/s",
-            ),
-            ("curve", self.curve, (0.2, 5.0), "0.2 to 5"),
-        ];
-        for (name, value, (lo, hi), range) in checks {
-            if !(value.is_finite() && value >= lo && value <= hi) {
-                return Err((name, value, range));
-            }
-        }
-        Ok(())
-    }
 }
 
 /// One of the action's numeric properties (path `action:NAME`).

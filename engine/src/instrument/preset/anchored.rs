@@ -1,4 +1,9 @@
 //! Values given at anchor keys and interpolated across the keyboard.
+//!
+//! Every field of an anchor is optional. At a key, a field is *explicit* if an
+//! anchor at that key gives it, and otherwise *inherited*: interpolated
+//! geometrically between the nearest anchors on either side that give it, and
+//! beyond the outermost of them, equal to its value.
 
 /// A set of values given at one key.
 pub trait Anchored {
@@ -16,42 +21,63 @@ fn interpolate(x: f64, y: f64, t: f64) -> f64 {
     }
 }
 
-/// Where a key lies among anchors: the anchors on either side and the fraction of
-/// the way from the first to the second.
-#[derive(Debug, Clone, Copy)]
-pub struct Between<'a, A> {
-    below: &'a A,
-    above: &'a A,
-    fraction: f64,
+/// The value of `field` at `key`, from the anchors (in ascending key order)
+/// that give it: interpolated geometrically between the nearest of them on
+/// either side, their value outside them. `None` if no anchor gives it.
+///
+/// At the key of an anchor that follows another, the value is where the
+/// interpolation from the one before ends (`x·(y/x)`), which may differ from
+/// the anchor's own value in the last bit: the instruments have always been
+/// built so, and keep sounding bit for bit as they did.
+pub fn value_at<A: Anchored>(
+    anchors: &[A],
+    key: u8,
+    field: impl Fn(&A) -> Option<f64>,
+) -> Option<f64> {
+    let mut below: Option<(u8, f64)> = None;
+    for anchor in anchors {
+        let Some(value) = field(anchor) else {
+            continue;
+        };
+        if anchor.key() >= key {
+            return Some(match below {
+                None => value,
+                Some((from, start)) => {
+                    let fraction = f64::from(key - from) / f64::from(anchor.key() - from);
+                    interpolate(start, value, fraction)
+                }
+            });
+        }
+        below = Some((anchor.key(), value));
+    }
+    below.map(|(_, value)| value)
 }
 
-impl<'a, A: Anchored> Between<'a, A> {
-    /// The anchors around `key` (ascending, at least one); outside them, the
-    /// nearest anchor on both sides. `None` only if `anchors` is empty.
-    pub fn find(anchors: &'a [A], key: u8) -> Option<Self> {
-        let last = anchors.last()?;
-        let (below, above, fraction) = match anchors.iter().position(|a| a.key() >= key) {
-            None => (last, last, 0.0),
-            Some(0) => (&anchors[0], &anchors[0], 0.0),
-            Some(i) => {
-                let (a, b) = (&anchors[i - 1], &anchors[i]);
-                (
-                    a,
-                    b,
-                    f64::from(key - a.key()) / f64::from(b.key() - a.key()),
-                )
-            }
-        };
-        Some(Self {
-            below,
-            above,
-            fraction,
-        })
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct At(u8, Option<f64>);
+
+    impl Anchored for At {
+        fn key(&self) -> u8 {
+            self.0
+        }
     }
 
-    /// The value of `field` at the key: geometric interpolation between the two
-    /// anchors' values.
-    pub fn value(&self, field: impl Fn(&A) -> f64) -> f64 {
-        interpolate(field(self.below), field(self.above), self.fraction)
+    #[test]
+    fn fields_interpolate_between_the_anchors_that_give_them() {
+        let anchors = [At(10, Some(1.0)), At(20, None), At(30, Some(4.0))];
+        let at = |key| value_at(&anchors, key, |a| a.1);
+        assert_eq!(at(0), Some(1.0));
+        assert_eq!(at(10), Some(1.0));
+        // Halfway from 10 to 30 (at the anchor that does not give it): the
+        // geometric mean.
+        assert_eq!(at(20), Some(2.0));
+        assert_eq!(at(40), Some(4.0));
+        // Linear where a value is not positive.
+        let signed = [At(0, Some(-1.0)), At(4, Some(1.0))];
+        assert_eq!(value_at(&signed, 2, |a| a.1), Some(0.0));
+        assert_eq!(value_at(&anchors[1..2], 20, |a| a.1), None);
     }
 }

@@ -6,11 +6,31 @@
 //! resonator, where; dampers, action and body name what they act on:
 //! [`topology`]). The engine builds its wave-digital trees from the resolved
 //! [`Topology`].
+//!
+//! Values that change across the keyboard (the strings', the hammers', the
+//! strike position) are given at anchor keys, `[[KIND.NAME.anchor]]` with
+//! `key = K`. Every field of an anchor is optional, and inherited where it is
+//! not given, as properties are in ArtiSynth (seed `003_a92b96e90f40cbbd.txt`,
+//! Section 3.5): at a key, a field is *explicit* if an anchor at that key
+//! gives it, and otherwise interpolated geometrically between the nearest
+//! anchors that give it ([`value_at`]). Each field must be given by at least
+//! one anchor (the felt's hysteresis alone falls back to [`LOSSLESS_FELT`]).
+//!
+//! Every value has a property path (`tuning:a4_hz`,
+//! `hammers/anchor/60:felt_stiffness`, `strings/key/61:loss_b1`; the grammar
+//! is in `paths.rs`) to read ([`Preset::get`], [`Preset::is_explicit`]), edit
+//! ([`Preset::set`], [`Preset::apply`] with a [`PropertyEdit`]) and describe
+//! ([`Preset::property_info`]); [`Preset::components`] lists the components
+//! as the tree an editor shows, with every key of the keyboard under each set
+//! with anchors. The ranges editors offer are those [`Preset::validate`]
+//! checks: one set of checks serves both.
 
 mod anchored;
 mod check;
+mod fields;
 mod objects;
 mod paths;
+mod properties;
 mod topology;
 
 use std::collections::BTreeMap;
@@ -19,11 +39,13 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use anchored::{Anchored, Between};
+pub use anchored::{Anchored, value_at};
 pub use objects::{
-    ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, MAX_BAR_MODES, Object, SoundboardSpec,
-    StringAnchor, StringSet,
+    ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, MAX_BAR_MODES, Object,
+    SoundboardSpec, StringAnchor, StringSet,
 };
+pub use paths::PropertyEdit;
+pub use properties::{ComponentInfo, PropertyInfo, ValueKind};
 pub use topology::{Resonators, StrikeAnchor, StrikeSpec, Topology};
 
 use super::StretchedTuning;
@@ -151,6 +173,13 @@ pub enum PresetError {
     Unknown(String),
     /// No property has this path.
     UnknownPath(String),
+    /// The property cannot inherit its value (names the path and why).
+    CannotInherit {
+        /// The property path.
+        path: String,
+        /// Why, in words.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for PresetError {
@@ -165,6 +194,7 @@ impl fmt::Display for PresetError {
             Self::File { path, reason } => write!(f, "{path}: {reason}"),
             Self::Io(message) => write!(f, "cannot read preset: {message}"),
             Self::UnknownPath(path) => write!(f, "the preset has no property `{path}`"),
+            Self::CannotInherit { path, reason } => write!(f, "{path} cannot inherit: {reason}"),
             Self::Unknown(name) => {
                 let names: Vec<_> = BUILTIN_PRESETS.iter().map(|(n, _)| *n).collect();
                 write!(
@@ -222,15 +252,18 @@ impl Preset {
 
     /// Checks every value against its physical range and resolves the topology.
     pub fn validate(&self) -> Result<(), PresetError> {
-        let tuning = Checker::new("tuning");
+        self.check(&Checker::checking())
+    }
+
+    /// Runs every check of the preset with `root`, the checker at its root:
+    /// failing at the first bad value, or recording every range (see
+    /// [`Checker`]).
+    fn check(&self, root: &Checker) -> Result<(), PresetError> {
+        let tuning = root.child("tuning");
         tuning.range("a4_hz", self.tuning.a4_hz, 300.0, 600.0, "300 to 600 Hz")?;
         tuning.range("stretch", self.tuning.stretch, 0.0, 1.0, "0 to 1")?;
-        self.velocity
-            .validate()
-            .map_err(|(property, value, range)| {
-                Checker::new("velocity").out_of_range(property, value, range)
-            })?;
-        let output = Checker::new("output");
+        check_velocity(&self.velocity, &root.child("velocity"))?;
+        let output = root.child("output");
         output.range(
             "gain_per_newton",
             self.output.gain_per_newton,
@@ -239,29 +272,32 @@ impl Preset {
             "1e-6 to 10 per N",
         )?;
         output.range("stereo_width", self.output.stereo_width, 0.0, 1.0, "0 to 1")?;
-        let Keyboard {
-            lowest_key,
+        let keyboard = root.child("keyboard");
+        let lowest_key = f64::from(self.keyboard.lowest_key);
+        let highest_key = f64::from(self.keyboard.highest_key);
+        keyboard.range(
+            "highest_key",
             highest_key,
-        } = self.keyboard;
-        if lowest_key > highest_key || highest_key > 127 {
-            return Err(PresetError::Topology(format!(
-                "keyboard {lowest_key}..={highest_key} is not a range of MIDI keys"
-            )));
-        }
+            0.0,
+            127.0,
+            "a MIDI key, 0 to 127",
+        )?;
+        keyboard.ordered(
+            ("lowest_key", lowest_key),
+            ("highest_key", highest_key),
+            "at least lowest_key",
+        )?;
         for (name, object) in self.objects()? {
-            object.validate(name)?;
+            object.validate(&root.child(name))?;
         }
-        let topology = self.topology()?;
+        let topology = topology::resolve(self.objects()?, &self.strikes, root)?;
         if topology.action.is_some() {
             let (lo, hi) = crate::mech::action::NOTES;
-            if lowest_key < lo || highest_key > hi {
-                return Err(PresetError::Topology(format!(
-                    "a grand-action has keys {lo} to {hi}, but the keyboard is \
-                     {lowest_key}..={highest_key}"
-                )));
-            }
+            let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
+            keyboard.range("lowest_key", lowest_key, f64::from(lo), 127.0, keys)?;
+            keyboard.range("highest_key", highest_key, 0.0, f64::from(hi), keys)?;
             // The hammers' start gap is the action's let-off distance.
-            Checker::new(&topology.strike.hammers).range(
+            root.child(&topology.strike.hammers).range(
                 "start_gap_m",
                 topology.hammers.start_gap_m,
                 5e-4,
@@ -276,35 +312,22 @@ impl Preset {
         Ok(())
     }
 
+    /// The range of every property path, as [`Preset::validate`] checks it:
+    /// its checks run in recording mode. Anchor fields are recorded under
+    /// `NAME/key/*` (see [`check::every_key`]). A preset that fails validation
+    /// yields the ranges of the checks before the failure.
+    fn checked_ranges(&self) -> check::Ranges {
+        let recorder = Checker::recording();
+        // Recording never fails on a value; a structural error only ends the
+        // recording early.
+        let _ = self.check(&recorder);
+        recorder.ranges()
+    }
+
     /// Every object by name; names must be unique across kinds.
     pub fn objects(&self) -> Result<BTreeMap<&str, Object<'_>>, PresetError> {
         let mut objects = BTreeMap::new();
-        let all = (self
-            .stiff_strings
-            .iter()
-            .map(|(n, o)| (n, Object::StiffStrings(o))))
-        .chain(
-            self.free_free_bars
-                .iter()
-                .map(|(n, o)| (n, Object::FreeFreeBars(o))),
-        )
-        .chain(
-            self.felt_hammers
-                .iter()
-                .map(|(n, o)| (n, Object::FeltHammers(o))),
-        )
-        .chain(self.dampers.iter().map(|(n, o)| (n, Object::Dampers(o))))
-        .chain(
-            self.grand_action
-                .iter()
-                .map(|(n, o)| (n, Object::GrandAction(o))),
-        )
-        .chain(
-            self.soundboard
-                .iter()
-                .map(|(n, o)| (n, Object::Soundboard(o))),
-        );
-        for (name, object) in all {
+        for (name, object) in self.objects_in_order() {
             if let Some(other) = objects.insert(name.as_str(), object) {
                 return Err(PresetError::Topology(format!(
                     "two objects are named `{name}`: a {} and a {}",
@@ -316,15 +339,63 @@ impl Preset {
         Ok(objects)
     }
 
+    /// Every object with its name, in display order: strings, hammers, bars,
+    /// dampers, actions, soundboards; by name within a kind.
+    pub(super) fn objects_in_order(&self) -> impl Iterator<Item = (&String, Object<'_>)> {
+        let strings = self.stiff_strings.iter();
+        let hammers = self.felt_hammers.iter();
+        let bars = self.free_free_bars.iter();
+        (strings.map(|(n, o)| (n, Object::StiffStrings(o))))
+            .chain(hammers.map(|(n, o)| (n, Object::FeltHammers(o))))
+            .chain(bars.map(|(n, o)| (n, Object::FreeFreeBars(o))))
+            .chain(self.dampers.iter().map(|(n, o)| (n, Object::Dampers(o))))
+            .chain(
+                self.grand_action
+                    .iter()
+                    .map(|(n, o)| (n, Object::GrandAction(o))),
+            )
+            .chain(
+                self.soundboard
+                    .iter()
+                    .map(|(n, o)| (n, Object::Soundboard(o))),
+            )
+    }
+
     /// The objects resolved through their interactions.
     pub fn topology(&self) -> Result<Topology<'_>, PresetError> {
-        topology::resolve(self.objects()?, &self.strikes)
+        topology::resolve(self.objects()?, &self.strikes, &Checker::checking())
     }
 
     /// Hammer speed (m/s) for a normalised velocity in [0, 1] (MIDI velocity / 127).
     pub fn hammer_speed(&self, velocity: f32) -> f64 {
         self.velocity.speed(f64::from(velocity))
     }
+}
+
+/// The velocity curve's ranges: speeds 0.05 to 20 m/s, the softest at most
+/// the hardest, and a curve exponent of 0.2 to 5.
+fn check_velocity(velocity: &VelocityCurve, c: &Checker) -> Result<(), PresetError> {
+    let speeds = "0.05 to 20 m/s";
+    c.range(
+        "softest_speed_m_s",
+        velocity.softest_speed_m_s,
+        0.05,
+        20.0,
+        speeds,
+    )?;
+    c.range(
+        "hardest_speed_m_s",
+        velocity.hardest_speed_m_s,
+        0.05,
+        20.0,
+        speeds,
+    )?;
+    c.ordered(
+        ("softest_speed_m_s", velocity.softest_speed_m_s),
+        ("hardest_speed_m_s", velocity.hardest_speed_m_s),
+        "at least softest_speed_m_s",
+    )?;
+    c.range("curve", velocity.curve, 0.2, 5.0, "0.2 to 5")
 }
 
 #[cfg(test)]
@@ -383,13 +454,17 @@ mod tests {
         }
     }
 
-    /// A missing field and a wrong type are syntax errors that name the field
+    /// A missing field (of a table that is not an anchor: an anchor's fields
+    /// are optional) and a wrong type are syntax errors that name the field
     /// and the line of the table it belongs to; an unknown field is refused.
     #[test]
     fn missing_wrong_and_unknown_fields_are_errors_that_locate_them() {
-        let missing = DEFAULT_PRESET_TOML.replace("loss_b1 = 1.1\n", "");
+        let missing = DEFAULT_PRESET_TOML.replace("detune_cents = 0.5\n", "");
         let err = Preset::from_toml(&missing).unwrap_err().to_string();
-        assert!(err.contains("loss_b1") && err.contains("line"), "{err}");
+        assert!(
+            err.contains("detune_cents") && err.contains("line"),
+            "{err}"
+        );
         let wrong = DEFAULT_PRESET_TOML.replace("modes = 16", "modes = \"many\"");
         let err = Preset::from_toml(&wrong).unwrap_err().to_string();
         assert!(err.contains("modes") && err.contains("line"), "{err}");

@@ -2,18 +2,24 @@
 //!
 //! Objects are listed by kind and name: `[KIND.NAME]`, e.g. `[felt-hammers.hammers]`.
 //! Values that change across the keyboard are given at anchor keys
-//! (`[[KIND.NAME.anchor]]`) and interpolated between them (see
-//! [`super::anchored`]).
+//! (`[[KIND.NAME.anchor]]`); an anchor gives any of its set's fields, and a
+//! field an anchor does not give is interpolated between the nearest anchors
+//! that do (see [`super::anchored`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::PresetError;
-use super::anchored::Anchored;
+use super::anchored::{Anchored, value_at};
 use super::check::Checker;
 use crate::mech::action::{ActionSettings, VelocityCurve};
+use crate::wdf::FeltLaw;
 
 /// Most modes a bar may list.
 pub const MAX_BAR_MODES: usize = 3;
+
+/// Felt hysteresis (s/m) where no anchor gives one: a lossless felt, as every
+/// hammer was before the felt had hysteresis.
+pub const LOSSLESS_FELT: f64 = 0.0;
 
 /// One object of an instrument, as its kind's table lists it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,16 +51,15 @@ impl Object<'_> {
         }
     }
 
-    /// Checks the object's values; `name` is its name.
-    pub(super) fn validate(&self, name: &str) -> Result<(), PresetError> {
-        let c = Checker::new(name);
+    /// Checks the object's values with `c`, the checker of its path (its name).
+    pub(super) fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         match self {
-            Self::StiffStrings(set) => set.validate(&c),
-            Self::FreeFreeBars(set) => set.validate(&c),
-            Self::FeltHammers(set) => set.validate(&c),
-            Self::Dampers(set) => set.validate(&c),
-            Self::GrandAction(spec) => spec.validate(&c),
-            Self::Soundboard(spec) => spec.validate(&c),
+            Self::StiffStrings(set) => set.validate(c),
+            Self::FreeFreeBars(set) => set.validate(c),
+            Self::FeltHammers(set) => set.validate(c),
+            Self::Dampers(set) => set.validate(c),
+            Self::GrandAction(spec) => spec.validate(c),
+            Self::Soundboard(spec) => spec.validate(c),
         }
     }
 }
@@ -74,24 +79,32 @@ pub struct StringSet {
     pub anchor: Vec<StringAnchor>,
 }
 
-/// One string's physical values at an anchor key.
+/// One string's physical values at an anchor key. A field the anchor does not
+/// give (`None`; omitted in the preset) is interpolated between the nearest
+/// anchors that give it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StringAnchor {
     /// MIDI key.
     pub key: u8,
     /// Speaking length, m.
-    pub length_m: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_m: Option<f64>,
     /// Mass of the speaking length, kg.
-    pub string_mass_kg: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub string_mass_kg: Option<f64>,
     /// Frequency-independent loss `b1`, 1/s.
-    pub loss_b1: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_b1: Option<f64>,
     /// Frequency-dependent loss `b2`, m²/s (`σ = b1 + b2·k²`).
-    pub loss_b2: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_b2: Option<f64>,
     /// Inharmonicity `B` of the string's stiffness (partials at `n·f0·√(1 + B·n²)`).
-    pub inharmonicity: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inharmonicity: Option<f64>,
     /// Resistive impedance of the bridge under this key's strings, kg/s.
-    pub bridge_impedance_kg_s: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bridge_impedance_kg_s: Option<f64>,
 }
 
 impl Anchored for StringAnchor {
@@ -112,6 +125,11 @@ impl StringSet {
         }
     }
 
+    /// The value of an anchor field at `key` (see [`value_at`]).
+    pub fn at(&self, key: u8, field: fn(&StringAnchor) -> Option<f64>) -> Option<f64> {
+        value_at(&self.anchor, key, field)
+    }
+
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         c.range(
             "detune_cents",
@@ -120,16 +138,12 @@ impl StringSet {
             50.0,
             "0 to 50 cents",
         )?;
-        if self.pairs_from_key > self.triples_from_key {
-            return Err(c.out_of_range(
-                "pairs_from_key",
-                f64::from(self.pairs_from_key),
-                "at most triples_from_key",
-            ));
-        }
-        c.anchors(&self.anchor)?;
-        for a in &self.anchor {
-            let c = c.anchor(a.key);
+        c.ordered(
+            ("pairs_from_key", f64::from(self.pairs_from_key)),
+            ("triples_from_key", f64::from(self.triples_from_key)),
+            "at least pairs_from_key",
+        )?;
+        c.each_anchor(&self.anchor, |c, a| {
             c.range("length_m", a.length_m, 0.01, 3.0, "0.01 to 3 m")?;
             c.range(
                 "string_mass_kg",
@@ -147,9 +161,8 @@ impl StringSet {
                 1.0,
                 1e6,
                 "1 to 1e6 kg/s",
-            )?;
-        }
-        Ok(())
+            )
+        })
     }
 }
 
@@ -168,13 +181,12 @@ pub struct BarSet {
 impl BarSet {
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         c.range("mass_kg", self.mass_kg, 1e-4, 100.0, "0.1 g to 100 kg")?;
-        if self.t60_s.is_empty() || self.t60_s.len() > MAX_BAR_MODES {
-            return Err(c.out_of_range(
-                "t60_s",
-                self.t60_s.len() as f64,
-                "one to three decay times",
-            ));
-        }
+        c.require(
+            (1..=MAX_BAR_MODES).contains(&self.t60_s.len()),
+            "t60_s",
+            self.t60_s.len() as f64,
+            "one to three decay times",
+        )?;
         for &t60 in &self.t60_s {
             c.range("t60_s", t60, 1e-3, 100.0, "1 ms to 100 s")?;
         }
@@ -199,7 +211,9 @@ pub struct HammerSet {
     pub anchor: Vec<HammerAnchor>,
 }
 
-/// A hammer's physical values at an anchor key.
+/// A hammer's physical values at an anchor key. A field the anchor does not
+/// give (`None`; omitted in the preset) is interpolated between the nearest
+/// anchors that give it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HammerAnchor {
@@ -207,15 +221,18 @@ pub struct HammerAnchor {
     pub key: u8,
     /// Hammer mass per string it strikes, kg (as in Chaigne & Askenfelt's
     /// single-string model: a trichord's hammer weighs three times this).
-    pub mass_kg: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass_kg: Option<f64>,
     /// Felt stiffness `K` of `F = K·x^p` per string struck, N/m^p.
-    pub felt_stiffness: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub felt_stiffness: Option<f64>,
     /// Felt exponent `p`.
-    pub felt_exponent: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub felt_exponent: Option<f64>,
     /// Hunt–Crossley hysteresis `β` of the felt, s/m (`F = K·x^p·(1 + β·ẋ)`);
-    /// zero, the default, is a lossless felt.
-    #[serde(default)]
-    pub felt_hysteresis_s_per_m: f64,
+    /// where no anchor gives it, [`LOSSLESS_FELT`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub felt_hysteresis_s_per_m: Option<f64>,
 }
 
 impl Anchored for HammerAnchor {
@@ -225,6 +242,23 @@ impl Anchored for HammerAnchor {
 }
 
 impl HammerSet {
+    /// The value of an anchor field at `key` (see [`value_at`]).
+    pub fn at(&self, key: u8, field: fn(&HammerAnchor) -> Option<f64>) -> Option<f64> {
+        value_at(&self.anchor, key, field)
+    }
+
+    /// The felt of `key`'s hammer; `None` only if the anchors miss a field
+    /// (which validation refuses).
+    pub fn felt(&self, key: u8) -> Option<FeltLaw> {
+        Some(FeltLaw {
+            stiffness: self.at(key, |a| a.felt_stiffness)?,
+            exponent: self.at(key, |a| a.felt_exponent)?,
+            hysteresis_s_per_m: self
+                .at(key, |a| a.felt_hysteresis_s_per_m)
+                .unwrap_or(LOSSLESS_FELT),
+        })
+    }
+
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         c.range(
             "start_gap_m",
@@ -233,9 +267,7 @@ impl HammerSet {
             0.05,
             "0.01 mm to 50 mm",
         )?;
-        c.anchors(&self.anchor)?;
-        for a in &self.anchor {
-            let c = c.anchor(a.key);
+        c.each_anchor(&self.anchor, |c, a| {
             c.range("mass_kg", a.mass_kg, 1e-4, 0.1, "0.1 g to 100 g")?;
             c.range(
                 "felt_stiffness",
@@ -251,9 +283,8 @@ impl HammerSet {
                 0.0,
                 2.0,
                 "0 to 2 s/m",
-            )?;
-        }
-        Ok(())
+            )
+        })
     }
 }
 
@@ -372,9 +403,14 @@ impl SoundboardSpec {
         c.range(
             "highest_mode_hz",
             self.highest_mode_hz,
-            self.lowest_mode_hz,
+            10.0,
             15_000.0,
-            "lowest mode to 15 kHz",
+            "10 Hz to 15 kHz",
+        )?;
+        c.ordered(
+            ("lowest_mode_hz", self.lowest_mode_hz),
+            ("highest_mode_hz", self.highest_mode_hz),
+            "at least lowest_mode_hz",
         )?;
         c.range(
             "lowest_mode_t60_s",

@@ -1,183 +1,216 @@
-//! Every numeric value of a preset by property path, to read and to set:
-//! `tuning:a4_hz`, `hammers:start_gap_m`, `hammers/anchor/60:felt_stiffness`,
-//! `strike/anchor/96:position` — the same paths its errors name.
+//! Every numeric value of a preset by property path, to read, set and inherit:
+//! the same paths its errors name.
+//!
+//! ```text
+//! path       = component ":" field
+//! component  = "tuning" | "keyboard" | "velocity" | "output"
+//!            | NAME                  an object's own fields (`strings`, `action`)
+//!            | "strike"              (no fields of its own)
+//!            | SET "/anchor/" KEY    the anchor at KEY, which must exist
+//!            | SET "/key/" KEY       any key of the keyboard
+//! SET        = the name of a stiff-strings or felt-hammers object | "strike"
+//! ```
+//!
+//! E.g. `tuning:a4_hz`, `hammers:start_gap_m`, `hammers/anchor/60:felt_stiffness`,
+//! `strings/key/61:loss_b1`, `strike/key/96:position`. At a key (and at an
+//! anchor, which is a key too) a field reads as the value the key plays with:
+//! the anchor's, if it gives it (*explicit*), or the interpolation between the
+//! nearest anchors that give it (*inherited*). Setting it there makes it
+//! explicit, creating the anchor if need be; [`PropertyEdit::Inherit`] makes
+//! it inherited again.
 
-use super::objects::{
-    ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, SoundboardSpec, StringAnchor, StringSet,
-};
-use super::topology::{StrikeAnchor, StrikeSpec};
-use super::{Keyboard, OutputSpec, Preset, PresetError};
-use crate::instrument::StretchedTuning;
-use crate::mech::action::VelocityCurve;
+use serde::{Deserialize, Serialize};
 
-/// A numeric field, whatever its type.
-pub(super) enum Field<'a> {
-    Real(&'a mut f64),
-    Key(&'a mut u8),
-    Count(&'a mut u32),
-    Switch(&'a mut bool),
+use super::anchored::value_at;
+use super::fields::{About, AnchorFields, Fields};
+use super::{Preset, PresetError};
+
+/// An edit of one property by path: what an editor sends, and what an undo
+/// history or an automation lane can keep. In JSON:
+/// `{"op":"set","path":"strings/key/61:loss_b1","value":1.2}`,
+/// `{"op":"inherit","path":"strings/key/61:loss_b1"}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "lowercase")]
+pub enum PropertyEdit {
+    /// Gives the property `value`; at a key (or anchor) the value becomes
+    /// explicit there, and an anchor is created at that key if there was none.
+    Set {
+        /// The property path.
+        path: String,
+        /// The new value, in the property's unit.
+        value: f64,
+    },
+    /// Takes an explicit value at a key away, so that the key inherits it
+    /// from the anchors around (the anchor goes when it gives nothing more).
+    /// The value at a key that inherits already stays as it is.
+    Inherit {
+        /// The property path: `SET/key/KEY:field` or `SET/anchor/KEY:field`.
+        path: String,
+    },
 }
 
-impl Field<'_> {
-    fn get(&self) -> f64 {
+impl PropertyEdit {
+    /// The path of the property it edits.
+    pub fn path(&self) -> &str {
         match self {
-            Self::Real(x) => **x,
-            Self::Key(x) => f64::from(**x),
-            Self::Count(x) => f64::from(**x),
-            Self::Switch(x) => f64::from(u8::from(**x)),
+            Self::Set { path, .. } | Self::Inherit { path } => path,
+        }
+    }
+}
+
+/// The anchors of one set, seen through their fields' names.
+pub(super) trait AnchorList {
+    /// The fields of every anchor.
+    fn about(&self) -> &'static [About];
+    /// The keys of the anchors, ascending.
+    fn keys(&self) -> Vec<u8>;
+    /// Whether there is an anchor at `key`.
+    fn has_anchor(&self, key: u8) -> bool;
+    /// Whether the anchor at `key` gives field `name`; `None` if there is no
+    /// such field.
+    fn explicit(&self, key: u8, name: &str) -> Option<bool>;
+    /// The value of field `name` at `key`: the anchor's if it gives it, else
+    /// interpolated, else the field's fallback.
+    fn value(&self, key: u8, name: &str) -> Option<f64>;
+    /// Gives field `name` the value `value` at `key`, creating the anchor
+    /// there if need be (in key order). `name` must be a field.
+    fn give(&mut self, key: u8, name: &str, value: f64);
+    /// Takes field `name` away from the anchor at `key` (and the anchor, if it
+    /// gives nothing more); `Err` says why it cannot be.
+    fn inherit(&mut self, key: u8, name: &str) -> Result<(), &'static str>;
+}
+
+impl<A: AnchorFields> AnchorList for Vec<A> {
+    fn about(&self) -> &'static [About] {
+        A::ABOUT
+    }
+
+    fn keys(&self) -> Vec<u8> {
+        self.iter().map(|a| a.key()).collect()
+    }
+
+    fn has_anchor(&self, key: u8) -> bool {
+        self.iter().any(|a| a.key() == key)
+    }
+
+    fn explicit(&self, key: u8, name: &str) -> Option<bool> {
+        A::has_field(name).then(|| self.iter().any(|a| a.key() == key && a.gives(name)))
+    }
+
+    fn value(&self, key: u8, name: &str) -> Option<f64> {
+        if !A::has_field(name) {
+            return None;
+        }
+        let given = self.iter().find(|a| a.key() == key);
+        given
+            .and_then(|a| a.slot(name).flatten())
+            .or_else(|| value_at(self, key, |a| a.slot(name).flatten()))
+            .or_else(|| A::ungiven(name))
+    }
+
+    fn give(&mut self, key: u8, name: &str, value: f64) {
+        let index = match self.iter().position(|a| a.key() == key) {
+            Some(index) => index,
+            None => {
+                let index = self.partition_point(|a| a.key() < key);
+                self.insert(index, A::empty(key));
+                index
+            }
+        };
+        if let Some(slot) = self[index].slot_mut(name) {
+            *slot = Some(value);
         }
     }
 
-    /// Stores `value`, which must suit the field's type: a whole MIDI key, a
-    /// whole count, 0 or 1 for a switch.
-    fn set(&mut self, value: f64) -> Result<(), &'static str> {
-        let whole = value.fract() == 0.0;
-        match self {
-            Self::Real(x) => **x = value,
-            Self::Key(x) if whole && (0.0..=127.0).contains(&value) => **x = value as u8,
-            Self::Key(_) => return Err("a MIDI key, 0 to 127"),
-            Self::Count(x) if whole && (0.0..=f64::from(u32::MAX)).contains(&value) => {
-                **x = value as u32;
-            }
-            Self::Count(_) => return Err("a whole number"),
-            Self::Switch(x) if value == 0.0 || value == 1.0 => **x = value == 1.0,
-            Self::Switch(_) => return Err("0 or 1"),
+    fn inherit(&mut self, key: u8, name: &str) -> Result<(), &'static str> {
+        let Some(index) = self.iter().position(|a| a.key() == key && a.gives(name)) else {
+            return Ok(());
+        };
+        let givers = self.iter().filter(|a| a.gives(name)).count();
+        if givers == 1 && A::ungiven(name).is_none() {
+            return Err("no other anchor gives it, so there is nothing to inherit from");
+        }
+        if let Some(slot) = self[index].slot_mut(name) {
+            *slot = None;
+        }
+        if self[index].gives_nothing() {
+            self.remove(index);
         }
         Ok(())
     }
 }
 
-/// The numeric fields of a part of a preset, by name.
-pub(super) trait Fields {
-    /// The names of the numeric fields.
-    fn names(&self) -> &'static [&'static str];
-    /// One field.
-    fn field(&mut self, name: &str) -> Option<Field<'_>>;
+/// What a component path names.
+pub(super) enum Part<'a> {
+    /// A part with fields of its own (`tuning`, an object, `strike`).
+    Fields(&'a mut dyn Fields),
+    /// One key of a set with anchors.
+    Key {
+        /// The set's anchors.
+        anchors: &'a mut dyn AnchorList,
+        /// The key.
+        key: u8,
+        /// The set's path (`strings`, `strike`).
+        set: String,
+    },
 }
 
-macro_rules! fields {
-    ($ty:ty { $($field:ident: $kind:ident),* $(,)? }) => {
-        impl Fields for $ty {
-            fn names(&self) -> &'static [&'static str] {
-                &[$(stringify!($field)),*]
-            }
-
-            fn field(&mut self, name: &str) -> Option<Field<'_>> {
-                match name {
-                    $(stringify!($field) => Some(Field::$kind(&mut self.$field)),)*
-                    _ => None,
-                }
-            }
-        }
+/// A component path split at its first two `/`: `(head, Some((what, key)))` for
+/// `SET/anchor/KEY` and `SET/key/KEY`, `(head, None)` for the others.
+fn split(component: &str) -> Option<(&str, Option<(&str, u8)>)> {
+    let Some((head, rest)) = component.split_once('/') else {
+        return Some((component, None));
     };
+    let (what, key) = rest.split_once('/')?;
+    Some((head, Some((what, key.parse().ok()?))))
 }
 
-fields!(StretchedTuning {
-    a4_hz: Real,
-    stretch: Real
-});
-fields!(Keyboard {
-    lowest_key: Key,
-    highest_key: Key
-});
-fields!(VelocityCurve {
-    softest_speed_m_s: Real,
-    hardest_speed_m_s: Real,
-    curve: Real
-});
-fields!(OutputSpec {
-    gain_per_newton: Real,
-    stereo_width: Real
-});
-fields!(StringSet {
-    pairs_from_key: Key,
-    triples_from_key: Key,
-    detune_cents: Real
-});
-fields!(StringAnchor {
-    length_m: Real,
-    string_mass_kg: Real,
-    loss_b1: Real,
-    loss_b2: Real,
-    inharmonicity: Real,
-    bridge_impedance_kg_s: Real,
-});
-fields!(BarSet {
-    mass_kg: Real,
-    pickup_position: Real
-});
-fields!(HammerSet { start_gap_m: Real });
-fields!(HammerAnchor {
-    mass_kg: Real,
-    felt_stiffness: Real,
-    felt_exponent: Real,
-    felt_hysteresis_s_per_m: Real,
-});
-fields!(DamperSet {
-    t60_s: Real,
-    travel_s: Real
-});
-fields!(ActionSpec {
-    blow_distance_m: Real,
-    check_drop_m: Real,
-    restitution: Real,
-    key_return_s: Real,
-    repetition_rise: Real,
-    realistic_travel: Switch,
-});
-fields!(SoundboardSpec {
-    modes: Count,
-    lowest_mode_hz: Real,
-    highest_mode_hz: Real,
-    lowest_mode_t60_s: Real,
-    body_gain: Real,
-    seed: Count,
-});
-fields!(StrikeSpec {});
-fields!(StrikeAnchor { position: Real });
-
-/// The part of `preset` a component path names (`tuning`, an object's name,
-/// `NAME/anchor/KEY`, `strike`, `strike/anchor/KEY`).
-fn component<'a>(preset: &'a mut Preset, component: &str) -> Option<&'a mut dyn Fields> {
-    let (head, anchor) = match component.split_once("/anchor/") {
-        Some((head, key)) => (head, Some(key.parse::<u8>().ok()?)),
-        None => (component, None),
+/// The part of `preset` that `component` names, if it has one.
+pub(super) fn part<'a>(preset: &'a mut Preset, component: &str) -> Option<Part<'a>> {
+    let (head, at) = split(component)?;
+    let Some((what, key)) = at else {
+        return own_fields(preset, head).map(Part::Fields);
     };
-    macro_rules! anchored {
-        ($set:expr) => {
-            match anchor {
-                None => Some($set as &mut dyn Fields),
-                Some(key) => $set
-                    .anchor
-                    .iter_mut()
-                    .find(|a| a.key == key)
-                    .map(|a| a as &mut dyn Fields),
-            }
-        };
+    let keyboard = preset.keyboard.lowest_key..=preset.keyboard.highest_key;
+    let anchors = anchor_list(preset, head)?;
+    let exists = match what {
+        "anchor" => anchors.has_anchor(key),
+        "key" => keyboard.contains(&key),
+        _ => false,
+    };
+    exists.then(|| Part::Key {
+        anchors,
+        key,
+        set: head.to_string(),
+    })
+}
+
+/// The anchors of the set called `set` (`strike` for the strike's).
+pub(super) fn anchor_list<'a>(preset: &'a mut Preset, set: &str) -> Option<&'a mut dyn AnchorList> {
+    if set == "strike" {
+        return Some(&mut preset.strikes.first_mut()?.anchor);
     }
-    if anchor.is_none() {
-        match head {
-            "tuning" => return Some(&mut preset.tuning),
-            "keyboard" => return Some(&mut preset.keyboard),
-            "velocity" => return Some(&mut preset.velocity),
-            "output" => return Some(&mut preset.output),
-            _ => {}
-        }
+    if let Some(strings) = preset.stiff_strings.get_mut(set) {
+        return Some(&mut strings.anchor);
     }
-    if head == "strike" {
-        let strike = preset.strikes.first_mut()?;
-        return anchored!(strike);
+    Some(&mut preset.felt_hammers.get_mut(set)?.anchor)
+}
+
+/// The part called `head` that has fields of its own.
+fn own_fields<'a>(preset: &'a mut Preset, head: &str) -> Option<&'a mut dyn Fields> {
+    match head {
+        "tuning" => return Some(&mut preset.tuning),
+        "keyboard" => return Some(&mut preset.keyboard),
+        "velocity" => return Some(&mut preset.velocity),
+        "output" => return Some(&mut preset.output),
+        "strike" => return Some(preset.strikes.first_mut()?),
+        _ => {}
     }
-    if let Some(set) = preset.stiff_strings.get_mut(head) {
-        return anchored!(set);
-    }
-    if let Some(set) = preset.felt_hammers.get_mut(head) {
-        return anchored!(set);
-    }
-    if anchor.is_some() {
-        return None;
-    }
-    let found: Option<&mut dyn Fields> = if let Some(x) = preset.free_free_bars.get_mut(head) {
+    if let Some(x) = preset.stiff_strings.get_mut(head) {
+        Some(x)
+    } else if let Some(x) = preset.felt_hammers.get_mut(head) {
+        Some(x)
+    } else if let Some(x) = preset.free_free_bars.get_mut(head) {
         Some(x)
     } else if let Some(x) = preset.dampers.get_mut(head) {
         Some(x)
@@ -187,38 +220,126 @@ fn component<'a>(preset: &'a mut Preset, component: &str) -> Option<&'a mut dyn 
         Some(x)
     } else {
         None
-    };
-    found
+    }
+}
+
+/// `error`, naming the edit's path if it is about the value the edit gave at
+/// a key (which validation names by its anchor: `SET/anchor/KEY:field` for
+/// `SET/key/KEY:field`).
+fn named_as_edited(error: PresetError, edit: &PropertyEdit) -> PresetError {
+    let edited = edit.path();
+    match error {
+        PresetError::OutOfRange { path, value, range }
+            if path == edited.replacen("/key/", "/anchor/", 1) =>
+        {
+            PresetError::OutOfRange {
+                path: edited.to_string(),
+                value,
+                range,
+            }
+        }
+        other => other,
+    }
+}
+
+/// A component at the top of the preset's tree.
+pub(super) struct Top {
+    /// Its path.
+    pub path: String,
+    /// Its kind: `tuning`, `keyboard`, `velocity`, `output`, an object's kind,
+    /// or `strike`.
+    pub kind: &'static str,
 }
 
 impl Preset {
-    /// The value at property path `path` (e.g. `hammers/anchor/60:felt_stiffness`),
-    /// if the preset has it.
+    /// The value at property path `path` (e.g. `hammers/anchor/60:felt_stiffness`,
+    /// `strings/key/61:loss_b1`), if the preset has it; at a key, the explicit
+    /// value or else the interpolated one.
     pub fn get(&self, path: &str) -> Option<f64> {
         let (head, name) = path.split_once(':')?;
-        // Reading goes through the same resolution as writing, on a copy of the
-        // one part it needs.
+        // Reading goes through the same resolution as writing, on a copy.
         let mut copy = self.clone();
-        let part = component(&mut copy, head)?;
-        part.field(name).map(|f| f.get())
+        match part(&mut copy, head)? {
+            Part::Fields(fields) => fields.field(name).map(|f| f.get()),
+            Part::Key { anchors, key, .. } => anchors.value(key, name),
+        }
     }
 
-    /// Sets the value at property path `path` and checks the whole preset
-    /// again; on any error nothing changes, and the error names the path.
+    /// Whether the value at `path` is explicit (`Some(true)`) or inherited
+    /// along the keyboard (`Some(false)`); `None` for an unknown path. Values
+    /// not given at keys (`tuning:a4_hz`, `strings:detune_cents`) are always
+    /// explicit.
+    pub fn is_explicit(&self, path: &str) -> Option<bool> {
+        let (head, name) = path.split_once(':')?;
+        let mut copy = self.clone();
+        match part(&mut copy, head)? {
+            Part::Fields(fields) => fields.field(name).map(|_| true),
+            Part::Key { anchors, key, .. } => anchors.explicit(key, name),
+        }
+    }
+
+    /// Sets the value at property path `path` (see [`PropertyEdit::Set`]) and
+    /// checks the whole preset again; on any error nothing changes, and the
+    /// error names the path.
     pub fn set(&mut self, path: &str, value: f64) -> Result<(), PresetError> {
-        let unknown = || PresetError::UnknownPath(path.to_string());
-        let (head, name) = path.split_once(':').ok_or_else(unknown)?;
-        let mut changed = self.clone();
-        let part = component(&mut changed, head).ok_or_else(unknown)?;
-        let mut field = part.field(name).ok_or_else(unknown)?;
-        field.set(value).map_err(|range| PresetError::OutOfRange {
+        self.apply(&PropertyEdit::Set {
             path: path.to_string(),
             value,
-            range,
-        })?;
-        changed.validate()?;
+        })
+    }
+
+    /// Applies `edit` and checks the whole preset again; on any error nothing
+    /// changes. Errors: an unknown path, a value out of range (naming the
+    /// edit's path), and an inherit of a value not given along the keyboard or
+    /// given by one anchor alone.
+    pub fn apply(&mut self, edit: &PropertyEdit) -> Result<(), PresetError> {
+        let mut changed = self.clone();
+        changed.edit(edit)?;
+        changed
+            .validate()
+            .map_err(|error| named_as_edited(error, edit))?;
         *self = changed;
         Ok(())
+    }
+
+    /// Applies `edit` without checking the result.
+    fn edit(&mut self, edit: &PropertyEdit) -> Result<(), PresetError> {
+        let path = edit.path();
+        let unknown = || PresetError::UnknownPath(path.to_string());
+        let cannot_inherit = |reason| PresetError::CannotInherit {
+            path: path.to_string(),
+            reason,
+        };
+        let (head, name) = path.split_once(':').ok_or_else(unknown)?;
+        match (part(self, head).ok_or_else(unknown)?, edit) {
+            (Part::Fields(fields), PropertyEdit::Set { value, .. }) => fields
+                .field(name)
+                .ok_or_else(unknown)?
+                .set(*value)
+                .map_err(|range| PresetError::OutOfRange {
+                    path: path.to_string(),
+                    value: *value,
+                    range,
+                }),
+            (Part::Fields(fields), PropertyEdit::Inherit { .. }) => {
+                fields.field(name).ok_or_else(unknown)?;
+                Err(cannot_inherit(
+                    "it is not given along the keyboard, only here",
+                ))
+            }
+            (Part::Key { anchors, key, .. }, edit) => {
+                anchors.explicit(key, name).ok_or_else(unknown)?;
+                match edit {
+                    PropertyEdit::Set { value, .. } => {
+                        anchors.give(key, name, *value);
+                        Ok(())
+                    }
+                    PropertyEdit::Inherit { .. } => {
+                        anchors.inherit(key, name).map_err(cannot_inherit)
+                    }
+                }
+            }
+        }
     }
 
     /// Seeds everything random in the instrument (the soundboards' modes) with
@@ -229,37 +350,46 @@ impl Preset {
         }
     }
 
-    /// Every numeric property path of the preset, in a stable order.
+    /// The components at the top of the preset's tree, in display order:
+    /// tuning, keyboard, velocity, output, the objects (strings, hammers,
+    /// bars, dampers, action, soundboard) and the strike.
+    pub(super) fn top_components(&self) -> Vec<Top> {
+        let settings = ["tuning", "keyboard", "velocity", "output"].map(|kind| Top {
+            path: kind.to_string(),
+            kind,
+        });
+        let objects = self.objects_in_order().map(|(name, object)| Top {
+            path: name.clone(),
+            kind: object.kind(),
+        });
+        let strike = self.strikes.first().map(|_| Top {
+            path: "strike".to_string(),
+            kind: "strike",
+        });
+        settings.into_iter().chain(objects).chain(strike).collect()
+    }
+
+    /// Every property path whose value the preset stores, in a stable order:
+    /// each component's own fields, and for a set with anchors, the fields
+    /// each anchor gives (`SET/anchor/KEY:field`). Key paths
+    /// (`SET/key/KEY:field`) are not listed: every key of the keyboard has
+    /// them, for the fields its anchors list.
     pub fn paths(&self) -> Vec<String> {
         let mut copy = self.clone();
-        let mut components: Vec<String> = ["tuning", "keyboard", "velocity", "output"]
-            .map(String::from)
-            .to_vec();
-        let anchored = |name: &str, keys: Vec<u8>| {
-            std::iter::once(name.to_string())
-                .chain(keys.into_iter().map(move |k| format!("{name}/anchor/{k}")))
-                .collect::<Vec<_>>()
-        };
-        for (name, set) in &self.stiff_strings {
-            components.extend(anchored(name, set.anchor.iter().map(|a| a.key).collect()));
-        }
-        for (name, set) in &self.felt_hammers {
-            components.extend(anchored(name, set.anchor.iter().map(|a| a.key).collect()));
-        }
-        components.extend(self.free_free_bars.keys().cloned());
-        components.extend(self.dampers.keys().cloned());
-        components.extend(self.grand_action.keys().cloned());
-        components.extend(self.soundboard.keys().cloned());
-        if let Some(strike) = self.strikes.first() {
-            components.extend(anchored(
-                "strike",
-                strike.anchor.iter().map(|a| a.key).collect(),
-            ));
-        }
         let mut paths = Vec::new();
-        for head in components {
-            if let Some(part) = component(&mut copy, &head) {
-                paths.extend(part.names().iter().map(|name| format!("{head}:{name}")));
+        for Top { path: head, .. } in self.top_components() {
+            if let Some(Part::Fields(fields)) = part(&mut copy, &head) {
+                paths.extend(fields.about().iter().map(|f| format!("{head}:{}", f.name)));
+            }
+            let Some(anchors) = anchor_list(&mut copy, &head) else {
+                continue;
+            };
+            for key in anchors.keys() {
+                for field in anchors.about() {
+                    if anchors.explicit(key, field.name) == Some(true) {
+                        paths.push(format!("{head}/anchor/{key}:{}", field.name));
+                    }
+                }
             }
         }
         paths

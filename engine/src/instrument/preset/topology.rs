@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::PresetError;
-use super::anchored::Anchored;
+use super::anchored::{Anchored, value_at};
 use super::check::Checker;
 use super::objects::{ActionSpec, BarSet, DamperSet, HammerSet, Object, SoundboardSpec, StringSet};
 
@@ -29,8 +29,17 @@ pub struct StrikeAnchor {
     /// MIDI key.
     pub key: u8,
     /// Strike point as a fraction of the target's length (from the agraffe for
-    /// strings, from one end for bars).
-    pub position: f64,
+    /// strings, from one end for bars); `None` (omitted in the preset): the
+    /// interpolation between the nearest anchors that give it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<f64>,
+}
+
+impl StrikeSpec {
+    /// The strike position at `key` (see [`value_at`]).
+    pub fn position(&self, key: u8) -> Option<f64> {
+        value_at(&self.anchor, key, |a| a.position)
+    }
 }
 
 impl Anchored for StrikeAnchor {
@@ -66,13 +75,15 @@ pub struct Topology<'a> {
     pub soundboard: Option<&'a SoundboardSpec>,
 }
 
-/// Resolves the interactions among `objects`.
+/// Resolves the interactions among `objects`, checking the strike's anchors
+/// with `root` (the checker at the preset's root).
 ///
 /// The engine plays one hammer set striking one resonator set; dampers, an
 /// action and a soundboard may each join them once. Every object must take part.
 pub(super) fn resolve<'a>(
     objects: BTreeMap<&'a str, Object<'a>>,
     strikes: &'a [StrikeSpec],
+    root: &Checker,
 ) -> Result<Topology<'a>, PresetError> {
     let topology = |message: String| PresetError::Topology(message);
     let [strike] = strikes else {
@@ -110,10 +121,8 @@ pub(super) fn resolve<'a>(
             )));
         }
     };
-    let c = Checker::new("strike");
-    c.anchors(&strike.anchor)?;
-    for a in &strike.anchor {
-        c.anchor(a.key).range(
+    root.child("strike").each_anchor(&strike.anchor, |c, a| {
+        c.range(
             "position",
             a.position,
             0.01,
@@ -123,8 +132,8 @@ pub(super) fn resolve<'a>(
             } else {
                 "0.01 to 0.99 of a bar"
             },
-        )?;
-    }
+        )
+    })?;
 
     let mut found = Topology {
         resonators,

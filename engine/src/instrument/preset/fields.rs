@@ -1,0 +1,260 @@
+//! The numeric fields of every part of a preset, by name, with their units and
+//! what they do to the sound: what property paths reach and editors show.
+
+use super::anchored::Anchored;
+use super::objects::{
+    ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, SoundboardSpec,
+    StringAnchor, StringSet,
+};
+use super::properties::ValueKind;
+use super::topology::{StrikeAnchor, StrikeSpec};
+use super::{Keyboard, OutputSpec};
+use crate::instrument::StretchedTuning;
+use crate::mech::action::VelocityCurve;
+
+/// What a field is, for a musician: its name, SI unit (`""` for a ratio or a
+/// count) and one line on what it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct About {
+    /// The name after the `:` of a path.
+    pub name: &'static str,
+    /// SI unit.
+    pub unit: &'static str,
+    /// One line for a musician or sound designer.
+    pub description: &'static str,
+}
+
+/// A numeric field, whatever its type.
+pub(super) enum Field<'a> {
+    Real(&'a mut f64),
+    Key(&'a mut u8),
+    Count(&'a mut u32),
+    Switch(&'a mut bool),
+}
+
+impl Field<'_> {
+    pub fn get(&self) -> f64 {
+        match self {
+            Self::Real(x) => **x,
+            Self::Key(x) => f64::from(**x),
+            Self::Count(x) => f64::from(**x),
+            Self::Switch(x) => f64::from(u8::from(**x)),
+        }
+    }
+
+    /// What kind of number it holds.
+    pub fn kind(&self) -> ValueKind {
+        match self {
+            Self::Real(_) => ValueKind::Real,
+            Self::Key(_) => ValueKind::MidiKey,
+            Self::Count(_) => ValueKind::Count,
+            Self::Switch(_) => ValueKind::Switch,
+        }
+    }
+
+    /// Stores `value`, which must suit the field's type: a whole MIDI key, a
+    /// whole count, 0 or 1 for a switch.
+    pub fn set(&mut self, value: f64) -> Result<(), &'static str> {
+        let whole = value.fract() == 0.0;
+        match self {
+            Self::Real(x) => **x = value,
+            Self::Key(x) if whole && (0.0..=127.0).contains(&value) => **x = value as u8,
+            Self::Key(_) => return Err("a MIDI key, 0 to 127"),
+            Self::Count(x) if whole && (0.0..=f64::from(u32::MAX)).contains(&value) => {
+                **x = value as u32;
+            }
+            Self::Count(_) => return Err("a whole number"),
+            Self::Switch(x) if value == 0.0 || value == 1.0 => **x = value == 1.0,
+            Self::Switch(_) => return Err("0 or 1"),
+        }
+        Ok(())
+    }
+}
+
+/// The numeric fields of a part of a preset, by name.
+pub(super) trait Fields {
+    /// Every numeric field, in the order the preset lists them.
+    fn about(&self) -> &'static [About];
+    /// One field.
+    fn field(&mut self, name: &str) -> Option<Field<'_>>;
+}
+
+macro_rules! fields {
+    ($ty:ty { $($field:ident: $kind:ident, $unit:literal, $description:literal;)* }) => {
+        impl Fields for $ty {
+            fn about(&self) -> &'static [About] {
+                &[$(About {
+                    name: stringify!($field),
+                    unit: $unit,
+                    description: $description,
+                }),*]
+            }
+
+            #[allow(clippy::match_single_binding)] // a part without fields
+            fn field(&mut self, name: &str) -> Option<Field<'_>> {
+                match name {
+                    $(stringify!($field) => Some(Field::$kind(&mut self.$field)),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+/// The optional fields of one anchor (all real numbers), by name.
+pub(super) trait AnchorFields: Anchored + Sized {
+    /// Every field, in the order presets list them.
+    const ABOUT: &'static [About];
+
+    /// An anchor at `key` that gives no field.
+    fn empty(key: u8) -> Self;
+
+    /// The field called `name`: `Some(value)` if the anchor gives it, `Some(None)`
+    /// if not, `None` if there is no such field.
+    fn slot(&self, name: &str) -> Option<Option<f64>>;
+
+    /// The field called `name`, to give or take away.
+    fn slot_mut(&mut self, name: &str) -> Option<&mut Option<f64>>;
+
+    /// The value of field `name` where no anchor gives it, if it has one; the
+    /// other fields must be given by at least one anchor.
+    fn ungiven(name: &str) -> Option<f64>;
+
+    /// Whether the anchors have a field called `name`.
+    fn has_field(name: &str) -> bool {
+        Self::ABOUT.iter().any(|field| field.name == name)
+    }
+
+    /// Whether the anchor gives field `name`.
+    fn gives(&self, name: &str) -> bool {
+        self.slot(name).flatten().is_some()
+    }
+
+    /// Whether the anchor gives no field at all.
+    fn gives_nothing(&self) -> bool {
+        Self::ABOUT.iter().all(|field| !self.gives(field.name))
+    }
+}
+
+macro_rules! anchor_fields {
+    ($ty:ident { $($field:ident $(= $ungiven:expr)?, $unit:literal, $description:literal;)* }) => {
+        impl AnchorFields for $ty {
+            const ABOUT: &'static [About] = &[$(About {
+                name: stringify!($field),
+                unit: $unit,
+                description: $description,
+            }),*];
+
+            fn empty(key: u8) -> Self {
+                Self { key, $($field: None),* }
+            }
+
+            fn slot(&self, name: &str) -> Option<Option<f64>> {
+                match name {
+                    $(stringify!($field) => Some(self.$field),)*
+                    _ => None,
+                }
+            }
+
+            fn slot_mut(&mut self, name: &str) -> Option<&mut Option<f64>> {
+                match name {
+                    $(stringify!($field) => Some(&mut self.$field),)*
+                    _ => None,
+                }
+            }
+
+            fn ungiven(name: &str) -> Option<f64> {
+                match name {
+                    $(stringify!($field) => {
+                        let fallback: &[f64] = &[$($ungiven)?];
+                        fallback.first().copied()
+                    })*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+fields!(StretchedTuning {
+    a4_hz: Real, "Hz", "Concert pitch: the frequency of A4's first partial";
+    stretch: Real, "",
+        "How far octaves stretch to follow the strings' inharmonicity: 0 equal temperament, 1 beatless octaves";
+});
+fields!(Keyboard {
+    lowest_key: Key, "", "Lowest MIDI key that plays";
+    highest_key: Key, "", "Highest MIDI key that plays";
+});
+fields!(VelocityCurve {
+    softest_speed_m_s: Real, "m/s", "Hammer speed at the softest touch (MIDI velocity 1)";
+    hardest_speed_m_s: Real, "m/s", "Hammer speed at the hardest touch (MIDI velocity 127)";
+    curve: Real, "",
+        "Touch curve: 1 spreads the speeds evenly over the velocities, above 1 softens the middle velocities, below 1 hardens them";
+});
+fields!(OutputSpec {
+    gain_per_newton: Real, "1/N",
+        "Output level per newton of bridge force (for bars: per m/s at the pickup)";
+    stereo_width: Real, "",
+        "How widely the keyboard spreads across the stereo field: 0 mono, 1 lowest key hard left";
+});
+fields!(StringSet {
+    pairs_from_key: Key, "", "Lowest key with two strings; the keys below have one";
+    triples_from_key: Key, "", "Lowest key with three strings";
+    detune_cents: Real, "cents",
+        "Spread of the tunings of a note's strings: more gives a livelier, beating unison";
+});
+anchor_fields!(StringAnchor {
+    length_m, "m", "Speaking length of the string";
+    string_mass_kg, "kg",
+        "Mass of the speaking length: a heavier string has more tension at the same pitch";
+    loss_b1, "1/s", "Damping of every partial alike: more makes the note die away sooner";
+    loss_b2, "m²/s",
+        "Damping that grows with frequency: more makes the upper partials die sooner, a darker tone";
+    inharmonicity, "",
+        "Stiffness of the string: partials sharpen as n·f0·√(1 + B·n²), a metallic edge";
+    bridge_impedance_kg_s, "kg/s",
+        "Resistance of the bridge under the key's strings: lower couples them more to the bridge, shorter sustain";
+});
+fields!(BarSet {
+    mass_kg: Real, "kg", "Mass of each bar";
+    pickup_position: Real, "", "Where the sound is picked up, as a fraction of the bar's length";
+});
+fields!(HammerSet {
+    start_gap_m: Real, "m",
+        "Gap between felt and target when the hammer starts its free flight (the action's let-off)";
+});
+anchor_fields!(HammerAnchor {
+    mass_kg, "kg", "Hammer mass per string struck: a heavier hammer stays longer and sounds rounder";
+    felt_stiffness, "N/m^p", "Felt stiffness K of F = K·x^p, per string struck: harder felt sounds brighter";
+    felt_exponent, "",
+        "Felt exponent p of F = K·x^p: higher makes the felt harden as it compresses, brighter when loud";
+    felt_hysteresis_s_per_m = LOSSLESS_FELT, "s/m",
+        "Felt hysteresis β of F = K·x^p·(1 + β·ẋ): how much of the blow the felt absorbs (0 lossless)";
+});
+fields!(DamperSet {
+    t60_s: Real, "s", "Time a damped string takes to fade by 60 dB";
+    travel_s: Real, "s", "How quickly a damper lands on the strings after its key rises";
+});
+fields!(ActionSpec {
+    blow_distance_m: Real, "m", "Hammer travel from rest to the string";
+    check_drop_m: Real, "m", "How far below the string the check catches a falling hammer";
+    restitution: Real, "", "Fraction of its strike speed a hammer rebounds with";
+    key_return_s: Real, "s", "Time a released key takes to rise fully";
+    repetition_rise: Real, "", "How far a key must rise (fraction of its dip) before it repeats";
+    realistic_travel: Switch, "",
+        "1: simulate the jack's whole stroke (tens of ms late); 0: throw the hammer from let-off at once";
+});
+fields!(SoundboardSpec {
+    modes: Count, "", "Number of resonant body modes";
+    lowest_mode_hz: Real, "Hz", "Frequency of the lowest body mode";
+    highest_mode_hz: Real, "Hz", "Frequency of the highest body mode";
+    lowest_mode_t60_s: Real, "s",
+        "60 dB decay time of the lowest body mode (higher ones decay faster)";
+    body_gain: Real, "", "Level of the body's ring against the direct bridge sound";
+    seed: Count, "", "Which board: each seed places and shapes the modes differently";
+});
+fields!(StrikeSpec {});
+anchor_fields!(StrikeAnchor {
+    position, "",
+        "Strike point, as a fraction of the string's length from the agraffe (of a bar's from one end)";
+});
