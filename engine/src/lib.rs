@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+mod capacity;
 pub mod instrument;
 pub mod mech;
 pub mod random;

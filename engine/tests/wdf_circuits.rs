@@ -466,3 +466,65 @@ fn the_audio_path_allocates_nothing() {
     });
     assert!(y.iter().all(|v| v.is_finite()));
 }
+
+/// A lossless LC tank (a mass on a spring in the mobility analogy) continued
+/// by a tree of the same structure: with the same values it rings on sample
+/// for sample; with a four times larger inductance it keeps the capacitor's
+/// voltage and the inductor's current of the last sample (no jump in the
+/// state), rings on at its own frequency, half the old one, and with the
+/// energy ½·C·v² + ½·L·i² it held at the swap. A tree of another structure
+/// is refused.
+#[test]
+fn a_tree_continues_another_with_its_voltages_and_currents() {
+    let tank = |henries: f64| {
+        let description = TreeDescription::new(
+            "open",
+            Element::Open,
+            parallel([capacitor("C", 1e-6), inductor("L", henries)]),
+        );
+        Bct::new(&description, FS).unwrap()
+    };
+    let (farads, henries) = (1e-6, 1e-3);
+    let mut old = tank(henries);
+    let (c, l) = (old.leaf("C").unwrap(), old.leaf("L").unwrap());
+    old.set_reactive_state(c, 1.0);
+    for _ in 0..37 {
+        old.tick();
+    }
+    let mut same = tank(henries);
+    assert!(same.continue_from(&old));
+    let mut slower = tank(4.0 * henries);
+    assert!(slower.continue_from(&old));
+    assert_eq!(slower.voltage(c), old.voltage(c));
+    assert!((slower.current(l) - old.current(l)).abs() < 1e-12 * old.current(l).abs());
+    let energy = |t: &Bct, henries: f64| {
+        0.5 * farads * t.voltage(c).powi(2) + 0.5 * henries * t.current(l).powi(2)
+    };
+    let at_swap = energy(&slower, 4.0 * henries);
+    let mut crossings = 0;
+    let mut last = slower.voltage(c);
+    let seconds = 0.1;
+    for _ in 0..(seconds * FS) as usize {
+        old.tick();
+        same.tick();
+        slower.tick();
+        assert_eq!(same.voltage(c), old.voltage(c));
+        crossings += usize::from((slower.voltage(c) > 0.0) != (last > 0.0));
+        last = slower.voltage(c);
+    }
+    let hz = crossings as f64 / 2.0 / seconds;
+    let expected = 1.0 / (2.0 * PI * (4.0 * henries * farads).sqrt());
+    assert!((hz / expected - 1.0).abs() < 0.03, "{hz} Hz, {expected} Hz");
+    let drift = (energy(&slower, 4.0 * henries) - at_swap).abs() / at_swap;
+    assert!(drift < 0.05, "energy drifted by {drift}");
+    let mut other = Bct::new(
+        &TreeDescription::new(
+            "open",
+            Element::Open,
+            series([resistor("R", 1.0), capacitor("C", 1e-6)]),
+        ),
+        FS,
+    )
+    .unwrap();
+    assert!(!other.continue_from(&old));
+}

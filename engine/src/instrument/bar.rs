@@ -225,6 +225,32 @@ impl MalletBar {
         self.sounding
     }
 
+    /// Whether `other` keeps the same modes in the same tree (the modes with a
+    /// node at the strike point or above Nyquist are left out): what
+    /// [`MalletBar::continue_from`] needs.
+    pub fn same_shape(&self, other: &MalletBar) -> bool {
+        self.tree.same_structure(&other.tree)
+            && self.modes.len() == other.modes.len()
+            && self.modes.iter().zip(&other.modes).all(|(a, b)| a.0 == b.0)
+    }
+
+    /// Carries on what `old` (this key's bar in another build of the same
+    /// shape, see [`MalletBar::same_shape`]) was doing, with this bar's values:
+    /// every mode's velocity and force, the mallet in flight or in contact,
+    /// whether it sounds. A bar of another shape stays as it is.
+    ///
+    /// Allocates nothing.
+    pub fn continue_from(&mut self, old: &MalletBar) {
+        if !self.same_shape(old) {
+            return;
+        }
+        self.tree.continue_from(&old.tree);
+        self.quiet_samples = old.quiet_samples;
+        self.sounding = old.sounding;
+        self.touched = old.touched;
+        self.non_finite_resets = old.non_finite_resets;
+    }
+
     /// Brings bar and mallet to rest.
     pub fn reset(&mut self) {
         self.tree.reset();

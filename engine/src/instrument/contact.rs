@@ -172,22 +172,43 @@ impl Contact {
         gap_m: f64,
         closing_rate_m_s: f64,
     ) {
+        self.fit(shape);
+        let tree = &mut self.tree;
+        tree.reset();
+        tree.set_reactive_state(self.mass, speed_m_s);
+        if let Some(felt) = tree.felt_mut() {
+            felt.set_state(-gap_m, closing_rate_m_s);
+        }
+        self.touched = false;
+    }
+
+    /// Takes `shape`'s coefficients and felt law (the felt at rest).
+    fn fit(&mut self, shape: &ContactShape) {
         let tree = &mut self.tree;
         tree.apply_patch(&shape.mass);
         tree.apply_patch(&shape.port);
-        tree.reset();
-        tree.set_reactive_state(self.mass, speed_m_s);
         let felt = FeltRoot::new(
             shape.law,
             tree.root_resistance(),
             tree.sample_rate(),
-            -gap_m,
-            closing_rate_m_s,
+            0.0,
+            0.0,
         );
         if let Some(root) = tree.felt_mut() {
             *root = felt;
         }
-        self.touched = false;
+    }
+
+    /// Takes `shape` (the same key's hammer as `old`'s, perhaps with other
+    /// values) and carries on `old`'s flight: the hammer's velocity, the felt's
+    /// compression and the force of the last sample go on in this tree.
+    ///
+    /// Allocates nothing.
+    pub fn continue_from(&mut self, old: &Contact, shape: &ContactShape) {
+        self.fit(shape);
+        // Every contact tree is built from one description: the structures match.
+        self.tree.continue_from(&old.tree);
+        self.touched = old.touched;
     }
 
     /// Advances one sample with the strings' contact point moving at

@@ -20,7 +20,8 @@
 //!    piano hammers) after the first hammer touches, and then takes it as in 1.
 //!    Deferred strikes are served first come, first served.
 
-use super::contact::Contact;
+use super::contact::{Contact, ContactShape};
+use crate::capacity::copy_within_capacity;
 use crate::wdf::TreeError;
 
 /// Hammer contact trees an instrument's keys share by default: a hammer is
@@ -176,6 +177,41 @@ impl HammerPool {
         }
     }
 
+    /// Whether `other` has as many contacts and room for as many owners, so
+    /// that its hammers in flight and waiting strikes can carry over into
+    /// this pool (a live edit, see [`crate::rt::Voices::continue_from`]).
+    pub fn same_shape(&self, other: &HammerPool) -> bool {
+        self.slots.len() == other.slots.len() && self.owners == other.owners
+    }
+
+    /// Takes over `old`'s bookkeeping (a pool of the same shape): which owner
+    /// holds which contact, the strikes waiting and the counts. The contacts'
+    /// motion is carried on by their owners
+    /// ([`HammerPool::continue_contact`]), who know the hammer fitted to them.
+    ///
+    /// Allocates nothing.
+    pub(crate) fn continue_from(&mut self, old: &HammerPool) {
+        for (slot, old_slot) in self.slots.iter_mut().zip(&old.slots) {
+            slot.owner = old_slot.owner;
+        }
+        copy_within_capacity(&mut self.deferred, &old.deferred);
+        self.stolen = old.stolen;
+        self.deferrals = old.deferrals;
+    }
+
+    /// Carries on contact `id` of `old` in this pool's contact `id`, fitted to
+    /// `shape` (see [`Contact::continue_from`]).
+    pub(crate) fn continue_contact(
+        &mut self,
+        id: ContactId,
+        old: &HammerPool,
+        shape: &ContactShape,
+    ) {
+        if let (Some(slot), Some(old_slot)) = (self.slots.get_mut(id.0), old.slots.get(id.0)) {
+            slot.contact.continue_from(&old_slot.contact, shape);
+        }
+    }
+
     /// Every contact free and at rest, no strike waiting; the counts are kept.
     pub fn reset(&mut self) {
         for slot in &mut self.slots {
@@ -188,7 +224,6 @@ impl HammerPool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::contact::ContactShape;
     use super::*;
     use crate::wdf::FeltLaw;
 

@@ -60,6 +60,37 @@ impl KeyVoice {
         }
     }
 
+    /// Whether `other` is the same kind of voice with the same parts (as many
+    /// strings; the same bar modes), so its sounding state can carry over.
+    pub fn same_shape(&self, other: &KeyVoice) -> bool {
+        match (self, other) {
+            (Self::Strings(a), Self::Strings(b)) => a.same_shape(b),
+            (Self::Bar(a), Self::Bar(b)) => a.same_shape(b),
+            _ => false,
+        }
+    }
+
+    /// Carries on what `old` (this key of a same-shaped instrument, see
+    /// [`KeyVoice::same_shape`]) was doing, with this voice's values. A
+    /// hammer in flight carries on in `hammers`, whose bookkeeping has taken
+    /// over `old_hammers`'. A voice of another shape stays as it is.
+    ///
+    /// Allocates nothing.
+    pub(crate) fn continue_from(
+        &mut self,
+        old: &KeyVoice,
+        hammers: &mut HammerPool,
+        old_hammers: &HammerPool,
+    ) {
+        match (self, old) {
+            (Self::Strings(key), Self::Strings(old_key)) if key.same_shape(old_key) => {
+                key.continue_from(old_key, hammers, old_hammers);
+            }
+            (Self::Bar(bar), Self::Bar(old_bar)) => bar.continue_from(old_bar),
+            _ => {}
+        }
+    }
+
     /// Brings everything to rest; a hammer in flight returns to `hammers`.
     pub fn reset(&mut self, hammers: &mut HammerPool) {
         match self {

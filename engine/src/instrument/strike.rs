@@ -1,6 +1,8 @@
 //! Telemetry of one strike: when the felt touched, how long, how hard, in how many
 //! force pulses, and the contact force sample by sample.
 
+use crate::capacity::copy_within_capacity;
+
 /// A force pulse must rise and then fall by this fraction of the largest force of
 /// the strike so far to count: ripples smaller than that (a tenth of the peak) are
 /// shoulders of one pulse, not separate pulses.
@@ -152,6 +154,14 @@ impl ContactTrace {
             self.force_n.push(force_n);
             self.compression_m.push(compression_m);
         }
+    }
+
+    /// Holds `old`'s samples instead of its own, as many as it has room for.
+    ///
+    /// Allocates nothing.
+    pub(crate) fn continue_from(&mut self, old: &ContactTrace) {
+        copy_within_capacity(&mut self.force_n, &old.force_n);
+        copy_within_capacity(&mut self.compression_m, &old.compression_m);
     }
 
     /// Empties the trace (keeping its memory).

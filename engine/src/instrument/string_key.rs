@@ -373,6 +373,49 @@ impl StringKey {
         }
     }
 
+    /// Whether `other` has as many strings (and so the same hammer subsets),
+    /// so that its sounding state can carry over into this key (a live edit,
+    /// see [`crate::rt::Voices::continue_from`]).
+    pub fn same_shape(&self, other: &StringKey) -> bool {
+        self.string.len() == other.string.len()
+    }
+
+    /// Carries on what `old` (this key of another instrument of the same
+    /// shape) was doing, with this key's values: the waves on its strings, the
+    /// damper, the struck strings, the hammer in flight (in `hammers`, whose
+    /// bookkeeping has already taken over `old_hammers`'), the strike report,
+    /// the contact trace and whether it sounds.
+    ///
+    /// Allocates nothing.
+    pub(crate) fn continue_from(
+        &mut self,
+        old: &StringKey,
+        hammers: &mut HammerPool,
+        old_hammers: &HammerPool,
+    ) {
+        if old.sounding {
+            self.string.continue_from(&old.string);
+        } else {
+            // Strings that do not sound are at rest: nothing to copy.
+            if self.sounding {
+                self.string.reset();
+            }
+            self.string.continue_controls_from(&old.string);
+        }
+        self.selected_shape = old.selected_shape.min(self.shapes.len() - 1);
+        self.shape_in_use = old.shape_in_use.min(self.shapes.len() - 1);
+        self.flight = old.flight;
+        if let Some(flight) = self.flight {
+            hammers.continue_contact(flight.contact, old_hammers, &self.shapes[self.shape_in_use]);
+        }
+        self.report = old.report;
+        self.trace.continue_from(&old.trace);
+        self.quiet_samples = old.quiet_samples;
+        self.sounding = old.sounding;
+        self.non_finite_resets = old.non_finite_resets;
+        self.rebound = old.rebound;
+    }
+
     /// Brings everything to rest: string still, damper up, no hammer (a grafted
     /// one returns to `hammers`).
     pub fn reset(&mut self, hammers: &mut HammerPool) {

@@ -21,6 +21,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::capacity::copy_within_capacity;
+
 use super::model::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
 use super::property::{PropertyInfo, PropertyTree};
 
@@ -462,6 +464,30 @@ impl Action {
                 ..Key::REST
             };
         }
+    }
+
+    /// Takes over everything `previous` (the action of the same instrument with
+    /// other values) is doing, with these settings: the pedals, every key with
+    /// its hammer in flight, falling or caught (on a shorter blow distance no
+    /// farther than the string) and its damper, the commands still waiting
+    /// and the present time. A hammer `previous` let off still strikes the
+    /// strings, and reports back to this action.
+    ///
+    /// Allocates nothing (the queues have room for `previous`').
+    pub fn continue_motion_from(&mut self, previous: &Action) {
+        self.sustain = previous.sustain;
+        self.sostenuto = previous.sostenuto;
+        self.una_corda = previous.una_corda;
+        let string = self.settings.blow_distance;
+        for (key, old) in self.keys.iter_mut().zip(&previous.keys) {
+            *key = Key {
+                position: old.position.min(string),
+                ..*old
+            };
+        }
+        copy_within_capacity(&mut self.commands, &previous.commands);
+        copy_within_capacity(&mut self.events, &previous.events);
+        self.now = previous.now;
     }
 
     /// The range (min, max) of the numeric property at `path` (`action:NAME`),

@@ -60,11 +60,108 @@ impl DelayLine {
         self.buffer.iter().map(|v| v * v).sum()
     }
 
+    /// Sample `i` of the line counted from the front (0, the next output) to
+    /// the newest (`len() − 1`); clamped to the line.
+    #[inline]
+    fn oldest_first(&self, i: usize) -> f64 {
+        let len = self.buffer.len();
+        let i = i.min(len - 1);
+        // The front sits at `position`; the ring wraps after `len − position`.
+        let head = len - self.position;
+        if i < head {
+            self.buffer[self.position + i]
+        } else {
+            self.buffer[i - head]
+        }
+    }
+
+    /// The four samples around `i` and `i + 1` (counted from the front), for
+    /// interpolation between them: `i − 1` to `i + 2`, extrapolated linearly
+    /// one sample beyond either end of the line.
+    #[inline]
+    fn neighbours(&self, i: usize) -> [f64; 4] {
+        // Away from the ends and from where the ring wraps, four in a row.
+        let (newer, older) = self.buffer.split_at(self.position);
+        let head = older.len();
+        let run = if i + 2 < head {
+            i.checked_sub(1)
+                .and_then(|first| older.get(first..first + 4))
+        } else {
+            i.checked_sub(head + 1)
+                .and_then(|first| newer.get(first..first + 4))
+        };
+        if let Some(&[a, b, c, d]) = run {
+            return [a, b, c, d];
+        }
+        let last = self.buffer.len() - 1;
+        let at = |j: usize| self.oldest_first(j);
+        let before = if i == 0 {
+            2.0 * at(0) - at(1)
+        } else {
+            at(i - 1)
+        };
+        let beyond = |j: usize| {
+            if j <= last {
+                at(j)
+            } else {
+                2.0 * at(last) - at(last.saturating_sub(1))
+            }
+        };
+        [before, at(i), beyond(i + 1), beyond(i + 2)]
+    }
+
+    /// Holds `old`'s wave instead of its own, stretched over this line's length:
+    /// the front (the next output) and the newest sample stay exactly as they
+    /// were, and the samples between are read from `old` at proportional
+    /// positions by cubic (Catmull–Rom) interpolation. A line of `old`'s
+    /// length copies it exactly.
+    ///
+    /// Stretching time this way is what a string whose tuning changes under a
+    /// standing wave does (the wave's shape along the string stays, its speed
+    /// changes), and keeps the output continuous. Shrinking a line by more than
+    /// a few percent folds the wave's content near Nyquist.
+    ///
+    /// Allocates nothing.
+    pub fn continue_from(&mut self, old: &DelayLine) {
+        let (new_len, old_len) = (self.buffer.len(), old.buffer.len());
+        self.position = 0;
+        if new_len == old_len {
+            let (newer, older) = old.buffer.split_at(old.position);
+            self.buffer[..older.len()].copy_from_slice(older);
+            self.buffer[older.len()..].copy_from_slice(newer);
+            return;
+        }
+        // Slot k of the new line (the front at k = 0) reads the old line
+        // k·(old_len − 1)/(new_len − 1) samples behind its front.
+        let ratio = if new_len > 1 {
+            (old_len - 1) as f64 / (new_len - 1) as f64
+        } else {
+            0.0
+        };
+        for (k, slot) in self.buffer.iter_mut().enumerate() {
+            let from_front = k as f64 * ratio;
+            // Not negative: truncation is the floor.
+            let whole = (from_front as usize).min(old_len - 1);
+            *slot = catmull_rom(old.neighbours(whole), from_front - whole as f64);
+        }
+    }
+
     /// Empties the line.
     pub fn clear(&mut self) {
         self.buffer.fill(0.0);
         self.position = 0;
     }
+}
+
+/// The Catmull–Rom cubic through `p[1]` (at `t` = 0) and `p[2]` (at `t` = 1),
+/// with tangents from `p[0]` and `p[3]`.
+fn catmull_rom(p: [f64; 4], t: f64) -> f64 {
+    let [p0, p1, p2, p3] = p;
+    let a = 2.0 * p1;
+    let b = p2 - p0;
+    let c = 2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3;
+    let d = 3.0 * (p1 - p2) + p3 - p0;
+    0.5 * (a + t * (b + t * (c + t * d)))
 }
 
 #[cfg(test)]
@@ -82,5 +179,48 @@ mod tests {
             })
             .collect();
         assert_eq!(out, [0.0, 0.0, 0.0, 1.0, 2.0, 3.0]);
+    }
+
+    /// A line holding `f(age)` for every age from 1 to `len`, pushed oldest
+    /// first, after `offset` pushes of something else (so the ring wraps).
+    fn holding(len: usize, offset: usize, f: impl Fn(f64) -> f64) -> DelayLine {
+        let mut line = DelayLine::new(len);
+        for _ in 0..offset {
+            line.push(9.0);
+        }
+        for age in (1..=len).rev() {
+            line.push(f(age as f64));
+        }
+        line
+    }
+
+    /// A line of the same length continues another exactly; a longer or a
+    /// shorter one holds the same wave stretched over its length (to 1e-5 of
+    /// a wave of amplitude 1.3 and 0.05 rad per sample), its front and newest
+    /// samples exactly the old ones.
+    #[test]
+    fn continue_from_stretches_the_wave_keeping_its_ends() {
+        let wave = |x: f64| (0.05 * x).sin() + 0.3 * (0.011 * x).cos();
+        let old = holding(120, 37, wave);
+        let mut same = DelayLine::new(120);
+        same.continue_from(&old);
+        let (mut a, mut b) = (old.clone(), same);
+        for _ in 0..240 {
+            assert_eq!(a.front(), b.front());
+            a.push(a.front());
+            b.push(b.front());
+        }
+        for len in [100, 131] {
+            let mut new = DelayLine::new(len);
+            new.continue_from(&old);
+            let newest = |line: &DelayLine| line.oldest_first(line.len() - 1);
+            assert_eq!((new.front(), newest(&new)), (old.front(), newest(&old)));
+            let scale = 119.0 / (len - 1) as f64;
+            for age in 1..=len {
+                let expected = wave(1.0 + (age - 1) as f64 * scale);
+                let got = new.oldest_first(len - age);
+                assert!((got - expected).abs() < 1e-5, "{len}: age {age}: {got}");
+            }
+        }
     }
 }

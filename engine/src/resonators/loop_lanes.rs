@@ -141,6 +141,46 @@ impl LoopFilterLanes {
         dispersion + s * s / (1.0 - c * c)
     }
 
+    /// Carries on the memory of `old` (the same strings' filters, perhaps
+    /// designed anew) with these coefficients, so that a slowly varying wave
+    /// passes on unchanged. The fractional-delay and loss filters remember
+    /// signal values, copied as they are. A dispersion section's state holds
+    /// `(1 − a)·x` for a slowly varying input `x`: it is rescaled by
+    /// `(1 − a')/(1 − a)` for a new coefficient `a'`, and a section the old
+    /// string lacked starts from `(1 − a')` times the wave that left the old
+    /// cascade. Unchanged coefficients copy the memory exactly.
+    pub(crate) fn continue_from(&mut self, old: &LoopFilterLanes) {
+        self.tuning_input = old.tuning_input;
+        self.tuning_output = old.tuning_output;
+        self.loss_output = old.loss_output;
+        for lane in 0..LANES {
+            self.continue_dispersion_lane(old, lane);
+        }
+    }
+
+    /// [`LoopFilterLanes::continue_from`] for string `lane`'s dispersion
+    /// sections; padding sections stay exactly at rest.
+    fn continue_dispersion_lane(&mut self, old: &LoopFilterLanes, lane: usize) {
+        let (sections, old_sections) = (self.lane_sections[lane], old.lane_sections[lane]);
+        let wave_out = old.tuning_input[lane];
+        for k in 0..MAX_DISPERSION_SECTIONS {
+            let a = self.dispersion[k][lane];
+            self.dispersion_state[k][lane] = if k >= sections {
+                0.0
+            } else if k < old_sections {
+                let old_a = old.dispersion[k][lane];
+                let state = old.dispersion_state[k][lane];
+                if a == old_a {
+                    state
+                } else {
+                    state * (1.0 - a) / (1.0 - old_a)
+                }
+            } else {
+                (1.0 - a) * wave_out
+            };
+        }
+    }
+
     /// Clears every filter's memory.
     pub(crate) fn reset(&mut self) {
         self.dispersion_state = [[0.0; LANES]; MAX_DISPERSION_SECTIONS];
@@ -232,6 +272,51 @@ mod tests {
             for i in 0..LANES {
                 assert!((a[i] - b[i]).abs() < 1e-12, "sample {n}, string {i}");
             }
+        }
+    }
+
+    /// Filters continued with the same coefficients go on exactly; continued
+    /// with other dispersion (coefficients and numbers of sections) and other
+    /// fractional delays, a steady wave passes on unchanged from the first
+    /// sample, and padding sections stay at rest.
+    #[test]
+    fn continued_filters_pass_a_steady_wave_on_unchanged() {
+        let old_strings = three();
+        let mut old = LoopFilterLanes::new(&old_strings);
+        let steady = [0.3, -0.2, 0.7, 0.0];
+        for _ in 0..5_000 {
+            old.process::<Separate>(steady);
+        }
+        let mut same = LoopFilterLanes::new(&old_strings);
+        same.continue_from(&old);
+        assert_eq!(same, old);
+        let w = 2.0 * PI * 300.0 / 48_000.0;
+        let mut retuned = old_strings;
+        for (f, (sections, a, delay)) in
+            retuned
+                .iter_mut()
+                .zip([(6, -0.5, 1.3), (8, -0.6, 0.6), (7, -0.35, 1.0)])
+        {
+            f.dispersion = DispersionDesign {
+                sections,
+                coefficient: a,
+            };
+            f.tuning = AllpassDelay::with_phase_delay(delay, w);
+        }
+        let mut new = LoopFilterLanes::new(&retuned);
+        new.continue_from(&old);
+        let before = old.process::<Separate>(steady);
+        for n in 0..100 {
+            let after = new.process::<Separate>(steady);
+            for i in 0..3 {
+                assert!(
+                    (after[i] - before[i]).abs() < 1e-12,
+                    "sample {n}, string {i}"
+                );
+            }
+        }
+        for s in &new.dispersion_state[7..] {
+            assert_eq!(s[2], 0.0);
         }
     }
 

@@ -159,6 +159,25 @@ impl Soundboard {
         out
     }
 
+    /// Carries on the ringing of `old`, a body with other values: with as many
+    /// modes, each mode's last two outputs go on through this body's
+    /// resonators (a mode whose frequency moved rings on at its new one);
+    /// with another number of modes (the modes themselves are then others)
+    /// this body starts at rest.
+    ///
+    /// Allocates nothing.
+    pub fn continue_from(&mut self, old: &Soundboard) {
+        if self.modes.len() != old.modes.len() {
+            self.reset();
+            return;
+        }
+        for (mode, old_mode) in self.modes.iter_mut().zip(&old.modes) {
+            (mode.y1, mode.y2) = (old_mode.y1, old_mode.y2);
+        }
+        self.quiet_samples = old.quiet_samples;
+        self.asleep = old.asleep;
+    }
+
     /// Brings the body to rest.
     pub fn reset(&mut self) {
         for m in &mut self.modes {

@@ -228,6 +228,18 @@ impl StiffString {
             + self.from_bridge.sum_of_squares()
     }
 
+    /// Holds `old`'s waves instead of its own: each delay line's wave stretched
+    /// over this string's line ([`DelayLine::continue_from`]), so the wave's
+    /// shape along the string stays and travels on at this string's speed. The
+    /// lumped filters' memory is carried on by their owner.
+    ///
+    /// Allocates nothing.
+    pub fn continue_from(&mut self, old: &StiffString) {
+        self.agraffe_loop.continue_from(&old.agraffe_loop);
+        self.to_bridge.continue_from(&old.to_bridge);
+        self.from_bridge.continue_from(&old.from_bridge);
+    }
+
     /// Empties the delay lines (the lumped filters are reset by their owner).
     pub fn reset(&mut self) {
         self.agraffe_loop.clear();

@@ -47,6 +47,31 @@ struct Damper {
     target: f64,
 }
 
+impl Damper {
+    /// How far down (0 to 1) a damper must press for the round-trip gain `gain`.
+    fn amount_for(&self, gain: f64) -> f64 {
+        let full = self.engaged_gain.ln();
+        if full < 0.0 {
+            (gain.ln() / full).clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    }
+
+    /// Takes over where `old` (the damper of another build of the same note)
+    /// presses and where it is heading, as amounts: with another damped decay
+    /// or another pitch the gains follow from this damper's full gain; with the
+    /// same they are copied exactly.
+    fn continue_from(&mut self, old: &Damper) {
+        if self.engaged_gain == old.engaged_gain {
+            (self.gain, self.target) = (old.gain, old.target);
+        } else {
+            self.gain = self.engaged_gain.powf(old.amount_for(old.gain));
+            self.target = self.engaged_gain.powf(old.amount_for(old.target));
+        }
+    }
+}
+
 /// One to three stiff strings sharing a strike point and a bridge.
 ///
 /// The bridge is a resistance `Zb` (kg/s) on which the strings' bridge ends rest:
@@ -207,6 +232,38 @@ impl Unison {
                 (0.0, 0.0)
             };
         }
+    }
+
+    /// The strings the hammer strikes: bit `i` for string `i`.
+    fn struck_mask(&self) -> u8 {
+        (0..MAX_UNISON_STRINGS)
+            .filter(|&i| self.struck[i])
+            .fold(0, |mask, i| mask | 1 << i)
+    }
+
+    /// Carries on the motion of `old`, the same note's strings built with other
+    /// values (a note with as many strings): the waves on every string and in
+    /// its loop filters, and [`Unison::continue_controls_from`]. Everything
+    /// else (tuning, losses, bridge, dispersion) is this unison's.
+    ///
+    /// Allocates nothing; costs a few operations per sample of delay.
+    pub fn continue_from(&mut self, old: &Unison) {
+        for (string, old_string) in self.strings.iter_mut().zip(old.strings.iter()) {
+            string.continue_from(old_string);
+        }
+        self.filters.continue_from(&old.filters);
+        self.continue_controls_from(old);
+    }
+
+    /// Takes over what the player sets on `old` (the same note's strings
+    /// built with other values), the waves aside: the damper's position and
+    /// travel, and the struck strings. For strings at rest, that is all
+    /// there is to carry over.
+    ///
+    /// Allocates nothing.
+    pub fn continue_controls_from(&mut self, old: &Unison) {
+        self.damper.continue_from(&old.damper);
+        self.set_struck_strings(old.struck_mask());
     }
 
     /// Resistance the contact point presents to the hammer's series tree, s/kg:

@@ -42,9 +42,13 @@ pub enum ToWorker {
 
     /// Everything stopped; a new epoch begins.
     Reset,
-    /// A new instrument's worker takes over (from the install queue); a new
-    /// epoch begins.
-    Install,
+    /// A new instrument's worker takes over (from the install queue).
+    Install {
+        /// Whether the new instrument has the old one's shape and carries on
+        /// its motion (a live edit: hammers, keys and epoch carry on);
+        /// otherwise a new epoch begins with the hammers at rest.
+        live: bool,
+    },
     /// The audio has rendered every sample before `at`: every message stamped
     /// before it has been sent, so the worker may step its control grid up to it.
     Clock,

@@ -33,7 +33,10 @@ use super::{SynthEvent, TimedEvent};
 use crate::analysis::{peak, rms};
 use crate::instrument::{ContactTrace, Preset, StrikeReport};
 
+mod handover;
 mod inspect;
+
+use handover::Handover;
 
 /// Release velocity of a note-off that carries none (MIDI's 64 of 127).
 pub const DEFAULT_RELEASE_VELOCITY: f32 = 0.5;
@@ -93,13 +96,18 @@ enum Link {
 struct Prepared {
     voices: Voices,
     preset: Preset,
+    /// Whether its worker has an action (the worker's part of the shape).
+    has_action: bool,
+    /// Whether it should carry on what the running instrument is playing, if
+    /// the shapes agree ([`InstrumentLoader::load_live`]).
+    live: bool,
 }
 
 /// Loads other instruments into a running synthesiser without the audio
-/// thread allocating or freeing: [`InstrumentLoader::load`] builds the voices
-/// and the worker here, the audio thread swaps them in at the start of its next
-/// block, and the replaced ones come back here to be freed
-/// ([`InstrumentLoader::collect`]).
+/// thread allocating or freeing: [`InstrumentLoader::load`] and
+/// [`InstrumentLoader::load_live`] build the voices and the worker here, the
+/// audio thread swaps them in at the start of its next block, and the replaced
+/// ones come back here to be freed ([`InstrumentLoader::collect`]).
 pub struct InstrumentLoader {
     sample_rate: f64,
     latency: u64,
@@ -119,17 +127,45 @@ impl std::fmt::Debug for InstrumentLoader {
 
 impl InstrumentLoader {
     /// Builds `preset` for the synthesiser and queues it; it starts sounding at
-    /// the next block (everything playing stops). Fails if the preset cannot
-    /// be built, or if the last instrument loaded has not been installed yet.
+    /// the next block (everything playing stops; the pedals and held keys
+    /// stay). Fails if the preset cannot be built, or if the last instrument
+    /// loaded has not been installed yet.
     ///
     /// Allocates: the new instrument (call it off the audio thread).
     pub fn load(&mut self, preset: &Preset) -> Result<(), SynthError> {
+        self.prepare(preset, false)
+    }
+
+    /// Builds `preset`, an edit of the running instrument (other tuning,
+    /// losses, hammers, gains…), and queues it to take over at the next block
+    /// with everything sounding carrying on: the audio thread moves every
+    /// key's waves, dampers, hammers in flight and the soundboard's ringing
+    /// into the new voices ([`Voices::continue_from`]), and the new worker
+    /// carries on the keys, pedals and hammers of the old
+    /// ([`Action::continue_motion_from`](crate::mech::action::Action::continue_motion_from)).
+    /// The edit sounds from that block on, on the notes already sounding too.
+    ///
+    /// When the shapes differ (other keys, another number of strings on a
+    /// key, other bar modes, a soundboard or action added or removed, a
+    /// different number of shared hammers), it is a switch as
+    /// [`InstrumentLoader::load`] makes. Fails as `load` does.
+    ///
+    /// Allocates: the new instrument (call it off the audio thread); the
+    /// install allocates nothing.
+    pub fn load_live(&mut self, preset: &Preset) -> Result<(), SynthError> {
+        self.prepare(preset, true)
+    }
+
+    /// Builds `preset`'s voices and worker and queues them, to carry on the
+    /// running instrument's sound if `live`.
+    fn prepare(&mut self, preset: &Preset, live: bool) -> Result<(), SynthError> {
         self.collect();
         if self.instruments.is_full() || self.workers.is_full() {
             return Err(SynthError::SwitchPending);
         }
         let voices = Voices::new(preset, self.sample_rate)?;
         let worker = Box::new(Worker::new(preset, self.sample_rate, self.latency));
+        let has_action = worker.action().is_some();
         // The worker first: the audio thread announces the switch to the
         // worker only once it has taken the voices.
         if self.workers.push(worker).is_err() {
@@ -138,6 +174,8 @@ impl InstrumentLoader {
         let prepared = Box::new(Prepared {
             voices,
             preset: preset.clone(),
+            has_action,
+            live,
         });
         self.instruments
             .push(prepared)
@@ -160,6 +198,8 @@ impl InstrumentLoader {
 pub struct Synth {
     voices: Voices,
     preset: Preset,
+    /// Whether the worker has an action (the worker's part of the shape).
+    has_action: bool,
     sample_rate: f64,
     /// Samples rendered since preparation.
     now: u64,
@@ -176,6 +216,8 @@ pub struct Synth {
     instruments: Consumer<Box<Prepared>>,
     /// Replaced instruments, back to the loader.
     replaced: Producer<Box<Prepared>>,
+    /// The crossfade from the instrument a live install replaced.
+    handover: Handover,
     /// The loader's end, until taken.
     loader: Option<InstrumentLoader>,
     /// Samples between two measurements of the strings' energy.
@@ -263,6 +305,7 @@ impl Synth {
         Self {
             voices: parts.voices,
             preset: parts.preset,
+            has_action: parts.has_action,
             sample_rate: parts.loader.sample_rate,
             now: 0,
             epoch: 0,
@@ -280,6 +323,7 @@ impl Synth {
             string_energy: [0.0; MIDI_KEYS],
             instruments: parts.instruments,
             replaced: parts.replaced,
+            handover: Handover::new(parts.loader.sample_rate),
             loader: Some(parts.loader),
             meters,
             views: Some(Views {
@@ -410,7 +454,7 @@ impl Synth {
     /// Sets how hard `key`'s damper presses, 0 (lifted) to 1 (down), directly,
     /// bypassing the action until it next moves that damper.
     pub fn set_damper_amount(&mut self, key: u8, amount: f64) {
-        self.voices.apply(Operation::Damper { key, amount });
+        self.apply_operation(Operation::Damper { key, amount });
     }
 
     /// What the last strike of `key` did, if the key has strings.
@@ -448,6 +492,9 @@ impl Synth {
     /// at rest from the next control step. Operations already on their way are
     /// dropped.
     pub fn reset(&mut self) {
+        if let Some(old) = self.handover.cancel() {
+            self.retire(old);
+        }
         self.voices.reset();
         self.epoch = self.epoch.wrapping_add(1);
         self.send(ToWorker::Reset);
@@ -500,6 +547,12 @@ impl Synth {
                     }
                 },
             );
+            if let Some(old) = self
+                .handover
+                .crossfade(&mut left[done..done + n], &mut right[done..done + n])
+            {
+                self.retire(old);
+            }
             done += n;
             self.now += n as u64;
         }
@@ -571,21 +624,53 @@ impl Synth {
         });
     }
 
-    /// At the start of a block: switches to an instrument the loader prepared.
-    /// Everything playing stops; the old instrument goes back to the loader.
+    /// At the start of a block: installs an instrument the loader prepared. A
+    /// live one of the running instrument's shape carries on everything
+    /// sounding, the worker's operations on their way stay valid, and the
+    /// output crossfades from the old voices for [`handover::HANDOVER_S`]
+    /// (an instrument loaded meanwhile waits for the crossfade to end);
+    /// otherwise everything playing stops and a new epoch begins. The old
+    /// instrument goes back to the loader.
     fn install_prepared_instrument(&mut self) {
+        if self.handover.is_active() {
+            return;
+        }
         let Ok(mut next) = self.instruments.pop() else {
             return;
         };
+        let live = next.live
+            && next.has_action == self.has_action
+            && next.voices.continue_from(&self.voices);
         std::mem::swap(&mut self.voices, &mut next.voices);
         std::mem::swap(&mut self.preset, &mut next.preset);
-        self.epoch = self.epoch.wrapping_add(1);
-        self.send(ToWorker::Install);
-        while self.from_worker.pop().is_ok() {}
-        if let Err(rtrb::PushError::Full(old)) = self.replaced.push(next) {
+        std::mem::swap(&mut self.has_action, &mut next.has_action);
+        if !live {
+            self.epoch = self.epoch.wrapping_add(1);
+        }
+        self.send(ToWorker::Install { live });
+        if live {
+            if let Some(older) = self.handover.begin(next) {
+                self.retire(older);
+            }
+        } else {
+            while self.from_worker.pop().is_ok() {}
+            self.retire(next);
+        }
+    }
+
+    /// Sends a replaced instrument back to the loader to be freed.
+    fn retire(&mut self, old: Box<Prepared>) {
+        if let Err(rtrb::PushError::Full(old)) = self.replaced.push(old) {
             // Never free on the audio thread: keep the memory instead.
             std::mem::forget(old);
         }
+    }
+
+    /// Carries out an operation now, on the voices and on those a handover
+    /// is crossfading from.
+    fn apply_operation(&mut self, operation: Operation) {
+        self.voices.apply(operation);
+        self.handover.apply(operation);
     }
 
     /// Applies every operation stamped up to now; those stamped before now are
@@ -603,7 +688,7 @@ impl Synth {
             if op.at < self.now {
                 self.late_operations += 1;
             }
-            self.voices.apply(op.item);
+            self.apply_operation(op.item);
         }
     }
 
@@ -647,6 +732,7 @@ impl Drop for Synth {
 struct Parts {
     voices: Voices,
     preset: Preset,
+    has_action: bool,
     mechanics: Subscriber<MechanicsView>,
     to_worker: Producer<Stamped<ToWorker>>,
     from_worker: Consumer<Stamped<Operation>>,
@@ -665,6 +751,7 @@ impl Parts {
     ) -> Result<(Self, WorkerHost), SynthError> {
         let voices = Voices::new(preset, sample_rate)?;
         let mut worker = Box::new(Worker::new(preset, sample_rate, latency));
+        let has_action = worker.action().is_some();
         let (mechanics_publisher, mechanics) = triple_buffer(MechanicsView::default());
         worker.publish_view_to(mechanics_publisher);
         let (to_worker, commands) = RingBuffer::new(COMMAND_QUEUE);
@@ -683,6 +770,7 @@ impl Parts {
         let parts = Self {
             voices,
             preset: preset.clone(),
+            has_action,
             mechanics,
             to_worker,
             from_worker,

@@ -349,6 +349,45 @@ impl Voices {
         }
     }
 
+    /// Whether `other` has the same shape: the same keys, each the same kind of
+    /// voice with the same parts (as many strings, the same bar modes), as
+    /// many shared hammers, and a soundboard if and only if this has one. Values (tuning,
+    /// losses, hammers' felt, gains) may differ.
+    pub fn same_shape(&self, other: &Voices) -> bool {
+        self.lowest_key == other.lowest_key
+            && self.keys.len() == other.keys.len()
+            && self
+                .keys
+                .iter()
+                .zip(&other.keys)
+                .all(|(a, b)| a.same_shape(b))
+            && self.hammers.same_shape(&other.hammers)
+            && self.soundboard.is_some() == other.soundboard.is_some()
+    }
+
+    /// Carries on everything sounding in `old`, a same-shaped instrument
+    /// (see [`Voices::same_shape`]) whose values differ: every key's waves,
+    /// dampers, hammers in flight and strike reports, the strikes waiting for
+    /// a hammer, the soundboard's ringing, the counts. From the next sample
+    /// they play on with this instrument's values. Returns false, changing
+    /// nothing, if the shapes differ.
+    ///
+    /// Allocates nothing, locks nothing: it may run on the audio thread.
+    pub fn continue_from(&mut self, old: &Voices) -> bool {
+        if !self.same_shape(old) {
+            return false;
+        }
+        self.hammers.continue_from(&old.hammers);
+        for (key, old_key) in self.keys.iter_mut().zip(&old.keys) {
+            key.continue_from(old_key, &mut self.hammers, &old.hammers);
+        }
+        if let (Some(board), Some(old_board)) = (self.soundboard.as_mut(), old.soundboard.as_ref())
+        {
+            board.continue_from(old_board);
+        }
+        true
+    }
+
     /// Everything at rest.
     pub fn reset(&mut self) {
         for key in &mut self.keys {

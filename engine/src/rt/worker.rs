@@ -138,14 +138,37 @@ impl Worker {
         self.view = Some(view);
     }
 
-    /// Continues where `previous` stopped: its clock, its epoch and its view.
+    /// Continues where `previous` (another instrument's mechanics) stopped: its
+    /// clock, its epoch and its view; the pedals and held keys, hammers at rest
+    /// ([`Action::continue_from`]).
     fn take_over(&mut self, previous: &mut Worker) {
-        self.next_step = previous.next_step;
-        self.epoch = previous.epoch;
-        self.view = previous.view.take();
+        self.take_clock_and_view(previous);
         if let (Some(old), Some(new)) = (previous.action(), self.action_mut()) {
             new.continue_from(old);
         }
+    }
+
+    /// Carries on everything `previous` (the same instrument with other
+    /// values) is doing: its clock, epoch and view, what the editor sees, and
+    /// the whole action in motion ([`Action::continue_motion_from`]). The
+    /// operations `previous` has sent stay valid: no new epoch begins.
+    ///
+    /// Allocates nothing.
+    fn carry_on_from(&mut self, previous: &mut Worker) {
+        self.take_clock_and_view(previous);
+        self.steps_since_view = previous.steps_since_view;
+        self.rejected = previous.rejected;
+        self.contact_force = previous.contact_force;
+        if let (Some(old), Some(new)) = (previous.action(), self.action_mut()) {
+            new.continue_motion_from(old);
+        }
+    }
+
+    /// Takes `previous`'s place on the control grid, its epoch and its view.
+    fn take_clock_and_view(&mut self, previous: &mut Worker) {
+        self.next_step = previous.next_step;
+        self.epoch = previous.epoch;
+        self.view = previous.view.take();
     }
 
     /// Starts reset epoch `epoch` at sample `at`: operations of older epochs are
@@ -209,7 +232,7 @@ impl Worker {
             }
             ToWorker::Clock => self.run_until(at, out),
             // Handled by the host that owns the worker.
-            ToWorker::Install => {}
+            ToWorker::Install { .. } => {}
         }
     }
 
@@ -389,8 +412,8 @@ impl WorkerHost {
     pub fn drain(&mut self, mut before: impl FnMut(&Stamped<ToWorker>)) {
         while let Ok(message) = self.commands.pop() {
             before(&message);
-            if message.item == ToWorker::Install {
-                self.install(message);
+            if let ToWorker::Install { live } = message.item {
+                self.install(message, live);
                 continue;
             }
             let operations = &mut self.operations;
@@ -402,14 +425,19 @@ impl WorkerHost {
         }
     }
 
-    /// Replaces the worker with the next one installed, from the message's
-    /// sample and epoch on.
-    fn install(&mut self, message: Stamped<ToWorker>) {
+    /// Replaces the worker with the next one installed: `live`, carrying on
+    /// the old one's motion and epoch; otherwise from the message's sample and
+    /// epoch on, with the hammers at rest.
+    fn install(&mut self, message: Stamped<ToWorker>, live: bool) {
         let Ok(mut next) = self.installs.pop() else {
             return;
         };
-        next.take_over(&mut self.worker);
-        next.begin_epoch(message.at, message.epoch);
+        if live {
+            next.carry_on_from(&mut self.worker);
+        } else {
+            next.take_over(&mut self.worker);
+            next.begin_epoch(message.at, message.epoch);
+        }
         let previous = std::mem::replace(&mut self.worker, next);
         if let Err(rtrb::PushError::Full(previous)) = self.retired.push(previous) {
             // The loader has not collected the last ones: keep the memory

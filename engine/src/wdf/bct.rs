@@ -287,6 +287,9 @@ impl Bct {
     /// Puts a capacitor at `volts` with no current flowing (or an inductor at
     /// `amps` with no voltage across it): its state becomes the wave it would have
     /// received in that condition.
+    ///
+    /// The leaf's waves of the last sample are set to match, so
+    /// [`Bct::voltage`] and [`Bct::current`] read the condition at once.
     pub fn set_reactive_state(&mut self, leaf: LeafId, value: f64) {
         let state = match self.leaves.elements[leaf.0] {
             Element::Inductor { .. } => self.leaves.resistance[leaf.0] * value,
@@ -294,7 +297,57 @@ impl Bct {
         };
         if self.leaves.is_reactive(leaf.0) {
             self.leaves.set_state(leaf.0, state);
+            self.down[leaf.0] = state;
+            self.up[leaf.0] = self.leaves.reactive_sign(leaf.0) * state;
         }
+    }
+
+    /// Whether `other` is built from the same flattened tree (the same leaves,
+    /// adaptors and unit delays in the same places), whatever its values:
+    /// what [`Bct::continue_from`] needs.
+    pub fn same_structure(&self, other: &Bct) -> bool {
+        self.adaptors.len() == other.adaptors.len()
+            && self.delays.len() == other.delays.len()
+            && self.leaves.same_layout(&other.leaves)
+            && std::mem::discriminant(&self.root.kind) == std::mem::discriminant(&other.root.kind)
+    }
+
+    /// Takes over the state of `old`, a tree of the same structure whose values
+    /// (port resistances, felt law) may differ: every reactive leaf, unit delay
+    /// and the felt carry on with the voltage and current (velocity and force)
+    /// they had at the last sample, so the trapezoidal integration continues
+    /// where `old` stopped, with this tree's values. Where a port resistance is
+    /// unchanged the waves are copied exactly. Sources and switches are inputs
+    /// their owner sets; they keep this tree's values. Returns false, changing
+    /// nothing, if the structures differ.
+    ///
+    /// Allocates nothing.
+    pub fn continue_from(&mut self, old: &Bct) -> bool {
+        if !self.same_structure(old) {
+            return false;
+        }
+        for leaf in 0..self.leaves.len() {
+            let (a, b) = rematched(
+                (old.down[leaf], old.up[leaf]),
+                old.leaves.resistance[leaf],
+                self.leaves.resistance[leaf],
+            );
+            (self.down[leaf], self.up[leaf]) = (a, b);
+            if self.leaves.is_reactive(leaf) {
+                // A reactive leaf's state is the wave it received last sample.
+                self.leaves.set_state(leaf, a);
+            }
+        }
+        for (index, old_delay) in old.delays.iter().enumerate() {
+            let (s_up, s_down) = rematched(
+                (old_delay.s_up, old_delay.s_down),
+                old.delay_resistance(index),
+                self.delay_resistance(index),
+            );
+            (self.delays[index].s_up, self.delays[index].s_down) = (s_up, s_down);
+        }
+        self.root.continue_from(&old.root);
+        true
     }
 
     /// Energy stored in the tree, in wave units: `Σ state²/(4R)` over reactive
@@ -361,6 +414,18 @@ impl Bct {
     pub(crate) fn delay_resistance(&self, index: usize) -> f64 {
         self.coefficients.resistance[self.delays[index].slot]
     }
+}
+
+/// The waves `(a, b)` of a port of resistance `from_ohms` as waves of a port of
+/// resistance `to_ohms` with the same voltage `(a + b)/2` and current
+/// `(a − b)/(2R)`; exactly `(a, b)` when the resistances are equal.
+pub(super) fn rematched((a, b): (f64, f64), from_ohms: f64, to_ohms: f64) -> (f64, f64) {
+    if from_ohms == to_ohms {
+        return (a, b);
+    }
+    let voltage = 0.5 * (a + b);
+    let current_times_r = 0.5 * (a - b) * (to_ohms / from_ohms);
+    (voltage + current_times_r, voltage - current_times_r)
 }
 
 /// Checks and flattens a description and computes its port resistances: the part

@@ -74,6 +74,17 @@ impl FeltRoot {
         self.force = self.law.force(compression, compression_rate);
     }
 
+    /// Carries on from `old`'s compression and compression rate with this
+    /// felt's law (the force is recomputed with it when the laws differ).
+    pub fn continue_from(&mut self, old: &FeltRoot) {
+        if self.law == old.law {
+            (self.compression, self.compression_rate, self.force) =
+                (old.compression, old.compression_rate, old.force);
+        } else {
+            self.set_state(old.compression, old.compression_rate);
+        }
+    }
+
     /// Follows a change of the port resistance of the tree below (s/kg).
     pub fn set_port_resistance(&mut self, port_resistance: f64) {
         self.port_resistance = port_resistance;

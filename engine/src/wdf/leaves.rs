@@ -93,6 +93,14 @@ impl LeafBank {
         self.reactive_signs[self.position[leaf]]
     }
 
+    /// Whether `other` has the same leaves in the same slots, reactive and
+    /// memoryless alike (their values may differ).
+    pub fn same_layout(&self, other: &LeafBank) -> bool {
+        self.reactive_slots == other.reactive_slots
+            && self.reactive_signs == other.reactive_signs
+            && self.constant_slots == other.constant_slots
+    }
+
     /// Number of leaves.
     pub fn len(&self) -> usize {
         self.elements.len()

@@ -260,6 +260,20 @@ impl Root {
         }
     }
 
+    /// Takes over the last sample's waves of `old` (a root of the same kind, at
+    /// the same voltage and current through this port's resistance) and the
+    /// felt's state; this root's values (law, switch, sources) stay.
+    pub fn continue_from(&mut self, old: &Root) {
+        (self.incident, self.reflected) = super::bct::rematched(
+            (old.incident, old.reflected),
+            old.port_resistance,
+            self.port_resistance,
+        );
+        if let (RootKind::Felt(felt), RootKind::Felt(old_felt)) = (&mut self.kind, &old.kind) {
+            felt.continue_from(old_felt);
+        }
+    }
+
     /// Forgets the last sample and any internal state.
     pub fn reset(&mut self) {
         self.incident = 0.0;
