@@ -6,7 +6,11 @@
 //! and never allocate, lock or block.
 #![warn(missing_docs)]
 
+#[cfg(test)]
+mod audio_isolation;
 pub mod cli;
+pub mod editor;
+pub mod link;
 mod params;
 pub mod sound;
 
@@ -20,6 +24,7 @@ use nice_plug::prelude::*;
 use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{InstrumentLoader, Synth, SynthError, SynthEvent, TimedEvent};
 
+use link::{AudioLink, EditorLink};
 pub use params::{Instrument, InstrumentState, OrchardParams, STATE_FORMAT};
 use sound::SoundSettings;
 
@@ -33,6 +38,13 @@ pub struct Orchard {
     built: Option<SoundSettings>,
     /// Whether a rebuild is queued or running.
     rebuilding: Arc<AtomicBool>,
+    /// The editor's side of the link to the audio thread.
+    link: Arc<EditorLink>,
+    /// The audio thread's side: notes from the on-screen keyboard, the scope.
+    audio_link: AudioLink,
+    /// The version of the instrument state built last (see
+    /// [`EditorLink::state_version`]).
+    built_state: u64,
 }
 
 impl Orchard {
@@ -47,12 +59,16 @@ impl Orchard {
 
 impl Default for Orchard {
     fn default() -> Self {
+        let (editor_link, audio_link) = link::link();
         Self {
             params: Arc::new(OrchardParams::default()),
             synth: None,
             loader: Arc::new(Mutex::new(None)),
             built: None,
             rebuilding: Arc::new(AtomicBool::new(false)),
+            link: Arc::new(editor_link),
+            audio_link,
+            built_state: 0,
         }
     }
 }
@@ -110,12 +126,20 @@ impl Plugin for Orchard {
     const MIDI_INPUT: MidiConfig = MidiConfig::MidiCCs;
     const SAMPLE_ACCURATE_AUTOMATION: bool = true;
 
+    #[cfg(feature = "editor")]
+    type Editor = nice_plug_egui::EguiEditor<editor::window::OrchardWindow>;
+    #[cfg(not(feature = "editor"))]
     type Editor = ();
     type SysExMessage = ();
     type BackgroundTask = Rebuild;
 
     fn params(&self) -> Arc<dyn Params> {
         self.params.clone()
+    }
+
+    #[cfg(feature = "editor")]
+    fn editor(&mut self, _executor: AsyncExecutor<Self>) -> Option<Self::Editor> {
+        editor::create(Arc::clone(&self.params), Arc::clone(&self.link))
     }
 
     /// States from older versions: Orchard 0.1.0 saved only the output level
@@ -145,7 +169,7 @@ impl Plugin for Orchard {
             {
                 let step = Duration::from_millis(5);
                 for _ in 0..HANDOVER_WAIT.as_millis() / step.as_millis() {
-                    match loader.load(&preset) {
+                    match loader.load_live(&preset) {
                         Err(SynthError::SwitchPending) => std::thread::sleep(step),
                         Err(error) => {
                             nice_error!("Orchard cannot build the instrument: {error}");
@@ -179,8 +203,10 @@ impl Plugin for Orchard {
                 if let Ok(mut loader) = self.loader.lock() {
                     *loader = synth.take_loader();
                 }
+                self.link.set_views(synth.take_views());
                 self.synth = Some(synth);
                 self.built = Some(settings);
+                self.built_state = self.link.state_version();
                 true
             }
             Err(error) => {
@@ -203,6 +229,7 @@ impl Plugin for Orchard {
         if let Ok(mut loader) = self.loader.lock() {
             *loader = None;
         }
+        self.link.set_views(None);
         self.synth = None;
         self.built = None;
     }
@@ -225,15 +252,23 @@ impl Plugin for Orchard {
         let [left, right] = buffer.as_slice() else {
             return ProcessStatus::Error("Orchard renders exactly two output channels");
         };
-        // A sound parameter changed: rebuild off the audio thread (one
-        // rebuild at a time; a later change is picked up when it is done).
+        // A sound parameter or the instrument state changed: rebuild off the
+        // audio thread (one rebuild at a time; a later change is picked up
+        // when it is done).
         let wanted = SoundSettings::from_params(&self.params);
-        if self.built != Some(wanted) && !self.rebuilding.swap(true, Ordering::AcqRel) {
+        let state = self.link.state_version();
+        let changed = self.built != Some(wanted) || self.built_state != state;
+        if changed && !self.rebuilding.swap(true, Ordering::AcqRel) {
             self.built = Some(wanted);
+            self.built_state = state;
             context.execute_background(Rebuild(wanted));
         }
-        let events = std::iter::from_fn(|| context.next_event()).filter_map(|e| synth_event(&e));
-        synth.process_events(left, right, events);
+        // Notes from the on-screen keyboard play at the start of the block.
+        let audio_link = &mut self.audio_link;
+        let on_screen = std::iter::from_fn(|| audio_link.next_note())
+            .map(|event| TimedEvent { offset: 0, event });
+        let from_host = std::iter::from_fn(|| context.next_event()).filter_map(|e| synth_event(&e));
+        synth.process_events(left, right, on_screen.chain(from_host));
 
         let level = &self.params.output_level.smoothed;
         for (l, r) in left.iter_mut().zip(right.iter_mut()) {
@@ -244,6 +279,7 @@ impl Plugin for Orchard {
             *l *= gain;
             *r *= gain;
         }
+        self.audio_link.send_scope(&self.link, left, right);
         if synth.is_active() {
             ProcessStatus::KeepAlive
         } else {

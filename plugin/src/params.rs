@@ -8,21 +8,48 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use nice_plug::prelude::*;
-use serde::{Deserialize, Serialize};
+use orchard_engine::instrument::PropertyEdit;
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::editor::EditorLayout;
 
 /// The format of [`InstrumentState`] this build writes. Format 0 is the state
-/// of Orchard 0.1.0, which had only the output level and no instrument state.
-pub const STATE_FORMAT: u32 = 1;
+/// of Orchard 0.1.0, which had only the output level and no instrument state;
+/// format 1 held edits as a map from property path to value; format 2 holds
+/// them as a list of commands in the order they were made (a value set, or a
+/// property made inherited again).
+pub const STATE_FORMAT: u32 = 2;
 
 /// The instrument's state beyond the host parameters, saved in the host's
-/// project with them: explicit property values by property path (from user
-/// presets and the editor), applied after the parameters.
+/// project with them: property edits (from user presets and the editor),
+/// applied in order after the parameters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct InstrumentState {
     /// The format it was written in.
     pub format: u32,
-    /// Property path → value (e.g. `strings:detune_cents` → 1.5).
-    pub edits: BTreeMap<String, f64>,
+    /// Property edits, in order (e.g. `strings:detune_cents` set to 1.5).
+    #[serde(deserialize_with = "edits_of_any_format")]
+    pub edits: Vec<PropertyEdit>,
+}
+
+/// Reads edits as format 2 writes them (a list of commands) or as format 1
+/// did (a map from path to value, each a value set).
+fn edits_of_any_format<'de, D: Deserializer<'de>>(
+    reader: D,
+) -> Result<Vec<PropertyEdit>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        Commands(Vec<PropertyEdit>),
+        ByPath(BTreeMap<String, f64>),
+    }
+    Ok(match Stored::deserialize(reader)? {
+        Stored::Commands(edits) => edits,
+        Stored::ByPath(values) => values
+            .into_iter()
+            .map(|(path, value)| PropertyEdit::Set { path, value })
+            .collect(),
+    })
 }
 
 /// The instruments a host can choose between (the built-in presets).
@@ -87,16 +114,63 @@ pub struct OrchardParams {
     /// Everything else about the instrument, saved with the parameters.
     #[persist = "instrument-state"]
     pub state: Mutex<InstrumentState>,
+    /// The editor window's size and zoom.
+    #[persist = "editor-layout"]
+    pub editor_layout: Mutex<EditorLayout>,
 }
 
 impl OrchardParams {
-    /// The explicit property values of the instrument state (off the audio
-    /// thread: it locks).
-    pub fn edits(&self) -> BTreeMap<String, f64> {
+    /// The property edits of the instrument state (off the audio thread: it
+    /// locks).
+    pub fn edits(&self) -> Vec<PropertyEdit> {
         self.state
             .lock()
             .map(|state| state.edits.clone())
             .unwrap_or_default()
+    }
+
+    /// Replaces the property edits of the instrument state (off the audio
+    /// thread: it locks).
+    pub fn set_edits(&self, edits: Vec<PropertyEdit>) {
+        if let Ok(mut state) = self.state.lock() {
+            *state = InstrumentState {
+                format: STATE_FORMAT,
+                edits,
+            };
+        }
+    }
+
+    /// The parameters that shape the sound continuously (all but the
+    /// instrument choice), by permanent id.
+    pub fn sound_params(&self) -> [(&'static str, &FloatParam); 10] {
+        [
+            ("level", &self.output_level),
+            ("hardness", &self.hardness),
+            ("brightness", &self.brightness),
+            ("decay", &self.decay),
+            ("detune", &self.detune),
+            ("resonance", &self.resonance),
+            ("a4", &self.a4),
+            ("stretch", &self.stretch),
+            ("velocity-curve", &self.velocity_curve),
+            ("width", &self.width),
+        ]
+    }
+
+    /// The editor window's saved size and zoom, made usable.
+    pub fn layout(&self) -> EditorLayout {
+        self.editor_layout
+            .lock()
+            .map(|layout| layout.clamped())
+            .unwrap_or_default()
+    }
+
+    /// Changes the editor window's saved size or zoom.
+    pub fn change_layout(&self, change: impl FnOnce(&mut EditorLayout)) {
+        if let Ok(mut layout) = self.editor_layout.lock() {
+            change(&mut layout);
+            *layout = layout.clamped();
+        }
     }
 }
 
@@ -148,8 +222,9 @@ impl Default for OrchardParams {
             width: linear("Stereo width", 0.6, 0.0, 1.0),
             state: Mutex::new(InstrumentState {
                 format: STATE_FORMAT,
-                edits: BTreeMap::new(),
+                edits: Vec::new(),
             }),
+            editor_layout: Mutex::new(EditorLayout::default()),
         }
     }
 }

@@ -2,10 +2,9 @@
 //! the chosen preset. The instrument is then rebuilt off the audio thread and
 //! swapped in at the start of a block (notes sounding at that moment stop).
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use orchard_engine::instrument::Preset;
+use orchard_engine::instrument::{Preset, PropertyEdit};
 
 use crate::params::{Instrument, OrchardParams};
 
@@ -61,14 +60,14 @@ impl SoundSettings {
         }
     }
 
-    /// The chosen instrument with these settings, then `edits` (property path →
-    /// value), applied. Each applies where the instrument has the part it
-    /// drives (a bar has no strings to detune); a value the preset refuses
-    /// leaves that property as it was.
-    pub fn instrument_with(&self, edits: &BTreeMap<String, f64>) -> Preset {
+    /// The chosen instrument with these settings, then `edits` applied in
+    /// order. Each applies where the instrument has the part it names (a bar
+    /// has no strings to detune); an edit the preset refuses leaves the
+    /// instrument as it was.
+    pub fn instrument_with(&self, edits: &[PropertyEdit]) -> Preset {
         let mut preset = self.instrument();
-        for (path, &value) in edits {
-            let _ = preset.set(path, value);
+        for edit in edits {
+            let _ = preset.apply(edit);
         }
         preset
     }

@@ -1,0 +1,156 @@
+//! The editor never blocks the audio thread: with every lock the editor (and
+//! the background rebuild) can take held by another thread, `process` still
+//! runs, plays the on-screen keyboard's notes, and allocates nothing.
+
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use nice_plug::prelude::*;
+use orchard_engine::rt::SynthEvent;
+
+use crate::Orchard;
+use crate::editor::app::EditorApp;
+
+/// A host that runs background tasks nowhere: the test is about `process`.
+struct Host {
+    transport: Transport,
+    tasks: std::cell::Cell<u32>,
+}
+
+impl ActivateContext<Orchard> for Host {
+    fn plugin_api(&self) -> PluginApi {
+        PluginApi::Clap
+    }
+    fn execute(&self, _task: crate::Rebuild) {}
+    fn set_latency_samples(&self, _samples: u32) {}
+    fn set_current_voice_capacity(&self, _capacity: u32) {}
+}
+
+impl ProcessContext<Orchard> for Host {
+    fn plugin_api(&self) -> PluginApi {
+        PluginApi::Clap
+    }
+    fn execute_background(&self, _task: crate::Rebuild) {
+        self.tasks.set(self.tasks.get() + 1);
+    }
+    fn execute_gui(&self, _task: crate::Rebuild) {}
+    fn transport(&self) -> &Transport {
+        &self.transport
+    }
+    fn next_event(&mut self) -> Option<PluginNoteEvent<Orchard>> {
+        None
+    }
+    fn try_send_event(
+        &mut self,
+        _event: PluginNoteEvent<Orchard>,
+    ) -> Result<
+        (),
+        (
+            PluginNoteEvent<Orchard>,
+            nice_plug::context::process::SendEventError,
+        ),
+    > {
+        Ok(())
+    }
+    fn set_latency_samples(&self, _samples: u32) {}
+    fn request_restart(&self) {}
+    fn set_current_voice_capacity(&self, _capacity: u32) {}
+}
+
+const RATE: f32 = 48_000.0;
+const BLOCK: usize = 256;
+
+/// Renders `blocks` blocks; returns the peak of the output.
+fn render(plugin: &mut Orchard, host: &mut Host, blocks: usize) -> f32 {
+    let mut left = vec![0.0f32; BLOCK];
+    let mut right = vec![0.0f32; BLOCK];
+    let mut peak = 0.0f32;
+    for _ in 0..blocks {
+        let mut buffer = Buffer::default();
+        // Safety: both slices live until `process` returns.
+        unsafe {
+            buffer.set_slices(BLOCK, |slices| {
+                slices.clear();
+                slices.push(&mut left);
+                slices.push(&mut right);
+            });
+        }
+        let mut aux = AuxiliaryBuffers {
+            inputs: &mut [],
+            outputs: &mut [],
+        };
+        nice_assert_no_alloc::assert_no_alloc(|| {
+            let _ = plugin.process(&mut buffer, &mut aux, host);
+        });
+        peak = left
+            .iter()
+            .chain(right.iter())
+            .fold(peak, |p, x| p.max(x.abs()));
+        assert!(left.iter().chain(right.iter()).all(|x| x.is_finite()));
+    }
+    peak
+}
+
+#[test]
+fn process_runs_while_the_editor_holds_every_lock() {
+    let mut plugin = Orchard::default();
+    let mut host = Host {
+        transport: Transport::new(RATE),
+        tasks: std::cell::Cell::new(0),
+    };
+    let layout = Orchard::AUDIO_IO_LAYOUTS[0];
+    let config = BufferConfig {
+        sample_rate: RATE,
+        min_buffer_size: None,
+        max_buffer_size: BLOCK as u32,
+        process_mode: ProcessMode::Realtime,
+    };
+    assert!(plugin.activate(&layout, &config, &mut host));
+    // What a host's wrapper does at activation: the level's smoother starts
+    // at the parameter's value.
+    plugin
+        .params
+        .output_level
+        .smoothed
+        .reset(plugin.params.output_level.value());
+
+    // The editor, open against the running instrument.
+    let params = Arc::clone(&plugin.params);
+    let link = Arc::clone(&plugin.link);
+    let loader = Arc::clone(&plugin.loader);
+    let mut app = EditorApp::new(Arc::clone(&params), Arc::clone(&link));
+    app.opened();
+    // A note from the on-screen keyboard.
+    assert!(link.play(SynthEvent::NoteOn {
+        key: 60,
+        velocity: 0.8
+    }));
+    // An edit: the audio thread must ask for a rebuild, not wait for one.
+    link.state_changed();
+
+    // Every lock the editor or the rebuild can take, held by this thread
+    // while the audio thread plays.
+    let _state = params.state.lock().unwrap();
+    let _layout = params.editor_layout.lock().unwrap();
+    let _loader = loader.lock().unwrap();
+    let _notes = link.notes.lock().unwrap();
+    let _scope = link.scope.lock().unwrap();
+    let _views = link.views.lock().unwrap();
+    let (done, finished) = mpsc::channel();
+    let audio = std::thread::spawn(move || {
+        let peak = render(&mut plugin, &mut host, 200);
+        let tasks = host.tasks.get();
+        let _ = done.send((peak, tasks));
+        plugin
+    });
+    let (peak, tasks) = finished
+        .recv_timeout(Duration::from_secs(60))
+        .expect("process finished while the editor held its locks");
+    let _plugin = audio.join().expect("the audio thread did not panic");
+    assert!(
+        peak > 0.01,
+        "the on-screen keyboard's note sounded: peak {peak}"
+    );
+    assert_eq!(tasks, 1, "one rebuild asked for, on the background thread");
+}

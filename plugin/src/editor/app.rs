@@ -1,0 +1,202 @@
+//! The editor's whole window, drawn into any [`egui::Ui`]: the preset
+//! browser and undo/redo on top, the component tree on the left, the
+//! properties of the selection on the right, the macro controls with the
+//! meters and scope in the middle, and the mechanism over the on-screen
+//! keyboard at the bottom.
+
+use std::sync::Arc;
+
+use egui::{Key, KeyboardShortcut, Modifiers, Panel, Ui};
+use nice_plug::prelude::ParamSetter;
+use orchard_engine::rt::{MechanicsView, MeterView};
+
+use super::browser::{Browser, BrowserAction};
+use super::controls::{self, Gestures};
+use super::keyboard::{Keyboard, LOWEST_KEY};
+use super::layout::ZOOM_RANGE;
+use super::meters::{self, Scope};
+use super::session::EditSession;
+use super::tree::{Navigation, PROBES};
+use super::{mechanism, probes, properties};
+use crate::link::EditorLink;
+use crate::params::OrchardParams;
+
+const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+const REDO: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+/// Zoom steps of the − and + buttons.
+const ZOOM_STEP: f32 = 1.1;
+
+/// Everything the editor shows and remembers while open.
+pub struct EditorApp {
+    params: Arc<OrchardParams>,
+    link: Arc<EditorLink>,
+    /// The instrument being edited.
+    pub session: EditSession,
+    navigation: Navigation,
+    /// The preset browser.
+    pub browser: Browser,
+    gestures: Gestures,
+    keyboard: Keyboard,
+    scope: Scope,
+    mechanics: MechanicsView,
+    meters: MeterView,
+}
+
+impl EditorApp {
+    /// The editor for the plugin's parameters, linked to its audio thread.
+    pub fn new(params: Arc<OrchardParams>, link: Arc<EditorLink>) -> Self {
+        Self {
+            session: EditSession::new(Arc::clone(&params), Arc::clone(&link)),
+            params,
+            link,
+            navigation: Navigation::default(),
+            browser: Browser::default(),
+            gestures: Gestures::default(),
+            keyboard: Keyboard::default(),
+            scope: Scope::default(),
+            mechanics: MechanicsView::default(),
+            meters: MeterView::default(),
+        }
+    }
+
+    /// The window opened: start the scope.
+    pub fn opened(&mut self) {
+        self.link.want_scope(true);
+    }
+
+    /// The window closed: stop the scope, let go of a key the mouse held.
+    pub fn closed(&mut self) {
+        self.link.want_scope(false);
+        if let Some(off) = self.keyboard.release() {
+            self.link.play(off);
+        }
+    }
+
+    /// Draws one frame.
+    pub fn ui(&mut self, ui: &mut Ui, setter: &ParamSetter) {
+        self.read_engine();
+        self.session.refresh();
+        self.shortcuts(ui);
+        Panel::top("top").show(ui, |ui| self.top_bar(ui, setter));
+        Panel::bottom("keys").show(ui, |ui| self.playing_surface(ui));
+        Panel::left("tree")
+            .resizable(true)
+            .default_size(250.0)
+            .show(ui, |ui| {
+                ui.heading("Components");
+                self.navigation.show(ui, &mut self.session);
+            });
+        Panel::right("properties")
+            .resizable(true)
+            .default_size(430.0)
+            .show(ui, |ui| {
+                ui.heading("Properties");
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    if self.session.selection.len() == 1 && self.session.selection.contains(PROBES)
+                    {
+                        probes::show(ui, &self.mechanics, &self.meters);
+                    } else {
+                        properties::show(ui, &mut self.session);
+                    }
+                });
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.heading("Controls");
+            controls::show(ui, setter, &self.params, &mut self.gestures);
+            ui.separator();
+            ui.heading("Output");
+            meters::show(ui, &self.meters, &self.scope);
+        });
+        // The mechanism moves: draw again at the display's rate.
+        ui.ctx().request_repaint();
+    }
+
+    /// Takes the latest snapshots and scope samples.
+    fn read_engine(&mut self) {
+        if let Some((mechanics, meters)) = self
+            .link
+            .with_views(|views| (*views.mechanics.latest(), *views.meters.latest()))
+        {
+            self.mechanics = mechanics;
+            self.meters = meters;
+        }
+        let scope = &mut self.scope;
+        self.link.drain_scope(|frame| scope.push(frame));
+    }
+
+    fn shortcuts(&mut self, ui: &Ui) {
+        if ui.input_mut(|i| i.consume_shortcut(&REDO)) {
+            self.session.redo();
+        } else if ui.input_mut(|i| i.consume_shortcut(&UNDO)) {
+            self.session.undo();
+        }
+    }
+
+    fn top_bar(&mut self, ui: &mut Ui, setter: &ParamSetter) {
+        ui.horizontal(|ui| {
+            ui.heading("Orchard");
+            ui.separator();
+            let (can_undo, can_redo) = self.session.can_undo_redo();
+            if ui
+                .add_enabled(can_undo, egui::Button::new("Undo"))
+                .on_hover_text("Ctrl+Z")
+                .clicked()
+            {
+                self.session.undo();
+            }
+            if ui
+                .add_enabled(can_redo, egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Shift+Z")
+                .clicked()
+            {
+                self.session.redo();
+            }
+            ui.separator();
+            self.zoom_buttons(ui);
+        });
+        if self.browser.show(ui, &self.params, setter) == BrowserAction::Loaded {
+            self.link.state_changed();
+            self.session.refresh();
+            self.session.forget_history();
+        }
+    }
+
+    fn zoom_buttons(&mut self, ui: &mut Ui) {
+        let zoom = ui.ctx().zoom_factor();
+        let mut wanted = zoom;
+        if ui.button("−").on_hover_text("Zoom out").clicked() {
+            wanted = zoom / ZOOM_STEP;
+        }
+        if ui
+            .button(format!("{:.0} %", zoom * 100.0))
+            .on_hover_text("Zoom to 100 %")
+            .clicked()
+        {
+            wanted = 1.0;
+        }
+        if ui.button("+").on_hover_text("Zoom in").clicked() {
+            wanted = zoom * ZOOM_STEP;
+        }
+        let wanted = wanted.clamp(ZOOM_RANGE.0, ZOOM_RANGE.1);
+        if wanted != zoom {
+            ui.ctx().set_zoom_factor(wanted);
+            self.params.change_layout(|layout| layout.zoom = wanted);
+        }
+    }
+
+    /// The mechanism above the keyboard, keys aligned.
+    fn playing_surface(&mut self, ui: &mut Ui) {
+        mechanism::show(ui, 120.0, &self.mechanics, &self.meters);
+        let mechanics = &self.mechanics;
+        let down = |key: u8| {
+            key.checked_sub(LOWEST_KEY)
+                .and_then(|i| mechanics.key_down.get(usize::from(i)))
+                .copied()
+                .unwrap_or(false)
+        };
+        for event in self.keyboard.show(ui, 80.0, &down) {
+            self.link.play(event);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! Orchard's editor: navigate the instrument's components, edit any property
+//! while playing, watch the mechanism move, and play it from the screen.
+//!
+//! [`app::EditorApp`] draws everything into an [`egui::Ui`] and knows nothing
+//! of windows, so tests drive it headless; [`window`] puts it in a plugin
+//! window through nice-plug-egui. The editor talks to the audio thread only
+//! through [`crate::link::EditorLink`] (atomics and wait-free queues) and to
+//! the host through parameter gestures.
+
+pub mod app;
+mod browser;
+mod controls;
+mod history;
+mod keyboard;
+mod layout;
+mod mechanism;
+mod meters;
+pub mod presets;
+mod probes;
+mod properties;
+pub mod session;
+mod tree;
+#[cfg(feature = "editor")]
+pub mod window;
+
+pub use layout::EditorLayout;
+#[cfg(feature = "editor")]
+pub use window::create;

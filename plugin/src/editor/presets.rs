@@ -1,0 +1,273 @@
+//! The preset browser: the built-in instruments and the user's own presets
+//! (files in the user preset folder), loaded, saved as, and reverted to.
+//!
+//! A user preset is a small JSON file: the instrument, the host parameters'
+//! values and the property edits, in order. Loading one sets the parameters
+//! through the host (so hosts record the change) and the edits through the
+//! instrument state.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use nice_plug::prelude::{Enum, Param, ParamSetter};
+use orchard_engine::instrument::PropertyEdit;
+use serde::{Deserialize, Serialize};
+
+use crate::params::{Instrument, OrchardParams};
+
+/// The format of user preset files this build writes.
+pub const PRESET_FORMAT: u32 = 1;
+/// User preset files end in this.
+pub const EXTENSION: &str = "orchard.json";
+
+/// A user preset as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserPreset {
+    /// The format it was written in.
+    pub format: u32,
+    /// The built-in instrument it starts from (`grand-piano`, `mallet-bar`).
+    pub instrument: String,
+    /// Host parameter id → plain value (`hardness` → 0.3).
+    pub parameters: BTreeMap<String, f32>,
+    /// Property edits, applied in order after the parameters.
+    pub edits: Vec<PropertyEdit>,
+}
+
+/// Where a preset comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PresetSource {
+    /// A built-in instrument with its parameters at their defaults.
+    Builtin(Instrument),
+    /// A file in the user preset folder (or anywhere).
+    File(PathBuf),
+}
+
+impl PresetSource {
+    /// The name shown in the browser.
+    pub fn name(&self) -> String {
+        match self {
+            Self::Builtin(instrument) => {
+                format!(
+                    "{} (built-in)",
+                    Instrument::variants()[instrument.to_index()]
+                )
+            }
+            Self::File(path) => path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .map(|n| {
+                    n.trim_end_matches(EXTENSION)
+                        .trim_end_matches('.')
+                        .to_string()
+                })
+                .unwrap_or_else(|| path.display().to_string()),
+        }
+    }
+}
+
+/// The user preset folder: `$ORCHARD_PRESET_DIR` if set; otherwise the
+/// platform's place for user data (`$XDG_DATA_HOME/orchard/presets` or
+/// `~/.local/share/orchard/presets` on Linux).
+pub fn user_folder() -> Option<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(dir) = var("ORCHARD_PRESET_DIR") {
+        return Some(dir);
+    }
+    if cfg!(target_os = "windows") {
+        return var("APPDATA").map(|d| d.join("Orchard").join("Presets"));
+    }
+    if cfg!(target_os = "macos") {
+        return var("HOME").map(|h| h.join("Library/Application Support/Orchard/Presets"));
+    }
+    var("XDG_DATA_HOME")
+        .or_else(|| var("HOME").map(|h| h.join(".local/share")))
+        .map(|d| d.join("orchard").join("presets"))
+}
+
+/// The built-in instruments, then the user presets in `folder` by name.
+pub fn list(folder: Option<&Path>) -> Vec<PresetSource> {
+    let mut files: Vec<PathBuf> = folder
+        .and_then(|f| std::fs::read_dir(f).ok())
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.to_str().is_some_and(|s| s.ends_with(EXTENSION)))
+        .collect();
+    files.sort();
+    (0..Instrument::variants().len())
+        .map(|i| PresetSource::Builtin(Instrument::from_index(i)))
+        .chain(files.into_iter().map(PresetSource::File))
+        .collect()
+}
+
+/// Reads a user preset file. Errors name the file and say what is wrong, with
+/// the line and column for malformed JSON.
+pub fn read(path: &Path) -> Result<UserPreset, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let preset: UserPreset =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if preset.format > PRESET_FORMAT {
+        return Err(format!(
+            "{}: written by a newer Orchard (format {}; this one reads up to {PRESET_FORMAT})",
+            path.display(),
+            preset.format
+        ));
+    }
+    Ok(preset)
+}
+
+/// The file a preset named `name` is saved to in `folder`: the name with
+/// characters that are unsafe in file names replaced.
+pub fn file_for(folder: &Path, name: &str) -> Result<PathBuf, String> {
+    let clean: String = name
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || " -_()".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if clean.trim().is_empty() {
+        return Err("give the preset a name".into());
+    }
+    Ok(folder.join(format!("{clean}.{EXTENSION}")))
+}
+
+/// Writes `preset` to `path`, creating the folder; never leaves a half-written
+/// file in place of an old one (it writes a temporary file and renames it).
+pub fn write(path: &Path, preset: &UserPreset) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).map_err(fail)?;
+    }
+    let text = serde_json::to_string_pretty(preset).map_err(|e| e.to_string())?;
+    let temporary = path.with_extension("tmp");
+    std::fs::write(&temporary, text).map_err(fail)?;
+    std::fs::rename(&temporary, path).map_err(fail)
+}
+
+/// The plugin's present sound as a user preset.
+pub fn capture(params: &OrchardParams) -> UserPreset {
+    UserPreset {
+        format: PRESET_FORMAT,
+        instrument: params.instrument.value().preset_name().to_string(),
+        parameters: params
+            .sound_params()
+            .into_iter()
+            .map(|(id, param)| (id.to_string(), param.unmodulated_plain_value()))
+            .collect(),
+        edits: params.edits(),
+    }
+}
+
+/// What loading a preset did: warnings about parts that were skipped.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Loaded {
+    /// Things in the preset this build does not know, in words.
+    pub warnings: Vec<String>,
+}
+
+/// Sets the parameters (as host gestures) and the edits of `preset`.
+/// Parameters it does not give return to their defaults; unknown parameter
+/// ids and out-of-range values are reported, not fatal.
+pub fn apply(
+    preset: &UserPreset,
+    params: &OrchardParams,
+    setter: &ParamSetter,
+) -> Result<Loaded, String> {
+    let instrument = (0..Instrument::variants().len())
+        .map(Instrument::from_index)
+        .find(|i| i.preset_name() == preset.instrument)
+        .ok_or_else(|| format!("unknown instrument \"{}\"", preset.instrument))?;
+    let mut loaded = Loaded::default();
+    setter.begin_set_parameter(&params.instrument);
+    setter.set_parameter(&params.instrument, instrument);
+    setter.end_set_parameter(&params.instrument);
+    for (id, param) in params.sound_params() {
+        let normalized = match preset.parameters.get(id) {
+            Some(&value) if value.is_finite() => param.preview_normalized(value),
+            Some(&value) => {
+                loaded.warnings.push(format!(
+                    "parameter {id}: {value} is not a number; default used"
+                ));
+                param.default_normalized_value()
+            }
+            None => param.default_normalized_value(),
+        };
+        setter.begin_set_parameter(param);
+        setter.set_parameter_normalized(param, normalized);
+        setter.end_set_parameter(param);
+    }
+    for id in preset.parameters.keys() {
+        if !params.sound_params().iter().any(|(known, _)| known == id) {
+            loaded
+                .warnings
+                .push(format!("parameter {id}: unknown, skipped"));
+        }
+    }
+    params.set_edits(preset.edits.clone());
+    Ok(loaded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("orchard-presets-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn saved_presets_read_back_and_list_after_the_builtins() {
+        let dir = folder("roundtrip");
+        let preset = UserPreset {
+            format: PRESET_FORMAT,
+            instrument: "grand-piano".into(),
+            parameters: BTreeMap::from([("hardness".to_string(), 0.25)]),
+            edits: vec![PropertyEdit::Set {
+                path: "tuning:a4_hz".into(),
+                value: 442.0,
+            }],
+        };
+        let path = file_for(&dir, "Bright / hall").unwrap();
+        assert_eq!(path.file_name().unwrap(), "Bright _ hall.orchard.json");
+        write(&path, &preset).unwrap();
+        assert_eq!(read(&path).unwrap(), preset);
+        let listed = list(Some(&dir));
+        assert_eq!(listed.len(), Instrument::variants().len() + 1);
+        assert_eq!(listed.last().unwrap().name(), "Bright _ hall");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn broken_files_say_where_and_what() {
+        let dir = folder("broken");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.orchard.json");
+        std::fs::write(&path, "{\n  \"format\": 1,\n  \"instrument\": 3\n}").unwrap();
+        let error = read(&path).unwrap_err();
+        assert!(
+            error.contains("bad.orchard.json") && error.contains("line 3"),
+            "{error}"
+        );
+        std::fs::write(
+            &path,
+            r#"{"format": 9, "instrument": "grand-piano", "parameters": {}, "edits": []}"#,
+        )
+        .unwrap();
+        assert!(read(&path).unwrap_err().contains("newer Orchard"));
+        assert!(read(&dir.join("missing.orchard.json")).is_err());
+        assert!(file_for(&dir, "  ").is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

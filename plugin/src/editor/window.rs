@@ -1,0 +1,94 @@
+//! The editor in a plugin window (nice-plug-egui: egui through baseview and
+//! OpenGL), resizable, opening at the size and zoom it was left at.
+
+use std::sync::Arc;
+
+use nice_plug::context::gui::GuiContext;
+use nice_plug::editor::ResizeHint;
+use nice_plug::editor::dpi::{LogicalSize, Size};
+use nice_plug_egui::baseview::WindowSize;
+use nice_plug_egui::{
+    EguiEditor, EguiEditorState, EguiNiceSettings, Frame, NiceEguiApp, RepaintNotifier,
+    create_egui_editor,
+};
+
+use super::app::EditorApp;
+use super::layout::{EditorLayout, MAX_SIZE, MIN_SIZE};
+use crate::link::EditorLink;
+use crate::params::OrchardParams;
+
+/// The editor as nice-plug-egui runs it.
+pub struct OrchardWindow {
+    app: EditorApp,
+    gui: Option<GuiContext>,
+    layout: Arc<OrchardParams>,
+}
+
+/// The plugin's editor: `params` (with the saved layout) and the link to the
+/// audio thread.
+pub fn create(
+    params: Arc<OrchardParams>,
+    link: Arc<EditorLink>,
+) -> Option<EguiEditor<OrchardWindow>> {
+    let layout = params.layout();
+    let state = EguiEditorState::from_size(
+        Size::Logical(LogicalSize::new(
+            f64::from(layout.width),
+            f64::from(layout.height),
+        )),
+        layout.zoom,
+    );
+    let logical = |[w, h]: [f32; 2]| Some(LogicalSize::new(w, h));
+    let settings = EguiNiceSettings::new()
+        .with_tile("Orchard")
+        .with_resize_hint(
+            ResizeHint::resizable().with_min_max_logical_size(logical(MIN_SIZE), logical(MAX_SIZE)),
+        );
+    let window = OrchardWindow {
+        app: EditorApp::new(Arc::clone(&params), link),
+        gui: None,
+        layout: params,
+    };
+    create_egui_editor(state, RepaintNotifier::new(), settings, window)
+}
+
+impl OrchardWindow {
+    fn remember(&self, change: impl FnOnce(&mut EditorLayout)) {
+        self.layout.change_layout(change);
+    }
+}
+
+impl NiceEguiApp for OrchardWindow {
+    fn build(
+        &mut self,
+        egui_ctx: egui::Context,
+        gui: GuiContext,
+        _frame: &mut Frame,
+    ) -> Result<(), nice_plug_egui::baseview::HandlerError> {
+        egui_ctx.set_zoom_factor(self.layout.layout().zoom);
+        self.gui = Some(gui);
+        self.app.opened();
+        Ok(())
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut Frame) {
+        if let Some(gui) = &self.gui {
+            self.app.ui(ui, &gui.param_setter());
+        }
+    }
+
+    fn resized(&mut self, size: WindowSize) {
+        self.remember(|layout| {
+            layout.width = size.logical.width as f32;
+            layout.height = size.logical.height as f32;
+        });
+    }
+
+    fn zoom_factor_changed(&mut self, zoom: f32) {
+        self.remember(|layout| layout.zoom = zoom);
+    }
+
+    fn editor_closed(&mut self) {
+        self.app.closed();
+    }
+}

@@ -1,0 +1,318 @@
+//! The editor, driven headless through egui_kittest as a user would: find a
+//! component by path, select it, drag a property's slider, undo; the macro
+//! controls send host automation gestures; the on-screen keyboard plays.
+
+use std::sync::{Arc, Mutex};
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers, Pos2, Vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use nice_plug::prelude::*;
+use orchard::OrchardParams;
+use orchard::editor::app::EditorApp;
+use orchard::link::{AudioLink, EditorLink, link};
+use orchard::sound::SoundSettings;
+use orchard_engine::instrument::PropertyEdit;
+use orchard_engine::rt::SynthEvent;
+
+/// A host that records the automation gestures it is sent.
+#[derive(Default)]
+struct RecordingHost {
+    gestures: Mutex<Vec<String>>,
+}
+
+impl GuiContextInner for RecordingHost {
+    fn plugin_api(&self) -> PluginApi {
+        PluginApi::Clap
+    }
+    unsafe fn raw_begin_set_parameter(&self, _param: ParamPtr) {
+        self.gestures.lock().unwrap().push("begin".into());
+    }
+    unsafe fn raw_set_parameter_normalized(&self, _param: ParamPtr, normalized: f32) {
+        self.gestures
+            .lock()
+            .unwrap()
+            .push(format!("set {normalized:.3}"));
+    }
+    unsafe fn raw_end_set_parameter(&self, _param: ParamPtr) {
+        self.gestures.lock().unwrap().push("end".into());
+    }
+    fn get_state(&self) -> PluginState {
+        PluginState {
+            version: String::new(),
+            params: Default::default(),
+            fields: Default::default(),
+        }
+    }
+    fn set_state(&self, _state: PluginState) {}
+    fn request_restart(&self) {}
+}
+
+struct Editor {
+    app: EditorApp,
+    host: Arc<RecordingHost>,
+}
+
+struct Fixture {
+    params: Arc<OrchardParams>,
+    link: Arc<EditorLink>,
+    audio: AudioLink,
+    harness: Harness<'static, Editor>,
+}
+
+fn open_editor() -> Fixture {
+    let params = Arc::new(OrchardParams::default());
+    let (editor_link, audio) = link();
+    let link = Arc::new(editor_link);
+    let editor = Editor {
+        app: EditorApp::new(Arc::clone(&params), Arc::clone(&link)),
+        host: Arc::new(RecordingHost::default()),
+    };
+    let harness = Harness::builder()
+        .with_size(Vec2::new(1280.0, 860.0))
+        .build_ui_state(
+            |ui, editor: &mut Editor| {
+                let setter = ParamSetter::new(&*editor.host);
+                editor.app.ui(ui, &setter);
+            },
+            editor,
+        );
+    Fixture {
+        params,
+        link,
+        audio,
+        harness,
+    }
+}
+
+/// The value the engine builds the instrument with, as the plugin's rebuild does.
+fn engine_value(params: &OrchardParams, path: &str) -> f64 {
+    SoundSettings::from_params(params)
+        .instrument_with(&params.edits())
+        .get(path)
+        .expect("the path exists")
+}
+
+/// Drags from `from` by `by` with the mouse, a frame per step.
+fn drag(harness: &mut Harness<'static, Editor>, from: Pos2, by: Vec2) {
+    harness.hover_at(from);
+    harness.step();
+    harness.drag_at(from);
+    harness.step();
+    for i in 1..=5 {
+        harness.hover_at(from + by * (i as f32 / 5.0));
+        harness.step();
+    }
+    harness.drop_at(from + by);
+    harness.step();
+    harness.step();
+}
+
+#[test]
+fn find_by_path_drag_a_property_and_undo() {
+    let mut f = open_editor();
+    let path = "strings/key/61:loss_b1";
+    let before = engine_value(&f.params, path);
+    let version = f.link.state_version();
+
+    f.harness.get_by_label("Search").focus();
+    f.harness.get_by_label("Search").type_text("strings/key/61");
+    f.harness.run_steps(2);
+    f.harness.get_by_label("strings/key/61").click();
+    f.harness.run_steps(2);
+    let state = f.harness.state().app.session.state(path).unwrap();
+    assert!(
+        !state.explicit,
+        "key 61 is between anchors: loss_b1 is inherited"
+    );
+
+    let slider = f
+        .harness
+        .get_by_role_and_label(Role::Slider, "loss_b1")
+        .rect();
+    drag(&mut f.harness, slider.center(), Vec2::new(60.0, 0.0));
+
+    let after = engine_value(&f.params, path);
+    assert!(
+        (after / before - 1.0).abs() > 0.05,
+        "the drag moved the value: {before} → {after}"
+    );
+    let state = f.harness.state().app.session.state(path).unwrap();
+    assert!(state.explicit, "edited, the property became explicit");
+    assert!(
+        f.link.state_version() > version,
+        "the plugin is told to rebuild"
+    );
+    assert!(
+        f.params
+            .edits()
+            .iter()
+            .any(|e| matches!(e, PropertyEdit::Set { path: p, .. } if p == path)),
+        "the edit is a property-path command in the saved state"
+    );
+    // Its neighbour below the next anchor follows the new value.
+    let neighbour = "strings/key/62:loss_b1";
+    assert!(
+        !f.harness
+            .state()
+            .app
+            .session
+            .state(neighbour)
+            .unwrap()
+            .explicit
+    );
+
+    f.harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    f.harness.run_steps(2);
+    let undone = engine_value(&f.params, path);
+    assert!(
+        (undone - before).abs() <= 1e-12 * before.abs(),
+        "undo restores {before}, got {undone}"
+    );
+    assert!(
+        !f.harness.state().app.session.state(path).unwrap().explicit,
+        "and makes it inherited again"
+    );
+
+    f.harness
+        .key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    f.harness.run_steps(2);
+    assert!(
+        (engine_value(&f.params, path) - after).abs() <= 1e-12 * after.abs(),
+        "redo"
+    );
+}
+
+#[test]
+fn the_inherited_button_makes_a_value_explicit_and_back() {
+    let mut f = open_editor();
+    let path = "hammers/key/64:felt_stiffness";
+    let before = engine_value(&f.params, path);
+    f.harness
+        .state_mut()
+        .app
+        .session
+        .selection
+        .insert("hammers/key/64".into());
+    f.harness.run_steps(2);
+    // Every property of a key between anchors is inherited; click the
+    // felt stiffness's button.
+    let buttons = f.harness.query_all_by_label("inherited").count();
+    assert!(
+        buttons >= 4,
+        "a hammer key has several inherited properties: {buttons}"
+    );
+    f.harness
+        .state_mut()
+        .app
+        .session
+        .set_explicit("felt_stiffness", true);
+    f.harness.run_steps(2);
+    assert_eq!(
+        f.harness.query_all_by_label("inherited").count(),
+        buttons - 1
+    );
+    assert!(f.harness.state().app.session.state(path).unwrap().explicit);
+    assert_eq!(
+        engine_value(&f.params, path),
+        before,
+        "explicit at the same value"
+    );
+    f.harness.get_by_label("explicit").click();
+    f.harness.run_steps(2);
+    assert!(!f.harness.state().app.session.state(path).unwrap().explicit);
+    assert_eq!(f.harness.query_all_by_label("inherited").count(), buttons);
+}
+
+#[test]
+fn multi_selection_edits_what_the_selection_shares_in_one_step() {
+    let mut f = open_editor();
+    let session = &mut f.harness.state_mut().app.session;
+    session.selection.insert("strings/key/61".into());
+    session.selection.insert("strings/key/70".into());
+    session.selection.insert("hammers/key/61".into());
+    assert!(
+        session.shared_properties().is_empty(),
+        "strings and hammers share no property"
+    );
+    session.selection.remove("hammers/key/61");
+    assert!(session.shared_properties().contains(&"loss_b2"));
+    let before = [61, 70].map(|k| engine_value(&f.params, &format!("strings/key/{k}:loss_b2")));
+    let session = &mut f.harness.state_mut().app.session;
+    session.set_selected("loss_b2", 1e-3, None);
+    for k in [61, 70] {
+        assert_eq!(
+            engine_value(&f.params, &format!("strings/key/{k}:loss_b2")),
+            1e-3
+        );
+    }
+    assert!(f.harness.state_mut().app.session.undo());
+    let after_undo = [61, 70].map(|k| engine_value(&f.params, &format!("strings/key/{k}:loss_b2")));
+    assert_eq!(after_undo, before, "one undo step restores both");
+}
+
+#[test]
+fn macro_sliders_send_host_automation_gestures() {
+    let mut f = open_editor();
+    f.harness.run_steps(2);
+    let slider = f
+        .harness
+        .get_by_role_and_label(Role::Slider, "Hammer hardness")
+        .rect();
+    drag(&mut f.harness, slider.center(), Vec2::new(40.0, 0.0));
+    let gestures = f.harness.state().host.gestures.lock().unwrap().clone();
+    assert_eq!(
+        gestures.first().map(String::as_str),
+        Some("begin"),
+        "{gestures:?}"
+    );
+    assert_eq!(
+        gestures.last().map(String::as_str),
+        Some("end"),
+        "{gestures:?}"
+    );
+    assert_eq!(
+        gestures.iter().filter(|g| *g == "begin").count(),
+        1,
+        "one gesture: {gestures:?}"
+    );
+    assert!(
+        gestures.iter().filter(|g| g.starts_with("set")).count() >= 2,
+        "{gestures:?}"
+    );
+}
+
+#[test]
+fn the_on_screen_keyboard_plays_harder_at_the_front_of_a_key() {
+    let mut f = open_editor();
+    f.harness.run_steps(2);
+    let keyboard = f.harness.get_by_label("On-screen keyboard").rect();
+    // The lowest white key, A0: a press near its back, then near its front.
+    let x = keyboard.left() + 3.0;
+    let mut velocities = Vec::new();
+    for depth in [0.1, 0.95] {
+        let at = Pos2::new(x, keyboard.top() + depth * keyboard.height());
+        f.harness.hover_at(at);
+        f.harness.step();
+        f.harness.drag_at(at);
+        f.harness.step();
+        f.harness.drop_at(at);
+        f.harness.step();
+        while let Some(event) = f.audio.next_note() {
+            match event {
+                SynthEvent::NoteOn { key, velocity } => {
+                    assert_eq!(key, 21);
+                    velocities.push(velocity);
+                }
+                SynthEvent::NoteOff { key, .. } => assert_eq!(key, 21),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+    assert_eq!(velocities.len(), 2, "{velocities:?}");
+    assert!(
+        velocities[0] < 0.35 && velocities[1] > 0.9,
+        "{velocities:?}"
+    );
+}
