@@ -228,3 +228,42 @@ impl Default for OrchardParams {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_of_format_1_load_as_commands_and_format_2_round_trips() {
+        let old = r#"{"format":1,"edits":{"strings:detune_cents":1.5,"tuning:a4_hz":442.0}}"#;
+        let state: InstrumentState = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            state.edits,
+            vec![
+                PropertyEdit::Set {
+                    path: "strings:detune_cents".into(),
+                    value: 1.5
+                },
+                PropertyEdit::Set {
+                    path: "tuning:a4_hz".into(),
+                    value: 442.0
+                },
+            ]
+        );
+        let new = InstrumentState {
+            format: STATE_FORMAT,
+            edits: vec![
+                PropertyEdit::Set {
+                    path: "strings/key/61:loss_b1".into(),
+                    value: 0.9,
+                },
+                PropertyEdit::Inherit {
+                    path: "hammers/key/60:felt_stiffness".into(),
+                },
+            ],
+        };
+        let text = serde_json::to_string(&new).unwrap();
+        assert_eq!(serde_json::from_str::<InstrumentState>(&text).unwrap(), new);
+        assert!(serde_json::from_str::<InstrumentState>(r#"{"format":2,"edits":7}"#).is_err());
+    }
+}

@@ -1,6 +1,7 @@
 //! What the host parameters do to the instrument: each sets property paths of
 //! the chosen preset. The instrument is then rebuilt off the audio thread and
-//! swapped in at the start of a block (notes sounding at that moment stop).
+//! swapped in live at the start of a block: sounding notes carry on with the
+//! new values (a change of instrument stops them).
 
 use std::sync::OnceLock;
 

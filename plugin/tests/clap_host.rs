@@ -407,6 +407,47 @@ fn a4_tuning_retunes_the_instrument() {
     });
 }
 
+/// A parameter moved while a note sounds takes effect on that note, live: the
+/// held A4 goes on sounding and glides to the new tuning.
+#[test]
+fn a_parameter_change_retunes_a_sounding_note() {
+    with_plugin(|entry| {
+        let a4 = parameters(entry)
+            .into_iter()
+            .find(|p| p.1 == "A4 tuning")
+            .unwrap();
+        let fs = 48_000.0;
+        let note = (10, Send::NoteOn(69, 0.8));
+        let retune = (24_000, Send::Param(a4.0, 1.0));
+        // At the pace of a sound card, so the rebuild has its time.
+        let out = render_script(entry, fs, 4_800, 3.0, &[note, retune], true);
+        let unedited = render_script(entry, fs, 4_800, 3.0, &[note], true);
+        let window = 96_000..144_000;
+        let before = &out[0][4_800..24_000];
+        let after = &out[0][window.clone()];
+        let pitch =
+            |x: &[f32]| orchard_engine::analysis::peak_frequency(x, fs, 420.0, 500.0).unwrap();
+        let cents = |f: f64, reference: f64| 1200.0 * (f / reference).log2();
+        assert!(
+            cents(pitch(before), 440.0).abs() < 3.0,
+            "first at {} Hz",
+            pitch(before)
+        );
+        assert!(
+            cents(pitch(after), 466.0).abs() < 3.0,
+            "then at {} Hz",
+            pitch(after)
+        );
+        // Still the same note ringing, as loud as it rings unedited: the swap
+        // did not cut it off.
+        let ratio = peak(after) / peak(&unedited[0][window]);
+        assert!(
+            (0.7..1.4).contains(&ratio),
+            "level {ratio} × the unedited note's"
+        );
+    });
+}
+
 /// nice-plug's CLAP state: the JSON's length (u64, little-endian), then the
 /// JSON.
 fn clap_stream(json: &[u8]) -> Vec<u8> {

@@ -192,7 +192,18 @@ fn run(args: &Args) -> Result<bool, Fail> {
         "{PROGRAM}: playing `{}` through {name}; Ctrl-C quits",
         args.preset
     );
+    if cfg!(feature = "editor") && !has_display() {
+        eprintln!("{PROGRAM}: no display (DISPLAY is not set): playing without the editor");
+    }
     Ok(nice_export_standalone_with_args::<Orchard, _>(wrapper_args))
+}
+
+/// Whether there is a display to open the editor on (X11, or Wayland with
+/// XWayland).
+fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
 }
 
 /// Quits at once on Ctrl-C (SIGINT), SIGTERM or SIGHUP, with status 0.

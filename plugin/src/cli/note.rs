@@ -2,6 +2,7 @@
 //! and measures it: the hammer's contact, the partials and the inharmonicity,
 //! the decay times, and a spectrogram.
 
+pub use orchard_engine::instrument::note_name;
 use std::fmt::Write as _;
 
 use orchard_engine::analysis::amplitude_at;
@@ -326,18 +327,6 @@ fn report_partials(
         text.push('\n');
         text.push_str(row.trim_end());
     }
-}
-
-/// The name of MIDI key `key`, middle C (60) being C4.
-pub fn note_name(key: u8) -> String {
-    const NAMES: [&str; 12] = [
-        "C", "C♯", "D", "D♯", "E", "F", "F♯", "G", "G♯", "A", "A♯", "B",
-    ];
-    format!(
-        "{}{}",
-        NAMES[usize::from(key % 12)],
-        i32::from(key / 12) - 1
-    )
 }
 
 #[cfg(test)]

@@ -13,6 +13,8 @@ use super::keyboard::{HIGHEST_KEY, KeyGeometry, LOWEST_KEY};
 const FULL_GLOW_J: f32 = 0.05;
 /// Decades of energy below full glow that still show.
 const GLOW_DECADES: f32 = 5.0;
+/// Height of the band the pedals are drawn in, points.
+const PEDAL_BAND: f32 = 16.0;
 /// Contact force drawn at full brightness, N.
 const FULL_FORCE_N: f32 = 60.0;
 
@@ -27,29 +29,35 @@ fn glow(energy_j: f32) -> f32 {
 /// Draws the mechanism into `height` points of `ui`, keys laid out as the
 /// keyboard below it lays them out.
 pub fn show(ui: &mut Ui, height: f32, mechanics: &MechanicsView, meters: &MeterView) {
-    let (rect, _) = ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::hover());
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 4.0, Color32::from_gray(22));
+    let (whole, _) =
+        ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::hover());
+    let painter = ui.painter_at(whole);
+    painter.rect_filled(whole, 4.0, Color32::from_gray(22));
+    let band = Rect::from_min_size(whole.min, Vec2::new(whole.width(), PEDAL_BAND));
+    pedals(ui, band, mechanics);
+    let rect = Rect::from_min_max(pos2(whole.left(), band.bottom()), whole.max);
     let geometry = KeyGeometry::new(rect);
-    let string_y = rect.top() + 0.18 * rect.height();
+    // A side view of each key's strings: the string across the top, the
+    // damper resting on it from above, the hammer rising to it from below.
+    let string_y = rect.top() + 0.3 * rect.height();
     let rest_y = rect.bottom() - 0.08 * rect.height();
+    let damper_lift = 0.2 * rect.height();
     for key in LOWEST_KEY..=HIGHEST_KEY {
         let index = usize::from(key - LOWEST_KEY);
         let (left, right) = geometry.span(key);
         let x = 0.5 * (left + right);
         let width = (right - left).max(2.0);
 
-        // The string, brighter the more energy it carries.
-        let energy = meters.string_energy_j[usize::from(key)];
-        let light = glow(energy);
+        // The string, brighter and thicker the more energy it carries.
+        let light = glow(meters.string_energy_j[usize::from(key)]);
         let string_colour = Color32::from_rgb(
             (90.0 + 165.0 * light) as u8,
             (90.0 + 130.0 * light) as u8,
             (100.0 + 40.0 * light) as u8,
         );
         painter.line_segment(
-            [pos2(x, rect.top() + 2.0), pos2(x, string_y + 6.0)],
-            Stroke::new(1.0 + 2.0 * light, string_colour),
+            [pos2(left + 1.0, string_y), pos2(right - 1.0, string_y)],
+            Stroke::new(1.0 + 2.5 * light, string_colour),
         );
 
         // The damper: on the string when 1, lifted clear when 0.
@@ -59,10 +67,10 @@ pub fn show(ui: &mut Ui, height: f32, mechanics: &MechanicsView, meters: &MeterV
             .copied()
             .unwrap_or(1.0)
             .clamp(0.0, 1.0);
-        let damper_top = rect.top() + 2.0 + (1.0 - damper) * 0.6 * (string_y - rect.top());
-        let felt = Rect::from_min_size(
-            pos2(x - 0.35 * width, damper_top - 6.0),
-            Vec2::new(0.7 * width, 6.0),
+        let felt_bottom = string_y - 1.5 - (1.0 - damper) * damper_lift;
+        let felt = Rect::from_min_max(
+            pos2(x - 0.35 * width, felt_bottom - 6.0),
+            pos2(x + 0.35 * width, felt_bottom),
         );
         painter.rect_filled(felt, 1.0, Color32::from_rgb(120, 150, 210));
 
@@ -73,7 +81,8 @@ pub fn show(ui: &mut Ui, height: f32, mechanics: &MechanicsView, meters: &MeterV
             .copied()
             .unwrap_or(0.0)
             .clamp(0.0, 1.0);
-        let head_y = rest_y + (string_y + 8.0 - rest_y) * travel;
+        let radius = (0.45 * width).clamp(1.5, 5.0);
+        let head_y = rest_y + (string_y + radius + 1.0 - rest_y) * travel;
         painter.line_segment(
             [pos2(x, rest_y + 4.0), pos2(x, head_y)],
             Stroke::new(1.0, Color32::from_gray(110)),
@@ -93,7 +102,7 @@ pub fn show(ui: &mut Ui, height: f32, mechanics: &MechanicsView, meters: &MeterV
             (190.0 - 120.0 * hit) as u8,
             (170.0 - 140.0 * hit) as u8,
         );
-        painter.circle_filled(Pos2::new(x, head_y), (0.45 * width).clamp(1.5, 5.0), head);
+        painter.circle_filled(Pos2::new(x, head_y), radius, head);
 
         if mechanics.key_down.get(index).copied().unwrap_or(false) {
             painter.line_segment(
@@ -105,30 +114,33 @@ pub fn show(ui: &mut Ui, height: f32, mechanics: &MechanicsView, meters: &MeterV
             );
         }
     }
-    pedals(ui, rect, mechanics);
 }
 
-/// The pedals' depths, in the mechanism view's corner.
-fn pedals(ui: &Ui, rect: Rect, mechanics: &MechanicsView) {
-    let painter = ui.painter_at(rect);
+/// The pedals' depths, each a name and a bar, along the top band.
+fn pedals(ui: &Ui, band: Rect, mechanics: &MechanicsView) {
+    let painter = ui.painter_at(band);
     let pedals = [
         ("una corda", mechanics.una_corda),
         ("sostenuto", if mechanics.sostenuto { 1.0 } else { 0.0 }),
         ("sustain", mechanics.sustain),
     ];
-    for (i, (name, depth)) in pedals.into_iter().enumerate() {
-        let top_left = pos2(rect.right() - 250.0 + 82.0 * i as f32, rect.bottom() - 18.0);
-        let bar = Rect::from_min_size(top_left, Vec2::new(70.0, 5.0));
-        painter.rect_filled(bar, 2.0, Color32::from_gray(50));
-        let filled = Rect::from_min_size(top_left, Vec2::new(70.0 * depth.clamp(0.0, 1.0), 5.0));
-        painter.rect_filled(filled, 2.0, Color32::from_rgb(230, 160, 70));
-        painter.text(
-            top_left + Vec2::new(0.0, 6.0),
-            egui::Align2::LEFT_TOP,
+    let mut x = band.left() + 8.0;
+    for (name, depth) in pedals {
+        let text = painter.text(
+            pos2(x, band.center().y),
+            egui::Align2::LEFT_CENTER,
             name,
-            egui::FontId::proportional(10.0),
-            Color32::from_gray(160),
+            egui::FontId::proportional(11.0),
+            Color32::from_gray(170),
         );
+        let bar = Rect::from_min_size(
+            pos2(text.right() + 6.0, band.center().y - 3.0),
+            Vec2::new(60.0, 6.0),
+        );
+        painter.rect_filled(bar, 2.0, Color32::from_gray(50));
+        let filled = Rect::from_min_size(bar.min, Vec2::new(60.0 * depth.clamp(0.0, 1.0), 6.0));
+        painter.rect_filled(filled, 2.0, Color32::from_rgb(230, 160, 70));
+        x = bar.right() + 18.0;
     }
 }
 

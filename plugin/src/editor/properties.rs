@@ -8,6 +8,10 @@ use orchard_engine::instrument::{PropertyInfo, ValueKind};
 
 use super::session::{EditSession, PropertyState};
 
+/// The smallest positive value a logarithmic slider from 0 reaches, as a
+/// fraction of its top.
+const SMALLEST_FRACTION: f64 = 1e-6;
+
 /// Draws the panel for the selection.
 pub fn show(ui: &mut Ui, session: &mut EditSession) {
     if session.selection.is_empty() {
@@ -121,9 +125,13 @@ fn value_widget(ui: &mut Ui, info: &PropertyInfo, value: &mut f64) -> egui::Resp
             ui.add(Slider::new(value, lo..=hi).step_by(1.0).integer())
         }
         ValueKind::Real => {
+            // Ranges from 0 whose values lie decades below the top (string
+            // losses, inharmonicity) get a logarithmic slider too.
+            let near_zero = lo == 0.0 && hi > 0.0 && *value < hi / 100.0;
             let response = ui.add(
                 Slider::new(value, lo..=hi)
-                    .logarithmic(info.logarithmic)
+                    .logarithmic(info.logarithmic || near_zero)
+                    .smallest_positive(hi * SMALLEST_FRACTION)
                     .clamping(egui::SliderClamping::Always),
             );
             ui.label(info.unit);

@@ -7,6 +7,7 @@ use nice_plug::context::gui::GuiContext;
 use nice_plug::editor::ResizeHint;
 use nice_plug::editor::dpi::{LogicalSize, Size};
 use nice_plug_egui::baseview::WindowSize;
+use nice_plug_egui::resizable_window::ResizableWindow;
 use nice_plug_egui::{
     EguiEditor, EguiEditorState, EguiNiceSettings, Frame, NiceEguiApp, RepaintNotifier,
     create_egui_editor,
@@ -72,9 +73,15 @@ impl NiceEguiApp for OrchardWindow {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut Frame) {
-        if let Some(gui) = &self.gui {
-            self.app.ui(ui, &gui.param_setter());
-        }
+        let Some(gui) = &self.gui else {
+            return;
+        };
+        // A corner to drag, for hosts whose frames do not resize plugins.
+        let [min, max] = [MIN_SIZE, MAX_SIZE].map(|[w, h]| egui::vec2(w, h));
+        ResizableWindow::new("orchard-editor")
+            .min_size(min)
+            .max_size(max)
+            .show(ui, |ui| self.app.ui(ui, &gui.param_setter()));
     }
 
     fn resized(&mut self, size: WindowSize) {
