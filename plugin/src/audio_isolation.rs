@@ -127,11 +127,14 @@ fn process_runs_while_the_editor_holds_every_lock() {
         velocity: 0.8
     }));
     // An edit: the audio thread must ask for a rebuild, not wait for one.
-    link.state_changed();
+    params.set_edits(vec![orchard_engine::instrument::PropertyEdit::Set {
+        path: "tuning:a4_hz".into(),
+        value: 442.0,
+    }]);
 
     // Every lock the editor or the rebuild can take, held by this thread
     // while the audio thread plays.
-    let _state = params.state.lock().unwrap();
+    let _state = params.state.state.lock().unwrap();
     let _layout = params.editor_layout.lock().unwrap();
     let _loader = loader.lock().unwrap();
     let _notes = link.notes.lock().unwrap();

@@ -25,7 +25,7 @@ use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{InstrumentLoader, Synth, SynthError, SynthEvent, TimedEvent};
 
 use link::{AudioLink, EditorLink};
-pub use params::{Instrument, InstrumentState, OrchardParams, STATE_FORMAT};
+pub use params::{Instrument, InstrumentState, OrchardParams, STATE_FORMAT, VersionedState};
 use sound::SoundSettings;
 
 /// The plugin: one synthesiser playing the instrument the parameters describe.
@@ -43,7 +43,7 @@ pub struct Orchard {
     /// The audio thread's side: notes from the on-screen keyboard, the scope.
     audio_link: AudioLink,
     /// The version of the instrument state built last (see
-    /// [`EditorLink::state_version`]).
+    /// [`VersionedState::version`]).
     built_state: u64,
 }
 
@@ -206,7 +206,7 @@ impl Plugin for Orchard {
                 self.link.set_views(synth.take_views());
                 self.synth = Some(synth);
                 self.built = Some(settings);
-                self.built_state = self.link.state_version();
+                self.built_state = self.params.state.version();
                 true
             }
             Err(error) => {
@@ -256,7 +256,7 @@ impl Plugin for Orchard {
         // audio thread (one rebuild at a time; a later change is picked up
         // when it is done).
         let wanted = SoundSettings::from_params(&self.params);
-        let state = self.link.state_version();
+        let state = self.params.state.version();
         let changed = self.built != Some(wanted) || self.built_state != state;
         if changed && !self.rebuilding.swap(true, Ordering::AcqRel) {
             self.built = Some(wanted);

@@ -3,13 +3,14 @@
 //!
 //! Everything that crosses to the audio thread is an atomic or a wait-free
 //! single-producer single-consumer queue (rtrb): notes played on the on-screen
-//! keyboard go in, the output samples for the scope come out, and a counter
-//! says that the instrument state changed. The locks here (`Mutex`) guard only
+//! keyboard go in, the output samples for the scope come out. (Edits reach the
+//! plugin through the instrument state's version counter, in
+//! [`crate::params::VersionedState`].) The locks here (`Mutex`) guard only
 //! the GUI's own ends and the views' slot, which `activate` fills; `process`
 //! never touches them.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use orchard_engine::rt::{SynthEvent, Views};
 use rtrb::{Consumer, Producer, RingBuffer};
@@ -27,8 +28,6 @@ pub struct EditorLink {
     pub(crate) scope: Mutex<Consumer<[f32; 2]>>,
     /// Whether an editor is open and reads the scope.
     scope_wanted: AtomicBool,
-    /// Counts changes of the instrument state (property edits, presets).
-    state_changes: AtomicU64,
     /// The running synthesiser's views (mechanics and meters), set at `activate`.
     pub(crate) views: Mutex<Option<Views>>,
 }
@@ -47,7 +46,6 @@ pub fn link() -> (EditorLink, AudioLink) {
         notes: Mutex::new(note_producer),
         scope: Mutex::new(scope_consumer),
         scope_wanted: AtomicBool::new(false),
-        state_changes: AtomicU64::new(0),
         views: Mutex::new(None),
     };
     let audio = AudioLink {
@@ -79,16 +77,6 @@ impl EditorLink {
                 frame(f);
             }
         }
-    }
-
-    /// Tells the plugin that the instrument state changed: it rebuilds.
-    pub fn state_changed(&self) {
-        self.state_changes.fetch_add(1, Ordering::AcqRel);
-    }
-
-    /// How many times the instrument state has changed.
-    pub fn state_version(&self) -> u64 {
-        self.state_changes.load(Ordering::Acquire)
     }
 
     /// Hands over a new synthesiser's views (at `activate`, off the audio thread).

@@ -5,8 +5,10 @@
 //! [`crate::sound`]).
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
+use nice_plug::params::persist::PersistentField;
 use nice_plug::prelude::*;
 use orchard_engine::instrument::PropertyEdit;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -113,31 +115,65 @@ pub struct OrchardParams {
     pub width: FloatParam,
     /// Everything else about the instrument, saved with the parameters.
     #[persist = "instrument-state"]
-    pub state: Mutex<InstrumentState>,
+    pub state: VersionedState,
     /// The editor window's size and zoom.
     #[persist = "editor-layout"]
     pub editor_layout: Mutex<EditorLayout>,
+}
+
+/// The instrument state, and a count of its changes: `process` sees that the
+/// editor edited it or a host loaded another without taking its lock.
+#[derive(Debug, Default)]
+pub struct VersionedState {
+    pub(crate) state: Mutex<InstrumentState>,
+    version: AtomicU64,
+}
+
+impl VersionedState {
+    /// How many times the state has changed (wait-free: for the audio thread).
+    pub fn version(&self) -> u64 {
+        self.version.load(Ordering::Acquire)
+    }
+
+    /// Reads the state (off the audio thread: it locks).
+    fn read<R>(&self, read: impl FnOnce(&InstrumentState) -> R) -> R {
+        read(&self.state.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Replaces the state (off the audio thread: it locks).
+    fn replace(&self, state: InstrumentState) {
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = state;
+        self.version.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+impl<'a> PersistentField<'a, InstrumentState> for VersionedState {
+    fn set(&self, new_value: InstrumentState) {
+        self.replace(new_value);
+    }
+
+    fn map<F, R>(&self, f: F) -> R
+    where
+        F: Fn(&InstrumentState) -> R,
+    {
+        self.read(f)
+    }
 }
 
 impl OrchardParams {
     /// The property edits of the instrument state (off the audio thread: it
     /// locks).
     pub fn edits(&self) -> Vec<PropertyEdit> {
-        self.state
-            .lock()
-            .map(|state| state.edits.clone())
-            .unwrap_or_default()
+        self.state.read(|state| state.edits.clone())
     }
 
     /// Replaces the property edits of the instrument state (off the audio
-    /// thread: it locks).
+    /// thread: it locks); the plugin rebuilds the instrument.
     pub fn set_edits(&self, edits: Vec<PropertyEdit>) {
-        if let Ok(mut state) = self.state.lock() {
-            *state = InstrumentState {
-                format: STATE_FORMAT,
-                edits,
-            };
-        }
+        self.state.replace(InstrumentState {
+            format: STATE_FORMAT,
+            edits,
+        });
     }
 
     /// The parameters that shape the sound continuously (all but the
@@ -220,10 +256,13 @@ impl Default for OrchardParams {
                 },
             ),
             width: linear("Stereo width", 0.6, 0.0, 1.0),
-            state: Mutex::new(InstrumentState {
-                format: STATE_FORMAT,
-                edits: Vec::new(),
-            }),
+            state: VersionedState {
+                state: Mutex::new(InstrumentState {
+                    format: STATE_FORMAT,
+                    edits: Vec::new(),
+                }),
+                version: AtomicU64::new(0),
+            },
             editor_layout: Mutex::new(EditorLayout::default()),
         }
     }
@@ -265,5 +304,22 @@ mod tests {
         let text = serde_json::to_string(&new).unwrap();
         assert_eq!(serde_json::from_str::<InstrumentState>(&text).unwrap(), new);
         assert!(serde_json::from_str::<InstrumentState>(r#"{"format":2,"edits":7}"#).is_err());
+    }
+
+    #[test]
+    fn a_state_loaded_by_the_host_counts_as_a_change() {
+        let params = OrchardParams::default();
+        let before = params.state.version();
+        params.state.set(InstrumentState {
+            format: STATE_FORMAT,
+            edits: vec![PropertyEdit::Set {
+                path: "tuning:a4_hz".into(),
+                value: 441.0,
+            }],
+        });
+        assert_eq!(params.state.version(), before + 1);
+        assert_eq!(params.edits().len(), 1);
+        params.set_edits(Vec::new());
+        assert_eq!(params.state.version(), before + 2);
     }
 }

@@ -11,7 +11,7 @@ use egui_kittest::kittest::Queryable;
 use nice_plug::prelude::*;
 use orchard::OrchardParams;
 use orchard::editor::app::EditorApp;
-use orchard::link::{AudioLink, EditorLink, link};
+use orchard::link::{AudioLink, link};
 use orchard::sound::SoundSettings;
 use orchard_engine::instrument::PropertyEdit;
 use orchard_engine::rt::SynthEvent;
@@ -56,7 +56,6 @@ struct Editor {
 
 struct Fixture {
     params: Arc<OrchardParams>,
-    link: Arc<EditorLink>,
     audio: AudioLink,
     harness: Harness<'static, Editor>,
 }
@@ -80,7 +79,6 @@ fn open_editor() -> Fixture {
         );
     Fixture {
         params,
-        link,
         audio,
         harness,
     }
@@ -114,7 +112,7 @@ fn find_by_path_drag_a_property_and_undo() {
     let mut f = open_editor();
     let path = "strings/key/61:loss_b1";
     let before = engine_value(&f.params, path);
-    let version = f.link.state_version();
+    let version = f.params.state.version();
 
     f.harness.get_by_label("Search").focus();
     f.harness.get_by_label("Search").type_text("strings/key/61");
@@ -141,7 +139,7 @@ fn find_by_path_drag_a_property_and_undo() {
     let state = f.harness.state().app.session.state(path).unwrap();
     assert!(state.explicit, "edited, the property became explicit");
     assert!(
-        f.link.state_version() > version,
+        f.params.state.version() > version,
         "the plugin is told to rebuild"
     );
     assert!(

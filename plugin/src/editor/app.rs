@@ -47,7 +47,7 @@ impl EditorApp {
     /// The editor for the plugin's parameters, linked to its audio thread.
     pub fn new(params: Arc<OrchardParams>, link: Arc<EditorLink>) -> Self {
         Self {
-            session: EditSession::new(Arc::clone(&params), Arc::clone(&link)),
+            session: EditSession::new(Arc::clone(&params)),
             params,
             link,
             navigation: Navigation::default(),
@@ -156,7 +156,6 @@ impl EditorApp {
             self.zoom_buttons(ui);
         });
         if self.browser.show(ui, &self.params, setter) == BrowserAction::Loaded {
-            self.link.state_changed();
             self.session.refresh();
             self.session.forget_history();
         }

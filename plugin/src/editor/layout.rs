@@ -33,7 +33,7 @@ impl Default for EditorLayout {
 
 impl EditorLayout {
     /// The layout with every value made usable: sizes within
-    /// [`MIN_SIZE`]..[`MAX_SIZE`], zoom within [`ZOOM_RANGE`]; a non-finite
+    /// `MIN_SIZE` to `MAX_SIZE`, zoom within `ZOOM_RANGE`; a non-finite
     /// value (from a damaged state) takes the default's.
     pub fn clamped(self) -> Self {
         let default = Self::default();

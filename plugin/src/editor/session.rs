@@ -3,7 +3,7 @@
 //!
 //! Every edit is a property-path command ([`PropertyEdit`]), the same that
 //! presets and the plugin's saved state hold: it goes into the instrument
-//! state, and the plugin, told through the link, rebuilds the instrument off
+//! state, and the plugin, seeing its version change, rebuilds the instrument off
 //! the audio thread and swaps it in live (sounding notes carry on).
 
 use std::collections::BTreeSet;
@@ -12,7 +12,6 @@ use std::sync::Arc;
 use orchard_engine::instrument::{ComponentInfo, Preset, PropertyEdit, PropertyInfo};
 
 use super::history::{History, Step};
-use crate::link::EditorLink;
 use crate::params::OrchardParams;
 use crate::sound::SoundSettings;
 
@@ -31,7 +30,6 @@ pub struct PropertyState {
 /// The editor's model of the instrument.
 pub struct EditSession {
     params: Arc<OrchardParams>,
-    link: Arc<EditorLink>,
     /// The host parameters the preset was resolved with.
     settings: SoundSettings,
     /// The edits the preset was resolved with, in order.
@@ -48,14 +46,13 @@ pub struct EditSession {
 
 impl EditSession {
     /// The session for the plugin's parameters and state.
-    pub fn new(params: Arc<OrchardParams>, link: Arc<EditorLink>) -> Self {
+    pub fn new(params: Arc<OrchardParams>) -> Self {
         let settings = SoundSettings::from_params(&params);
         let edits = params.edits();
         let preset = settings.instrument_with(&edits);
         let components = preset.components();
         Self {
             params,
-            link,
             settings,
             edits,
             preset,
@@ -223,7 +220,6 @@ impl EditSession {
         self.edits = edits;
         self.components = preset.components();
         self.preset = preset;
-        self.link.state_changed();
         true
     }
 
