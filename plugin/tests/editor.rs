@@ -314,3 +314,103 @@ fn the_on_screen_keyboard_plays_harder_at_the_front_of_a_key() {
         "{velocities:?}"
     );
 }
+
+#[test]
+fn a_user_preset_loads_from_the_browser_and_reports_what_it_skipped() {
+    let folder =
+        std::env::temp_dir().join(format!("orchard-editor-presets-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("mine.orchard.json"),
+        r#"{
+  "format": 1,
+  "instrument": "grand-piano",
+  "parameters": { "hardness": 0.5, "loudness": 3.0 },
+  "edits": [
+    { "op": "set", "path": "strings/key/61:loss_b1", "value": 0.9 },
+    { "op": "set", "path": "strings/key/61:no_such_field", "value": 1.0 }
+  ]
+}"#,
+    )
+    .unwrap();
+    std::fs::write(folder.join("broken.orchard.json"), "{ \"format\": 1,").unwrap();
+    let mut f = open_editor();
+    f.harness.state_mut().app.browser.folder = Some(folder.clone());
+    let version = f.params.state.version();
+    f.harness.run_steps(2);
+
+    f.harness
+        .get_by_role_and_label(Role::ComboBox, "Preset")
+        .click();
+    f.harness.run_steps(2);
+    f.harness.get_by_label("mine").click();
+    f.harness.run_steps(2);
+    let message = f
+        .harness
+        .get_by_label_contains("Loaded mine, with warnings");
+    let text = format!("{message:?}");
+    assert!(
+        text.contains("loudness") && text.contains("no_such_field"),
+        "{text}"
+    );
+    assert_eq!(f.params.edits().len(), 2, "every edit is kept in the state");
+    assert!(f.params.state.version() > version, "the plugin rebuilds");
+    assert_eq!(engine_value(&f.params, "strings/key/61:loss_b1"), 0.9);
+    let gestures = f.harness.state().host.gestures.lock().unwrap().clone();
+    let begins = gestures.iter().filter(|g| *g == "begin").count();
+    assert_eq!(
+        begins, 11,
+        "the instrument and ten parameters, each a gesture: {gestures:?}"
+    );
+
+    f.harness
+        .get_by_role_and_label(Role::ComboBox, "Preset")
+        .click();
+    f.harness.run_steps(2);
+    f.harness.get_by_label("broken").click();
+    f.harness.run_steps(2);
+    let error = format!(
+        "{:?}",
+        f.harness.get_by_label_contains("Could not load broken")
+    );
+    assert!(error.contains("line 1"), "{error}");
+    assert_eq!(f.params.edits().len(), 2, "a broken preset changes nothing");
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// Every text the editor can show has its glyphs in the editor's fonts
+/// (the sharps of note names, the symbols and units of the properties):
+/// nothing is drawn as a missing-glyph box.
+#[test]
+fn every_label_unit_and_description_has_its_glyphs() {
+    let mut f = open_editor();
+    f.harness.run_steps(2);
+    let mut texts: Vec<String> = vec!["−".into(), "+".into(), "Dismiss".into()];
+    for name in ["grand-piano", "mallet-bar"] {
+        let preset = orchard_engine::instrument::Preset::load(name).unwrap();
+        for component in preset.components() {
+            texts.push(component.label.clone());
+            for property in &component.properties {
+                let info = preset
+                    .property_info(&format!("{}:{property}", component.path))
+                    .unwrap();
+                texts.push(info.unit.to_string());
+                texts.push(info.description.to_string());
+            }
+        }
+    }
+    let font = egui::FontId::proportional(14.0);
+    let missing: Vec<&String> = texts
+        .iter()
+        .filter(|text| {
+            !f.harness
+                .ctx
+                .fonts_mut(|fonts| fonts.has_glyphs(&font, text))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "texts with glyphs the fonts lack: {missing:?}"
+    );
+}

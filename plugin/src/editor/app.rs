@@ -17,7 +17,7 @@ use super::layout::ZOOM_RANGE;
 use super::meters::{self, Scope};
 use super::session::EditSession;
 use super::tree::{Navigation, PROBES};
-use super::{mechanism, probes, properties};
+use super::{fonts, mechanism, probes, properties};
 use crate::link::EditorLink;
 use crate::params::OrchardParams;
 
@@ -41,6 +41,8 @@ pub struct EditorApp {
     scope: Scope,
     mechanics: MechanicsView,
     meters: MeterView,
+    /// Whether the fonts are installed in the window's egui context.
+    fonts_installed: bool,
 }
 
 impl EditorApp {
@@ -57,11 +59,14 @@ impl EditorApp {
             scope: Scope::default(),
             mechanics: MechanicsView::default(),
             meters: MeterView::default(),
+            fonts_installed: false,
         }
     }
 
-    /// The window opened: start the scope.
+    /// The window opened (a new egui context): install the fonts, start the
+    /// scope.
     pub fn opened(&mut self) {
+        self.fonts_installed = false;
         self.link.want_scope(true);
     }
 
@@ -73,8 +78,15 @@ impl EditorApp {
         }
     }
 
-    /// Draws one frame.
+    /// Draws one frame. The first only installs the fonts (they take effect
+    /// from the next).
     pub fn ui(&mut self, ui: &mut Ui, setter: &ParamSetter) {
+        if !self.fonts_installed {
+            ui.ctx().set_fonts(fonts::definitions());
+            self.fonts_installed = true;
+            ui.ctx().request_repaint();
+            return;
+        }
         self.read_engine();
         self.session.refresh();
         self.shortcuts(ui);

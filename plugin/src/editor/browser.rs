@@ -46,7 +46,7 @@ impl Browser {
         let mut action = BrowserAction::None;
         let folder = self.folder();
         ui.horizontal(|ui| {
-            ui.label("Preset");
+            let label = ui.label("Preset");
             let shown = self
                 .current
                 .as_ref()
@@ -63,7 +63,9 @@ impl Browser {
                             action = self.load(source, params, setter);
                         }
                     }
-                });
+                })
+                .response
+                .labelled_by(label.id);
             if ui
                 .add_enabled(self.current.is_some(), egui::Button::new("Revert"))
                 .on_hover_text("Back to the preset as it was loaded or saved")
@@ -94,7 +96,7 @@ impl Browser {
             let dismissed = ui
                 .horizontal(|ui| {
                     ui.colored_label(colour, message);
-                    ui.small_button("✕").clicked()
+                    ui.small_button("Dismiss").clicked()
                 })
                 .inner;
             if dismissed {

@@ -61,7 +61,7 @@ impl Gestures {
 pub fn show(ui: &mut Ui, setter: &ParamSetter, params: &OrchardParams, gestures: &mut Gestures) {
     let current = params.instrument.value();
     ui.horizontal(|ui| {
-        ui.add_sized([150.0, 18.0], egui::Label::new(params.instrument.name()));
+        let label = ui.add_sized([150.0, 18.0], egui::Label::new(params.instrument.name()));
         egui::ComboBox::from_id_salt("instrument")
             .selected_text(Instrument::variants()[current.to_index()])
             .show_ui(ui, |ui| {
@@ -74,7 +74,9 @@ pub fn show(ui: &mut Ui, setter: &ParamSetter, params: &OrchardParams, gestures:
                         setter.end_set_parameter(&params.instrument);
                     }
                 }
-            });
+            })
+            .response
+            .labelled_by(label.id);
     });
     gestures.slider(ui, setter, &params.output_level);
     gestures.slider(ui, setter, &params.hardness);

@@ -10,6 +10,7 @@
 pub mod app;
 mod browser;
 mod controls;
+mod fonts;
 mod history;
 mod keyboard;
 mod layout;

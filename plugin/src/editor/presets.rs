@@ -14,6 +14,7 @@ use orchard_engine::instrument::PropertyEdit;
 use serde::{Deserialize, Serialize};
 
 use crate::params::{Instrument, OrchardParams};
+use crate::sound::SoundSettings;
 
 /// The format of user preset files this build writes.
 pub const PRESET_FORMAT: u32 = 1;
@@ -210,6 +211,18 @@ pub fn apply(
             loaded
                 .warnings
                 .push(format!("parameter {id}: unknown, skipped"));
+        }
+    }
+    // Edits the instrument refuses (unknown paths, values out of range) are
+    // kept in the state, so nothing is lost, and reported.
+    let mut check = SoundSettings {
+        instrument,
+        ..SoundSettings::from_params(params)
+    }
+    .instrument();
+    for edit in &preset.edits {
+        if let Err(error) = check.apply(edit) {
+            loaded.warnings.push(format!("edit refused: {error}"));
         }
     }
     params.set_edits(preset.edits.clone());
