@@ -414,3 +414,64 @@ fn every_label_unit_and_description_has_its_glyphs() {
         "texts with glyphs the fonts lack: {missing:?}"
     );
 }
+
+/// The simulated time the clockwork window's legend shows, s.
+fn clockwork_time(harness: &Harness<'static, Editor>) -> f64 {
+    // A label keeps its text as its AccessKit value.
+    let label = harness
+        .get_by_label_contains("t = ")
+        .value()
+        .unwrap_or_default();
+    let value = label.trim_start_matches("t = ").trim_end_matches(" s");
+    value
+        .parse()
+        .unwrap_or_else(|_| panic!("a time in {label:?}"))
+}
+
+#[test]
+fn the_clockwork_button_shows_a_live_escapement_that_runs_only_while_shown() {
+    let mut f = open_editor();
+    let toggle = |f: &mut Fixture| {
+        f.harness
+            .get_by_role_and_label(Role::Button, "Clockwork")
+            .click();
+        f.harness.step();
+    };
+    assert!(
+        f.harness.query_by_label_contains("t = ").is_none(),
+        "hidden at first"
+    );
+    toggle(&mut f);
+    f.harness.run_steps(5);
+    for part in ["wheel", "lever", "balance"] {
+        assert!(
+            f.harness.query_by_label(part).is_some(),
+            "the legend lists the {part}"
+        );
+    }
+    // The harness's frames are 0.25 s long: each advances the mechanism by
+    // the 0.1 s a frame may at most, and the view says it runs slow.
+    let before = clockwork_time(&f.harness);
+    f.harness.run_steps(10);
+    let after = clockwork_time(&f.harness);
+    assert!(
+        (after - before - 1.0).abs() < 0.011,
+        "{before} s → {after} s"
+    );
+    assert!(f.harness.query_by_label("0.40× real time").is_some());
+
+    toggle(&mut f);
+    assert!(
+        f.harness.query_by_label_contains("t = ").is_none(),
+        "hidden"
+    );
+    f.harness.run_steps(10);
+    toggle(&mut f);
+    // Running while hidden, the ten frames would have added 1 s; the two
+    // clicks' frames (pointer down, up) add at most 0.4 s.
+    let shown_again = clockwork_time(&f.harness);
+    assert!(
+        shown_again >= after && shown_again - after < 0.45,
+        "hidden, it did not run: {after} s → {shown_again} s"
+    );
+}

@@ -1,8 +1,9 @@
 //! The editor's whole window, drawn into any [`egui::Ui`]: the preset
 //! browser and undo/redo on top, the component tree on the left, the
 //! properties of the selection on the right, the macro controls with the
-//! meters and scope in the middle, and the mechanism over the on-screen
-//! keyboard at the bottom.
+//! meters and scope in the middle, the mechanism over the on-screen
+//! keyboard at the bottom, and the clockwork window when the top bar's
+//! button opens it.
 
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use nice_plug::prelude::ParamSetter;
 use orchard_engine::rt::{MechanicsView, MeterView};
 
 use super::browser::{Browser, BrowserAction};
+use super::clockwork::ClockworkView;
 use super::controls::{self, Gestures};
 use super::keyboard::{Keyboard, LOWEST_KEY};
 use super::layout::ZOOM_RANGE;
@@ -43,6 +45,7 @@ pub struct EditorApp {
     meters: MeterView,
     /// Whether the fonts are installed in the window's egui context.
     fonts_installed: bool,
+    clockwork: ClockworkView,
 }
 
 impl EditorApp {
@@ -60,6 +63,7 @@ impl EditorApp {
             mechanics: MechanicsView::default(),
             meters: MeterView::default(),
             fonts_installed: false,
+            clockwork: ClockworkView::default(),
         }
     }
 
@@ -120,6 +124,7 @@ impl EditorApp {
             ui.heading("Output");
             meters::show(ui, &self.meters, &self.scope);
         });
+        self.clockwork.window(ui.ctx());
         // The mechanism moves: draw again at the display's rate.
         ui.ctx().request_repaint();
     }
@@ -166,6 +171,8 @@ impl EditorApp {
             }
             ui.separator();
             self.zoom_buttons(ui);
+            ui.separator();
+            self.clockwork.toggle(ui);
         });
         if self.browser.show(ui, &self.params, setter) == BrowserAction::Loaded {
             self.session.refresh();

@@ -1,5 +1,6 @@
 //! Orchard's editor: navigate the instrument's components, edit any property
-//! while playing, watch the mechanism move, and play it from the screen.
+//! while playing, watch the mechanism move, play it from the screen, and
+//! watch a clockwork mechanism run.
 //!
 //! [`app::EditorApp`] draws everything into an [`egui::Ui`] and knows nothing
 //! of windows, so tests drive it headless; [`window`] puts it in a plugin
@@ -9,6 +10,7 @@
 
 pub mod app;
 mod browser;
+mod clockwork;
 mod controls;
 mod fonts;
 mod history;

@@ -1,7 +1,12 @@
 //! A minimal adaptive loop over any [`Model`], doing what the scheduler does
 //! with step adjustments: retry failed steps shorter (restore, initialize,
 //! advance again) and lengthen steps the model says it can take. For tests,
-//! benchmarks and offline use until the scheduler drives mechanisms.
+//! benchmarks, offline use and the editor's live view until the scheduler
+//! drives mechanisms.
+//!
+//! [`run`] goes from one time to another in one call; a [`Stepper`] is the
+//! same loop resumed slice by slice (a GUI frame at a time) with a bound on
+//! the work of each slice.
 
 use crate::mech::model::Model;
 
@@ -12,10 +17,110 @@ pub struct RunStats {
     pub accepted: usize,
     /// Rejected (retried) steps.
     pub rejected: usize,
-    /// Shortest accepted step (s).
+    /// Shortest accepted step (s); infinite if none was accepted.
     pub min_step: f64,
     /// Longest accepted step (s).
     pub max_step: f64,
+}
+
+impl RunStats {
+    fn new() -> Self {
+        Self {
+            min_step: f64::INFINITY,
+            ..Self::default()
+        }
+    }
+
+    /// Steps attempted, accepted or rejected.
+    pub fn attempts(&self) -> usize {
+        self.accepted + self.rejected
+    }
+}
+
+/// The adaptive loop of [`run`], resumable: its time and the step it will try
+/// next carry over from one [`Stepper::advance`] to the next, so advancing a
+/// model slice by slice steps it exactly as one run to the last slice's end
+/// would, except that every slice ends on a step boundary.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stepper {
+    /// Time the model has reached (s).
+    time: f64,
+    /// Length of the next step to try (s).
+    step: f64,
+    /// A retry shorter than this fails the run (s).
+    min_step: f64,
+}
+
+impl Stepper {
+    /// Starts `model` at `t0` (s): initializes it there; the first step tried
+    /// is `h0` (s), and a retry that would fall below `h_min` (s) fails.
+    pub fn start<M: Model>(model: &mut M, t0: f64, h0: f64, h_min: f64) -> Self {
+        model.initialize(t0);
+        Self {
+            time: t0,
+            step: h0,
+            min_step: h_min,
+        }
+    }
+
+    /// The time the model has reached (s).
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Advances `model` towards `t_end` (s), trying at most `max_steps` steps
+    /// (accepted and rejected together): [`Stepper::time`] is then `t_end`, or
+    /// earlier if the budget ran out. `on_step(model, t, h)` is called after
+    /// every accepted step ending at `t`. Fails with the model's message if a
+    /// retry would fall below the minimum step; the model is then back at the
+    /// state of [`Stepper::time`].
+    pub fn advance<M: Model>(
+        &mut self,
+        model: &mut M,
+        t_end: f64,
+        max_steps: usize,
+        mut on_step: impl FnMut(&mut M, f64, f64),
+    ) -> Result<RunStats, String> {
+        let mut stats = RunStats::new();
+        while self.time < t_end && stats.attempts() < max_steps {
+            let t = self.time;
+            let mut step = self.step.min(t_end - t);
+            if let Some(limit) = model.max_step_size() {
+                step = step.min(limit);
+            }
+            let saved = model.save_state();
+            let t1 = if t_end - (t + step) < 1e-12 * t_end.abs().max(1.0) {
+                t_end
+            } else {
+                t + step
+            };
+            let step = t1 - t;
+            match model.advance(t, t1) {
+                Some(adj) if adj.scaling < 1.0 => {
+                    model.restore_state(&saved);
+                    model.initialize(t);
+                    stats.rejected += 1;
+                    let scaling = if adj.scaling > 0.0 { adj.scaling } else { 0.5 };
+                    self.step = step * scaling;
+                    if self.step < self.min_step {
+                        return Err(format!(
+                            "at t = {t} s, step {:.3e} s < minimum: {}",
+                            self.step, adj.message
+                        ));
+                    }
+                }
+                adj => {
+                    self.time = t1;
+                    stats.accepted += 1;
+                    stats.min_step = stats.min_step.min(step);
+                    stats.max_step = stats.max_step.max(step);
+                    on_step(model, t1, step);
+                    self.step = step * adj.map_or(1.0, |a| a.scaling);
+                }
+            }
+        }
+        Ok(stats)
+    }
 }
 
 /// Advances `model` from `t0` to `t_end` (s), starting with step `h0` and
@@ -27,50 +132,54 @@ pub fn run<M: Model>(
     t_end: f64,
     h0: f64,
     h_min: f64,
-    mut on_step: impl FnMut(&mut M, f64, f64),
+    on_step: impl FnMut(&mut M, f64, f64),
 ) -> Result<RunStats, String> {
-    let mut stats = RunStats {
-        min_step: f64::INFINITY,
-        ..RunStats::default()
-    };
-    let mut t = t0;
-    let mut h = h0;
-    model.initialize(t0);
-    while t < t_end {
-        let mut step = h.min(t_end - t);
-        if let Some(limit) = model.max_step_size() {
-            step = step.min(limit);
+    Stepper::start(model, t0, h0, h_min).advance(model, t_end, usize::MAX, on_step)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mech::mechanism::{Mechanism, builtin};
+
+    fn escapement() -> Mechanism {
+        Mechanism::from_toml(builtin("escapement").unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_run_resumed_after_spent_budgets_is_the_same_run() {
+        // Through the first tooth drop (impacts, rejected steps).
+        let t_end = 4.0;
+        let mut whole = escapement();
+        let one = run(&mut whole, 0.0, t_end, 1e-3, 1e-12, |_, _, _| {}).unwrap();
+
+        let mut sliced = escapement();
+        let mut stepper = Stepper::start(&mut sliced, 0.0, 1e-3, 1e-12);
+        let mut attempts = 0;
+        let mut slices = 0;
+        while stepper.time() < t_end {
+            let stats = stepper
+                .advance(&mut sliced, t_end, 7, |_, _, _| {})
+                .unwrap();
+            assert!(stats.attempts() <= 7, "the budget bounds a slice");
+            attempts += stats.attempts();
+            slices += 1;
         }
-        let saved = model.save_state();
-        let t1 = if t_end - (t + step) < 1e-12 * t_end.abs().max(1.0) {
-            t_end
-        } else {
-            t + step
-        };
-        let step = t1 - t;
-        match model.advance(t, t1) {
-            Some(adj) if adj.scaling < 1.0 => {
-                model.restore_state(&saved);
-                model.initialize(t);
-                stats.rejected += 1;
-                let scaling = if adj.scaling > 0.0 { adj.scaling } else { 0.5 };
-                h = step * scaling;
-                if h < h_min {
-                    return Err(format!(
-                        "at t = {t} s, step {h:.3e} s < minimum: {}",
-                        adj.message
-                    ));
-                }
-            }
-            adj => {
-                t = t1;
-                stats.accepted += 1;
-                stats.min_step = stats.min_step.min(step);
-                stats.max_step = stats.max_step.max(step);
-                on_step(model, t, step);
-                h = step * adj.map_or(1.0, |a| a.scaling);
-            }
+        assert_eq!(attempts, one.attempts());
+        assert!(slices > 1, "the budget split the run");
+        assert_eq!(sliced.save_state(), whole.save_state(), "bit for bit");
+    }
+
+    #[test]
+    fn slices_end_where_asked() {
+        let mut m = escapement();
+        let mut stepper = Stepper::start(&mut m, 0.0, 1e-3, 1e-12);
+        for k in 1..=30 {
+            let end = f64::from(k) / 60.0;
+            stepper
+                .advance(&mut m, end, usize::MAX, |_, _, _| {})
+                .unwrap();
+            assert_eq!(stepper.time(), end);
         }
     }
-    Ok(stats)
 }

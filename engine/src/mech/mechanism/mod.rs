@@ -17,7 +17,8 @@
 //! - [`linear`]: small dense solves.
 //! - [`runtime`]: [`Mechanism`] and its [`Model`](crate::mech::Model) impl.
 //! - [`properties`]: property paths, ranges and units.
-//! - [`driver`]: a tiny adaptive loop for tests and benchmarks.
+//! - [`shapes`]: every primitive's world placement, for drawing.
+//! - [`driver`]: a tiny adaptive loop for tests, benchmarks and the editor.
 
 pub mod build;
 pub mod description;
@@ -28,14 +29,16 @@ pub mod integrator;
 pub mod linear;
 pub mod properties;
 pub mod runtime;
+pub mod shapes;
 pub mod structure;
 
 pub use build::BuildError;
 pub use description::MechanismDescription;
-pub use driver::{RunStats, run};
+pub use driver::{RunStats, Stepper, run};
 pub use integrator::IntegrationParameters;
 pub use properties::{PROPERTIES, PropertyInfo};
 pub use runtime::Mechanism;
+pub use shapes::PlacedShape;
 
 /// Gelsey's escapement (Figs. 12–13), embedded at build time.
 pub const ESCAPEMENT_TOML: &str = include_str!("../../../../presets/clockwork/escapement.toml");

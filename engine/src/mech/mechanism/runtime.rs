@@ -20,7 +20,7 @@ pub struct Mechanism {
     pub(super) q: Vec<f64>,
     pub(super) v: Vec<f64>,
     pub(super) params: IntegrationParameters,
-    work: Workspace,
+    pub(super) work: Workspace,
     integrator: Integrator,
     time: f64,
 }
