@@ -271,6 +271,14 @@ fn parameters(entry: &PluginEntry) -> Vec<ParamDescription> {
         .collect()
 }
 
+/// The parameter called `name`.
+fn parameter_named(entry: &PluginEntry, name: &str) -> ParamDescription {
+    parameters(entry)
+        .into_iter()
+        .find(|p| p.1 == name)
+        .unwrap_or_else(|| panic!("a parameter called {name}"))
+}
+
 fn peak(x: &[f32]) -> f32 {
     x.iter().fold(0.0, |m, s| m.max(s.abs()))
 }
@@ -387,10 +395,7 @@ fn parameters_are_stable_and_every_value_plays() {
 #[test]
 fn a4_tuning_retunes_the_instrument() {
     with_plugin(|entry| {
-        let a4 = parameters(entry)
-            .into_iter()
-            .find(|p| p.1 == "A4 tuning")
-            .unwrap();
+        let a4 = parameter_named(entry, "A4 tuning");
         let fs = 48_000.0;
         let script = [
             (10, Send::Param(a4.0, 1.0)),
@@ -412,10 +417,7 @@ fn a4_tuning_retunes_the_instrument() {
 #[test]
 fn a_parameter_change_retunes_a_sounding_note() {
     with_plugin(|entry| {
-        let a4 = parameters(entry)
-            .into_iter()
-            .find(|p| p.1 == "A4 tuning")
-            .unwrap();
+        let a4 = parameter_named(entry, "A4 tuning");
         let fs = 48_000.0;
         let note = (10, Send::NoteOn(69, 0.8));
         let retune = (24_000, Send::Param(a4.0, 1.0));
