@@ -78,14 +78,7 @@ pub fn show(ui: &mut Ui, setter: &ParamSetter, params: &OrchardParams, gestures:
             .response
             .labelled_by(label.id);
     });
-    gestures.slider(ui, setter, &params.output_level);
-    gestures.slider(ui, setter, &params.hardness);
-    gestures.slider(ui, setter, &params.brightness);
-    gestures.slider(ui, setter, &params.decay);
-    gestures.slider(ui, setter, &params.detune);
-    gestures.slider(ui, setter, &params.resonance);
-    gestures.slider(ui, setter, &params.a4);
-    gestures.slider(ui, setter, &params.stretch);
-    gestures.slider(ui, setter, &params.velocity_curve);
-    gestures.slider(ui, setter, &params.width);
+    for (_, param) in params.sound_params() {
+        gestures.slider(ui, setter, param);
+    }
 }

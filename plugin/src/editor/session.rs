@@ -32,8 +32,8 @@ pub struct EditSession {
     params: Arc<OrchardParams>,
     /// The host parameters the preset was resolved with.
     settings: SoundSettings,
-    /// The edits the preset was resolved with, in order.
-    edits: Vec<PropertyEdit>,
+    /// The version of the instrument state the preset was resolved with.
+    version: u64,
     /// The instrument as it plays.
     preset: Preset,
     components: Vec<ComponentInfo>,
@@ -48,13 +48,13 @@ impl EditSession {
     /// The session for the plugin's parameters and state.
     pub fn new(params: Arc<OrchardParams>) -> Self {
         let settings = SoundSettings::from_params(&params);
-        let edits = params.edits();
-        let preset = settings.instrument_with(&edits);
+        let version = params.state.version();
+        let preset = settings.instrument_with(&params.edits());
         let components = preset.components();
         Self {
             params,
             settings,
-            edits,
+            version,
             preset,
             components,
             history: History::default(),
@@ -67,13 +67,13 @@ impl EditSession {
     /// project, or a preset was loaded. Cheap when nothing changed.
     pub fn refresh(&mut self) {
         let settings = SoundSettings::from_params(&self.params);
-        let edits = self.params.edits();
-        if settings == self.settings && edits == self.edits {
+        let version = self.params.state.version();
+        if settings == self.settings && version == self.version {
             return;
         }
         let instrument_changed = settings.instrument != self.settings.instrument;
         self.settings = settings;
-        self.edits = edits;
+        self.version = version;
         self.resolve();
         if instrument_changed {
             // Another instrument: its components and history are its own.
@@ -85,7 +85,7 @@ impl EditSession {
 
     /// Resolves the preset from the settings and edits.
     fn resolve(&mut self) {
-        self.preset = self.settings.instrument_with(&self.edits);
+        self.preset = self.settings.instrument_with(&self.params.edits());
         self.components = self.preset.components();
     }
 
@@ -194,7 +194,12 @@ impl EditSession {
     /// the same paths are replaced, so the state holds one edit per path.
     fn apply(&mut self, states: &[PropertyState]) -> bool {
         let touched = |edit: &PropertyEdit| states.iter().any(|s| s.path == edit.path());
-        let mut edits: Vec<_> = self.edits.iter().filter(|e| !touched(e)).cloned().collect();
+        let mut edits: Vec<_> = self
+            .params
+            .edits()
+            .into_iter()
+            .filter(|e| !touched(e))
+            .collect();
         let mut preset = self.settings.instrument_with(&edits);
         for state in states {
             let edit = if state.explicit {
@@ -216,8 +221,8 @@ impl EditSession {
             edits.push(edit);
         }
         self.refused = None;
-        self.params.set_edits(edits.clone());
-        self.edits = edits;
+        self.params.set_edits(edits);
+        self.version = self.params.state.version();
         self.components = preset.components();
         self.preset = preset;
         true

@@ -22,7 +22,8 @@ use crate::params::OrchardParams;
 pub struct OrchardWindow {
     app: EditorApp,
     gui: Option<GuiContext>,
-    layout: Arc<OrchardParams>,
+    /// The plugin's parameters, where the window's size and zoom are saved.
+    params: Arc<OrchardParams>,
 }
 
 /// The plugin's editor: `params` (with the saved layout) and the link to the
@@ -48,14 +49,14 @@ pub fn create(
     let window = OrchardWindow {
         app: EditorApp::new(Arc::clone(&params), link),
         gui: None,
-        layout: params,
+        params,
     };
     create_egui_editor(state, RepaintNotifier::new(), settings, window)
 }
 
 impl OrchardWindow {
     fn remember(&self, change: impl FnOnce(&mut EditorLayout)) {
-        self.layout.change_layout(change);
+        self.params.change_layout(change);
     }
 }
 
@@ -66,7 +67,7 @@ impl NiceEguiApp for OrchardWindow {
         gui: GuiContext,
         _frame: &mut Frame,
     ) -> Result<(), nice_plug_egui::baseview::HandlerError> {
-        egui_ctx.set_zoom_factor(self.layout.layout().zoom);
+        egui_ctx.set_zoom_factor(self.params.layout().zoom);
         self.gui = Some(gui);
         self.app.opened();
         Ok(())
