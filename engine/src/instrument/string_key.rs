@@ -66,6 +66,17 @@ pub struct StringKey {
     /// How the hammer last let go of the strings after a strike, until taken by
     /// [`StringKey::take_rebound`].
     rebound: Option<Rebound>,
+    /// The hammer's force on the strings this sample, N (between
+    /// [`StringKey::begin_sample`] and [`StringKey::end_sample`]).
+    hammer_force_n: f64,
+    /// How hard the waves arriving this sample push on the bridge, N.
+    push_n: f64,
+    /// Whether the strings stand on a bridge that other keys move: then they
+    /// may sleep only while their damper touches them.
+    driven: bool,
+    /// Whether a damper presses on these strings (the top keys of a grand
+    /// have none).
+    has_damper: bool,
 }
 
 /// A hammer letting go of its strings after a strike.
@@ -124,7 +135,56 @@ impl StringKey {
             silence_threshold_n,
             sounding: false,
             non_finite_resets: 0,
+            hammer_force_n: 0.0,
+            push_n: 0.0,
+            driven: false,
+            has_damper: true,
         })
+    }
+
+    /// Stands the strings on a bridge that other keys move (`driven`): from
+    /// then on they sleep only while their damper touches them, since a string
+    /// with its damper up answers the bridge's motion.
+    pub fn set_driven(&mut self, driven: bool) {
+        self.driven = driven;
+    }
+
+    /// Takes the damper away (`false`): the strings are never damped, as the
+    /// top keys of a grand, and damper commands are ignored.
+    /// A key with a damper rests with it down, as a piano's keys do.
+    pub fn set_has_damper(&mut self, has_damper: bool) {
+        self.has_damper = has_damper;
+        self.string.rest_damper(if has_damper { 1.0 } else { 0.0 });
+    }
+
+    /// Whether nothing damps the strings now (no damper, or it is lifted):
+    /// driven strings then must run while the bridge moves.
+    pub fn is_undamped(&self) -> bool {
+        !self.string.damper_touches()
+    }
+
+    /// Starts running strings that are at rest, so they answer the bridge.
+    /// Their waves are at rest already: nothing changes but that they run.
+    pub fn wake(&mut self) {
+        if !self.sounding {
+            self.sounding = true;
+            self.quiet_samples = 0;
+        }
+    }
+
+    /// Whether the strings have been below the silence threshold for a whole
+    /// period, with no hammer near.
+    pub fn is_quiet(&self) -> bool {
+        self.flight.is_none() && f64::from(self.quiet_samples) > self.string.period_samples() + 2.0
+    }
+
+    /// Puts quiet strings to rest (see [`StringKey::is_quiet`]), whatever
+    /// their damper: the bridge they stand on has gone quiet too.
+    pub fn sleep_if_quiet(&mut self) {
+        if self.sounding && self.is_quiet() {
+            self.string.reset_waves();
+            self.sounding = false;
+        }
     }
 
     /// The physical values of this key.
@@ -244,26 +304,52 @@ impl StringKey {
 
     /// Lowers (`true`) or lifts (`false`) the damper.
     pub fn set_damper(&mut self, engaged: bool) {
-        self.string.set_damper(if engaged { 1.0 } else { 0.0 });
+        self.set_damper_amount(if engaged { 1.0 } else { 0.0 });
     }
 
     /// Sets how hard the damper presses, 0 (lifted) to 1 (down); in between it
-    /// only partly damps (half-pedalling). Clamped to [0, 1].
+    /// only partly damps (half-pedalling). Clamped to [0, 1]. Strings without
+    /// a damper ignore it.
     pub fn set_damper_amount(&mut self, amount: f64) {
-        self.string.set_damper(amount);
+        if self.has_damper {
+            self.string.set_damper(amount);
+        }
     }
 
-    /// Advances one sample; returns the bridge force, N. `hammers` is the pool
-    /// the key strikes with; a hammer that has gone returns to it.
+    /// Advances one sample on the key's own bridge (its local resistance, no
+    /// board); returns the bridge force, N. `hammers` is the pool the key
+    /// strikes with; a hammer that has gone returns to it.
     #[inline]
     pub fn tick(&mut self, hammers: &mut HammerPool) -> f64 {
-        let force = match self.flight {
+        self.begin_sample(hammers);
+        self.end_sample(hammers, 0.0)
+    }
+
+    /// The first half of a sample: the hammer's force from the strings' free
+    /// velocity, and the waves reaching the bridge. Returns how hard they push
+    /// on it, `A = Σ 2·Z·a` (N; see [`Unison::arrive`]).
+    #[inline]
+    pub fn begin_sample(&mut self, hammers: &mut HammerPool) -> f64 {
+        self.hammer_force_n = match self.flight {
             Some(flight) => hammers
                 .contact_mut(flight.contact)
                 .tick(self.string.free_velocity()),
             None => 0.0,
         };
-        let bridge = self.string.step(force);
+        self.push_n = self.string.arrive();
+        self.push_n
+    }
+
+    /// The second half of a sample: the board under the key's bridge moves at
+    /// `board_velocity` (m/s), the bridge under the strings answers their push
+    /// through its local resistance (see [`Unison::bridge_velocity`]), and the
+    /// strings and the hammer move on. Returns the strings' force on the
+    /// bridge, N (0 if the key went non-finite and was reset).
+    #[inline]
+    pub fn end_sample(&mut self, hammers: &mut HammerPool, board_velocity: f64) -> f64 {
+        let force = self.hammer_force_n;
+        let velocity = self.string.bridge_velocity(self.push_n, board_velocity);
+        let bridge = self.string.depart(velocity, force);
         let hammer_finite = self.flight.is_none_or(|flight| {
             hammers.contact(flight.contact).compression().is_finite() && force.is_finite()
         });
@@ -286,14 +372,13 @@ impl StringKey {
     }
 
     /// Puts the string to sleep (exactly at rest) once every wave on it has passed
-    /// the bridge below the silence threshold, with no hammer near. Deciding this per
-    /// sample keeps the output independent of how audio is divided into blocks.
+    /// the bridge below the silence threshold, with no hammer near, if nothing
+    /// can drive it again: its damper touches it, or its bridge carries no
+    /// other key's motion. Deciding this per sample keeps the output
+    /// independent of how audio is divided into blocks.
     fn sleep_if_silent(&mut self) {
-        if self.sounding
-            && self.flight.is_none()
-            && f64::from(self.quiet_samples) > self.string.period_samples() + 2.0
-        {
-            self.string.reset();
+        if (!self.driven || self.string.damper_touches()) && self.sounding && self.is_quiet() {
+            self.string.reset_waves();
             self.sounding = false;
         }
     }
@@ -416,14 +501,17 @@ impl StringKey {
         self.rebound = old.rebound;
     }
 
-    /// Brings everything to rest: string still, damper up, no hammer (a grafted
-    /// one returns to `hammers`).
+    /// Brings everything to rest: string still, damper down (if it has one),
+    /// no hammer (a grafted one returns to `hammers`).
     pub fn reset(&mut self, hammers: &mut HammerPool) {
         if let Some(flight) = self.flight.take() {
             hammers.contact_mut(flight.contact).reset();
             hammers.release(flight.contact);
         }
         self.string.reset();
+        if self.has_damper {
+            self.string.rest_damper(1.0);
+        }
         self.report = StrikeReport::default();
         self.trace.clear();
         self.quiet_samples = 0;

@@ -1,7 +1,9 @@
 //! Resonators: objects that ring once excited. A string's physical description,
 //! the stiff string with dispersion, the strings of one note coupled
-//! through the bridge, and the soundboard that radiates them.
+//! through the bridge, the soundboard, and the one bridge that joins every
+//! string to it.
 
+mod bridge;
 mod delay_line;
 mod dispersion;
 mod fractional_delay;
@@ -18,7 +20,8 @@ pub use dispersion::{
 };
 pub use fractional_delay::AllpassDelay;
 pub use loss_filter::LossFilter;
-pub use soundboard::{Soundboard, SoundboardParams};
+pub use bridge::{Bridge, KeyOnBridge};
+pub use soundboard::{BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, SoundboardParams};
 pub use stiff_string::StiffString;
 pub use string::{StringDesignError, StringParams};
 pub use unison::{MAX_UNISON_STRINGS, Unison, UnisonParams};

@@ -111,8 +111,13 @@ pub struct Unison {
     /// Velocity wave launched per newton on each string: `1/Σ 2·Z` (s/kg) if
     /// struck, else 0.
     launch_per_newton: Lanes,
-    /// `2/(Zb + Σ Zᵢ)`, 0 for a rigid bridge.
-    coupling: f64,
+    /// The local bridge's admittance `r = 1/Zb`, s/kg (0 for a rigid bridge).
+    bridge_admittance: f64,
+    /// `Σ Zᵢ` over all the strings, kg/s.
+    sum_z: f64,
+    /// The waves that reached the bridge this sample, past the loop filters
+    /// and the damper ([`Unison::arrive`]), m/s.
+    arriving: Lanes,
     damper: Damper,
     period_samples: f64,
 }
@@ -152,11 +157,7 @@ impl Unison {
             strings.push(s);
         }
         let sum_z = 0.5 * two_z.iter().sum::<f64>();
-        let coupling = if params.bridge_impedance_kg_s.is_finite() {
-            2.0 / (params.bridge_impedance_kg_s + sum_z)
-        } else {
-            0.0
-        };
+        let bridge_admittance = 1.0 / params.bridge_impedance_kg_s;
         let engaged_gain = 10f64.powf(-3.0 / (params.damper_t60_s * params.string.fundamental_hz));
         let filters: Vec<LoopFilters> = strings.iter().map(StiffString::loop_filters).collect();
         let mut unison = Self {
@@ -168,7 +169,9 @@ impl Unison {
             struck_conductance: 0.0,
             force_share: [0.0; LANES],
             launch_per_newton: [0.0; LANES],
-            coupling,
+            bridge_admittance,
+            sum_z,
+            arriving: [0.0; LANES],
             damper: Damper {
                 engaged_gain,
                 travel: 1.0 - (-1.0 / (params.damper_travel_s * sample_rate)).exp(),
@@ -284,29 +287,38 @@ impl Unison {
     }
 
     /// Applies `force` (N) at the contact point, shared among the struck strings in
-    /// proportion to their impedances, and advances every string one sample.
-    /// Returns the force on the bridge, N.
+    /// proportion to their impedances, and advances every string one sample on
+    /// its own bridge (the local resistance alone, no board). Returns the force
+    /// on the bridge, N.
     #[inline]
     pub fn step(&mut self, force: f64) -> f64 {
+        let push = self.arrive();
+        self.depart(self.bridge_velocity(push, 0.0), force)
+    }
+
+    /// The first half of a sample: the waves reaching the bridge pass every
+    /// string's loop filters at once and the damper. Returns how hard they
+    /// push on the bridge, `A = Σ 2·Zᵢ·aᵢ` (N): the force they would put on a
+    /// bridge that did not move.
+    #[inline]
+    pub fn arrive(&mut self) -> f64 {
         #[cfg(target_arch = "x86_64")]
         if self.fused {
             // SAFETY: `fused` is set only when FMA and AVX2 were detected.
-            return unsafe { self.step_fused(force) };
+            return unsafe { self.arrive_fused() };
         }
-        self.step_with::<Separate>(force)
+        self.arrive_with::<Separate>()
     }
 
-    /// [`Unison::step`] compiled with FMA and AVX2.
+    /// [`Unison::arrive`] compiled with FMA and AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn step_fused(&mut self, force: f64) -> f64 {
-        self.step_with::<Fused>(force)
+    unsafe fn arrive_fused(&mut self) -> f64 {
+        self.arrive_with::<Fused>()
     }
 
-    /// One sample: the waves reaching the bridge pass every string's loop filters
-    /// at once, the bridge answers, and each string moves on.
     #[inline(always)]
-    fn step_with<M: MulAdd>(&mut self, force: f64) -> f64 {
+    fn arrive_with<M: MulAdd>(&mut self) -> f64 {
         let damper = &mut self.damper;
         damper.gain += damper.travel * (damper.target - damper.gain);
         let gain = damper.gain;
@@ -316,28 +328,66 @@ impl Unison {
             *x = s.bridge_input();
         }
         let filtered = self.filters.process::<M>(input);
-        let mut arriving = [0.0; LANES];
-        let mut weighted = 0.0;
+        let mut push = 0.0;
         for i in 0..LANES {
-            arriving[i] = gain * filtered[i];
-            weighted += self.two_z[i] * arriving[i];
+            self.arriving[i] = gain * filtered[i];
+            push += self.two_z[i] * self.arriving[i];
         }
-        let bridge_velocity = 0.5 * self.coupling * weighted;
-        let mut reflected = [0.0; LANES];
+        push
+    }
+
+    /// The velocity (m/s) of the bridge under the strings when they push with
+    /// `push` (N, from [`Unison::arrive`]) and the board beneath moves at
+    /// `board_velocity` (m/s): `v = (r·A + u)/(1 + r·Σ Zᵢ)`.
+    #[inline]
+    pub fn bridge_velocity(&self, push: f64, board_velocity: f64) -> f64 {
+        (self.bridge_admittance * push + board_velocity)
+            / (1.0 + self.bridge_admittance * self.sum_z)
+    }
+
+    /// The local bridge's admittance `1/Zb`, s/kg (0 for a rigid bridge).
+    pub fn bridge_admittance(&self) -> f64 {
+        self.bridge_admittance
+    }
+
+    /// The sum of the strings' impedances, kg/s.
+    pub fn impedance_sum(&self) -> f64 {
+        self.sum_z
+    }
+
+    /// The second half of a sample: the bridge under the strings moves at
+    /// `bridge_velocity` (m/s), each string gets back `v − aᵢ`, the hammer's
+    /// `force` (N) is shared among the struck strings, and every string moves
+    /// on. Returns the strings' force on the bridge, `Σ Zᵢ·(2aᵢ − v)`, N.
+    #[inline]
+    pub fn depart(&mut self, bridge_velocity: f64, force: f64) -> f64 {
         let mut bridge_force = 0.0;
         for i in 0..LANES {
-            reflected[i] = bridge_velocity - arriving[i];
-            bridge_force += 0.5 * self.two_z[i] * (arriving[i] - reflected[i]);
+            let reflected = bridge_velocity - self.arriving[i];
+            bridge_force += 0.5 * self.two_z[i] * (self.arriving[i] - reflected);
         }
-        for ((s, &reflected), &launch) in self
+        for ((s, &arriving), &launch) in self
             .strings
             .iter_mut()
-            .zip(&reflected)
+            .zip(&self.arriving)
             .zip(&self.launch_per_newton)
         {
-            s.advance(launch * force, reflected);
+            s.advance(launch * force, bridge_velocity - arriving);
         }
         bridge_force
+    }
+
+    /// Puts the damper at `amount` (0 lifted to 1 down) at once, with no
+    /// travel: where it rests when the instrument is built or silenced.
+    pub fn rest_damper(&mut self, amount: f64) {
+        self.set_damper(amount);
+        self.damper.gain = self.damper.target;
+    }
+
+    /// Whether the damper touches the strings: it presses at all, or is on
+    /// its way down (a damper lifting is free once it is sent up).
+    pub fn damper_touches(&self) -> bool {
+        self.damper.target < 1.0
     }
 
     /// Sets how hard the damper presses, from 0 (lifted) to 1 (fully down); values
@@ -350,6 +400,15 @@ impl Unison {
             amount.clamp(0.0, 1.0)
         };
         self.damper.target = self.damper.engaged_gain.powf(amount);
+    }
+
+    /// Brings the strings to rest, the damper left as it is.
+    pub fn reset_waves(&mut self) {
+        for s in self.strings.iter_mut() {
+            s.reset();
+        }
+        self.filters.reset();
+        self.arriving = [0.0; LANES];
     }
 
     /// The largest travelling-wave velocity on any string, m/s.
@@ -376,10 +435,7 @@ impl Unison {
 
     /// Brings the strings to rest and lifts the damper.
     pub fn reset(&mut self) {
-        for s in self.strings.iter_mut() {
-            s.reset();
-        }
-        self.filters.reset();
+        self.reset_waves();
         self.damper.gain = 1.0;
         self.damper.target = 1.0;
     }
@@ -454,7 +510,8 @@ mod tests {
         strings: Vec<(StiffString, DispersionCascade, AllpassDelay, LossFilter)>,
         two_z: Vec<f64>,
         launch: Vec<f64>,
-        coupling: f64,
+        admittance: f64,
+        sum_z: f64,
         gain: f64,
     }
 
@@ -473,7 +530,8 @@ mod tests {
                 strings: strings.collect(),
                 two_z: u.two_z[..u.len()].to_vec(),
                 launch: u.launch_per_newton[..u.len()].to_vec(),
-                coupling: u.coupling,
+                admittance: u.bridge_admittance,
+                sum_z: u.sum_z,
                 gain: u.damper.gain,
             }
         }
@@ -483,7 +541,8 @@ mod tests {
                 .map(|(s, d, t, l)| self.gain * l.process(t.process(d.process(s.bridge_input()))))
                 .collect();
             let weighted: f64 = arriving.iter().zip(&self.two_z).map(|(w, z)| w * z).sum();
-            let bridge_velocity = 0.5 * self.coupling * weighted;
+            let bridge_velocity =
+                self.admittance * weighted / (1.0 + self.admittance * self.sum_z);
             let mut bridge_force = 0.0;
             for (i, (s, ..)) in self.strings.iter_mut().enumerate() {
                 let reflected = bridge_velocity - arriving[i];

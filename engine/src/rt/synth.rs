@@ -468,6 +468,12 @@ impl Synth {
         self.voices.contact_trace(key)
     }
 
+    /// Energy of the waves on `key`'s strings now, J (0 while they are at
+    /// rest, and for keys without strings).
+    pub fn string_energy_j(&self, key: u8) -> f64 {
+        self.voices.string_energy_j(key)
+    }
+
     /// The strings `key`'s current (or last) strike hit, bit `i` for string `i`
     /// (`None` for keys without strings).
     pub fn struck_strings(&self, key: u8) -> Option<u8> {

@@ -1,6 +1,7 @@
-//! The audio-rate side of an instrument: every key's voice, mixed to stereo
-//! through the soundboard, playing the operations the mechanical worker sends
-//! with a few hammers shared by all the keys.
+//! The audio-rate side of an instrument: every key's voice, joined through one
+//! bridge and soundboard where the instrument has one and mixed to stereo,
+//! playing the operations the mechanical worker sends with a few hammers
+//! shared by all the keys.
 
 use std::f64::consts::FRAC_PI_4;
 use std::fmt;
@@ -10,7 +11,7 @@ use crate::instrument::{
     BarError, ContactTrace, HammerPool, KeyVoice, MalletBar, Preset, PresetError, Rebound,
     Resonators, SHARED_HAMMERS, StrikeReport, StringKey, Topology, VoiceError,
 };
-use crate::resonators::{Soundboard, SoundboardParams};
+use crate::resonators::{BRIDGE_NODES, Bridge, KeyOnBridge, Soundboard, SoundboardParams};
 
 /// Frames rendered per pass over the keys; sets the size of the mixing buses.
 pub(super) const CHUNK: usize = 256;
@@ -68,6 +69,12 @@ impl std::error::Error for SynthError {}
 /// exhausted a strike steals the quietest contact or waits for one to let go
 /// (see the pool's notes), and both are counted.
 ///
+/// With a soundboard, every key's strings stand on one [`Bridge`]: the voices
+/// then advance together, sample by sample, and a string whose damper is up
+/// runs while the bridge moves, so that it can answer it (sympathetic
+/// resonance); strings sleep only while a damper touches them, or when the
+/// whole bridge has gone quiet. Without one, each key runs on its own.
+///
 /// Allocates in [`Voices::new`] only; [`Voices::apply`], [`Voices::render`] and
 /// [`Voices::reset`] never allocate, lock or panic.
 #[derive(Debug, Clone)]
@@ -78,7 +85,13 @@ pub struct Voices {
     hammers: HammerPool,
     /// Left and right gains per key (equal-power pan times output gain).
     key_gains: Vec<[f64; 2]>,
-    soundboard: Option<Soundboard>,
+    /// The bridge and soundboard all the keys' strings stand on, if any.
+    bridge: Option<Bridge>,
+    /// Output gain, per newton of bridge force.
+    gain_per_newton: f64,
+    /// Whether every sounding key was quiet at the last sample (the bridge
+    /// decides from it whether to rest).
+    keys_quiet: bool,
     /// Mixing buses for one chunk: bass-side and treble-side signal.
     bus: Box<[[f64; 2]; CHUNK]>,
 }
@@ -105,6 +118,13 @@ impl Voices {
         let gain = preset.output.gain_per_newton;
         let mut keys = Vec::with_capacity(usize::from(highest - lowest) + 1);
         let mut key_gains = Vec::with_capacity(keys.capacity());
+        let span = f64::from(highest - lowest).max(1.0);
+        // Bass to the left, treble to the right, as the player hears it;
+        // `position` from 0 (lowest key) to 1 (highest).
+        let pan = |position: f64| {
+            let angle = FRAC_PI_4 * (1.0 + preset.output.stereo_width * (2.0 * position - 1.0));
+            [gain * angle.cos(), gain * angle.sin()]
+        };
         for key in lowest..=highest {
             keys.push(build_voice(
                 preset,
@@ -113,25 +133,52 @@ impl Voices {
                 sample_rate,
                 SILENCE_LEVEL / gain,
             )?);
-            // Bass to the left, treble to the right, as the player hears it.
-            let span = f64::from(highest - lowest).max(1.0);
-            let position = (f64::from(key - lowest) / span) * 2.0 - 1.0;
-            let angle = FRAC_PI_4 * (1.0 + preset.output.stereo_width * position);
-            key_gains.push([gain * angle.cos(), gain * angle.sin()]);
+            key_gains.push(pan(f64::from(key - lowest) / span));
         }
-        let soundboard = topology.soundboard.map(|board| {
-            Soundboard::new(
+        let bridge = topology.soundboard.and_then(|board| {
+            let board = Soundboard::new(
                 &SoundboardParams {
                     modes: board.modes as usize,
                     lowest_mode_hz: board.lowest_mode_hz,
                     highest_mode_hz: board.highest_mode_hz,
                     lowest_mode_t60_s: board.lowest_mode_t60_s,
+                    modal_mass_kg: board.modal_mass_kg,
                     body_gain: board.body_gain,
                     seed: u64::from(board.seed),
                 },
                 sample_rate,
-            )
+            );
+            let mounts: Option<Vec<KeyOnBridge>> = (lowest..=highest)
+                .zip(&keys)
+                .map(|(key, voice)| match voice {
+                    KeyVoice::Strings(k) => Some(KeyOnBridge {
+                        position: f64::from(key - lowest) / span,
+                        admittance_s_per_kg: k.string().bridge_admittance(),
+                        string_impedance_kg_s: k.string().impedance_sum(),
+                    }),
+                    KeyVoice::Bar(_) => None,
+                })
+                .collect();
+            let pans = std::array::from_fn(|n| pan(n as f64 / (BRIDGE_NODES - 1) as f64));
+            // Node pans carry the output gain; the bridge decides silence in
+            // newtons of node force.
+            let pans = pans.map(|[l, r]: [f64; 2]| [l / gain, r / gain]);
+            Some(Bridge::new(
+                &mounts?,
+                board,
+                pans,
+                SILENCE_LEVEL / gain,
+                sample_rate,
+            ))
         });
+        if let Some(bridge) = &bridge {
+            let coupled = bridge.is_coupled();
+            for voice in &mut keys {
+                if let KeyVoice::Strings(key) = voice {
+                    key.set_driven(coupled);
+                }
+            }
+        }
         // The pool's trees are valid at any sample rate that passed the check
         // above; the rate is all that can be wrong.
         let hammers = HammerPool::new(hammers, keys.len(), sample_rate)
@@ -141,7 +188,9 @@ impl Voices {
             keys,
             hammers,
             key_gains,
-            soundboard,
+            bridge,
+            gain_per_newton: gain,
+            keys_quiet: true,
             bus: Box::new([[0.0; 2]; CHUNK]),
         })
     }
@@ -174,8 +223,17 @@ impl Voices {
                 }
             }
             Operation::Damper { key, amount } => {
+                let bridge_moves = self.bridge.as_ref().is_some_and(|b| !b.is_asleep());
                 if let Some(voice) = self.voice_mut(key) {
                     voice.set_damper_amount(amount);
+                    // A damper lifting off a bridge that moves: the strings
+                    // answer it from now on.
+                    if let KeyVoice::Strings(strings) = voice
+                        && bridge_moves
+                        && strings.is_undamped()
+                    {
+                        strings.wake();
+                    }
                 }
             }
         }
@@ -292,6 +350,14 @@ impl Voices {
         }
     }
 
+    /// Energy of the waves on `key`'s strings now, J (0 for a key at rest, a
+    /// bar, or a key the instrument lacks).
+    pub fn string_energy_j(&self, key: u8) -> f64 {
+        self.voice(key)
+            .filter(|voice| voice.is_active())
+            .map_or(0.0, KeyVoice::string_energy_j)
+    }
+
     /// How many keys are sounding or have a hammer in flight.
     pub fn sounding_keys(&self) -> u32 {
         self.keys.iter().filter(|k| k.is_active()).count() as u32
@@ -301,7 +367,7 @@ impl Voices {
     pub fn is_active(&self) -> bool {
         self.keys.iter().any(KeyVoice::is_active)
             || self.hammers.has_deferred()
-            || self.soundboard.as_ref().is_some_and(|b| !b.is_asleep())
+            || self.bridge.as_ref().is_some_and(|b| !b.is_asleep())
     }
 
     /// Renders `left.len()` frames (at most 256) into `left` and `right`.
@@ -326,26 +392,95 @@ impl Voices {
             } else {
                 frames
             };
-            let bus = &mut self.bus[done..end];
-            for (key, (voice, &gains)) in
-                (self.lowest_key..).zip(self.keys.iter_mut().zip(&self.key_gains))
-            {
-                if voice.is_active()
-                    && let Some((frame, how)) = voice.mix_into(bus, gains, &mut self.hammers)
-                {
-                    on_rebound(key, done + frame, how);
-                }
+            if self.bridge.is_some() {
+                self.render_on_bridge(done, end, &mut on_rebound);
+            } else {
+                self.render_apart(done, end, &mut on_rebound);
             }
             done = end;
         }
-        let bus = &self.bus[..frames];
-        for ((l, r), &[bl, br]) in left.iter_mut().zip(right.iter_mut()).zip(bus.iter()) {
-            let [ol, or] = match self.soundboard.as_mut() {
-                Some(board) => board.process(bl, br),
-                None => [bl, br],
-            };
-            *l = ol as f32;
-            *r = or as f32;
+        for ((l, r), &[bl, br]) in left.iter_mut().zip(right.iter_mut()).zip(&self.bus[..frames]) {
+            *l = bl as f32;
+            *r = br as f32;
+        }
+    }
+
+    /// Renders frames `from..to` of the bus key by key: keys that share no
+    /// bridge.
+    fn render_apart(
+        &mut self,
+        from: usize,
+        to: usize,
+        on_rebound: &mut impl FnMut(u8, usize, Rebound),
+    ) {
+        let bus = &mut self.bus[from..to];
+        for (key, (voice, &gains)) in
+            (self.lowest_key..).zip(self.keys.iter_mut().zip(&self.key_gains))
+        {
+            if voice.is_active()
+                && let Some((frame, how)) = voice.mix_into(bus, gains, &mut self.hammers)
+            {
+                on_rebound(key, from + frame, how);
+            }
+        }
+    }
+
+    /// Renders frames `from..to` of the bus sample by sample, every sounding
+    /// key's strings joined at the bridge.
+    fn render_on_bridge(
+        &mut self,
+        from: usize,
+        to: usize,
+        on_rebound: &mut impl FnMut(u8, usize, Rebound),
+    ) {
+        let Some(bridge) = self.bridge.as_mut() else {
+            return;
+        };
+        for frame in from..to {
+            if bridge.is_asleep() {
+                if !self.keys.iter().any(KeyVoice::is_active) {
+                    continue;
+                }
+                // The bridge starts moving: every string free to answer it runs.
+                for voice in &mut self.keys {
+                    if let KeyVoice::Strings(key) = voice
+                        && key.is_undamped()
+                    {
+                        key.wake();
+                    }
+                }
+            }
+            bridge.begin();
+            for (i, voice) in self.keys.iter_mut().enumerate() {
+                if let KeyVoice::Strings(key) = voice
+                    && key.is_active()
+                {
+                    bridge.push(i, key.begin_sample(&mut self.hammers));
+                }
+            }
+            let (out, rested) = bridge.solve(self.keys_quiet);
+            let mut quiet = true;
+            for (i, (key_number, voice)) in (self.lowest_key..).zip(&mut self.keys).enumerate() {
+                let KeyVoice::Strings(key) = voice else {
+                    continue;
+                };
+                if !key.is_active() {
+                    continue;
+                }
+                key.end_sample(&mut self.hammers, bridge.board_velocity(i));
+                if let Some(how) = key.take_rebound() {
+                    on_rebound(key_number, frame, how);
+                }
+                if rested {
+                    key.sleep_if_quiet();
+                }
+                quiet &= key.is_quiet();
+            }
+            self.keys_quiet = quiet;
+            self.bus[frame] = [
+                self.gain_per_newton * out[0],
+                self.gain_per_newton * out[1],
+            ];
         }
     }
 
@@ -362,7 +497,7 @@ impl Voices {
                 .zip(&other.keys)
                 .all(|(a, b)| a.same_shape(b))
             && self.hammers.same_shape(&other.hammers)
-            && self.soundboard.is_some() == other.soundboard.is_some()
+            && self.bridge.is_some() == other.bridge.is_some()
     }
 
     /// Carries on everything sounding in `old`, a same-shaped instrument
@@ -381,10 +516,10 @@ impl Voices {
         for (key, old_key) in self.keys.iter_mut().zip(&old.keys) {
             key.continue_from(old_key, &mut self.hammers, &old.hammers);
         }
-        if let (Some(board), Some(old_board)) = (self.soundboard.as_mut(), old.soundboard.as_ref())
-        {
-            board.continue_from(old_board);
+        if let (Some(bridge), Some(old_bridge)) = (self.bridge.as_mut(), old.bridge.as_ref()) {
+            bridge.continue_from(old_bridge);
         }
+        self.keys_quiet = old.keys_quiet;
         true
     }
 
@@ -394,9 +529,10 @@ impl Voices {
             key.reset(&mut self.hammers);
         }
         self.hammers.reset();
-        if let Some(board) = self.soundboard.as_mut() {
-            board.reset();
+        if let Some(bridge) = self.bridge.as_mut() {
+            bridge.reset();
         }
+        self.keys_quiet = true;
     }
 }
 
@@ -419,7 +555,7 @@ fn build_voice(
             let (t60, travel) = topology
                 .dampers
                 .map_or((NO_DAMPER_T60_S, 0.006), |d| (d.t60_s, d.travel_s));
-            let voice = StringKey::new(
+            let mut voice = StringKey::new(
                 params,
                 sample_rate,
                 topology.hammers.start_gap_m,
@@ -428,6 +564,7 @@ fn build_voice(
                 silence_threshold,
             )
             .map_err(|reason| SynthError::Key { key, reason })?;
+            voice.set_has_damper(topology.dampers.is_some_and(|d| d.damps(key)));
             Ok(KeyVoice::Strings(voice))
         }
         Resonators::Bars(_) => {

@@ -234,6 +234,7 @@ anchor_fields!(HammerAnchor {
 fields!(DamperSet {
     t60_s: Real, "s", "Time a damped string takes to fade by 60 dB";
     travel_s: Real, "s", "How quickly a damper lands on the strings after its key rises";
+    highest_damped_key: Key, "", "Highest key with a damper: the strings above ring freely";
 });
 fields!(ActionSpec {
     blow_distance_m: Real, "m", "Hammer travel from rest to the string";
@@ -250,6 +251,8 @@ fields!(SoundboardSpec {
     highest_mode_hz: Real, "Hz", "Frequency of the highest body mode";
     lowest_mode_t60_s: Real, "s",
         "60 dB decay time of the lowest body mode (higher ones decay faster)";
+    modal_mass_kg: Real, "kg",
+        "Mass of each body mode at the bridge: less lets the strings move the board more, shorter and more coupled";
     body_gain: Real, "", "Level of the body's ring against the direct bridge sound";
     seed: Count, "", "Which board: each seed places and shapes the modes differently";
 });

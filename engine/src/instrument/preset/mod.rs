@@ -459,13 +459,13 @@ mod tests {
     /// and the line of the table it belongs to; an unknown field is refused.
     #[test]
     fn missing_wrong_and_unknown_fields_are_errors_that_locate_them() {
-        let missing = DEFAULT_PRESET_TOML.replace("detune_cents = 0.5\n", "");
+        let missing = DEFAULT_PRESET_TOML.replace("detune_cents = 0.7\n", "");
         let err = Preset::from_toml(&missing).unwrap_err().to_string();
         assert!(
             err.contains("detune_cents") && err.contains("line"),
             "{err}"
         );
-        let wrong = DEFAULT_PRESET_TOML.replace("modes = 16", "modes = \"many\"");
+        let wrong = DEFAULT_PRESET_TOML.replace("modes = 160", "modes = \"many\"");
         let err = Preset::from_toml(&wrong).unwrap_err().to_string();
         assert!(err.contains("modes") && err.contains("line"), "{err}");
         let unknown = DEFAULT_PRESET_TOML.replace("a4_hz = 440.0", "a4_hz = 440.0\npitch = 3");

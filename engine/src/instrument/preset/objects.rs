@@ -298,12 +298,33 @@ pub struct DamperSet {
     pub t60_s: f64,
     /// Time constant of a damper's landing, s.
     pub travel_s: f64,
+    /// The highest key with a damper; the strings above ring freely (a
+    /// grand's top twenty or so keys have none). 127, the default, damps
+    /// every key.
+    #[serde(default = "every_key_damped")]
+    pub highest_damped_key: u8,
+}
+
+fn every_key_damped() -> u8 {
+    127
 }
 
 impl DamperSet {
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         c.range("t60_s", self.t60_s, 0.01, 10.0, "0.01 to 10 s")?;
-        c.range("travel_s", self.travel_s, 1e-4, 0.1, "0.1 ms to 100 ms")
+        c.range("travel_s", self.travel_s, 1e-4, 0.1, "0.1 ms to 100 ms")?;
+        c.range(
+            "highest_damped_key",
+            f64::from(self.highest_damped_key),
+            0.0,
+            127.0,
+            "a MIDI key, 0 to 127",
+        )
+    }
+
+    /// Whether `key` has a damper.
+    pub fn damps(&self, key: u8) -> bool {
+        key <= self.highest_damped_key
     }
 }
 
@@ -380,8 +401,13 @@ pub struct SoundboardSpec {
     pub lowest_mode_hz: f64,
     /// Frequency of the highest mode, Hz.
     pub highest_mode_hz: f64,
-    /// 60 dB decay time of the lowest mode, s (higher ones decay faster).
+    /// 60 dB decay time of the lowest mode, s (every mode has the same Q, so
+    /// higher ones decay faster, as `1/f`).
     pub lowest_mode_t60_s: f64,
+    /// Modal mass of each mode at the bridge, kg: with `n` modes per hertz the
+    /// board's mean admittance under the bridge is about `n/(4·M)`.
+    #[serde(default = "default_modal_mass")]
+    pub modal_mass_kg: f64,
     /// Level of the body's ring relative to the direct bridge sound.
     pub body_gain: f64,
     /// Which board of this kind: the seed of its modes' jitter and shapes
@@ -390,9 +416,20 @@ pub struct SoundboardSpec {
     pub seed: u32,
 }
 
+fn default_modal_mass() -> f64 {
+    20.0
+}
+
 impl SoundboardSpec {
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range("modes", f64::from(self.modes), 0.0, 64.0, "0 to 64")?;
+        c.range("modes", f64::from(self.modes), 0.0, 512.0, "0 to 512")?;
+        c.range(
+            "modal_mass_kg",
+            self.modal_mass_kg,
+            0.1,
+            1_000.0,
+            "0.1 to 1000 kg",
+        )?;
         c.range(
             "lowest_mode_hz",
             self.lowest_mode_hz,

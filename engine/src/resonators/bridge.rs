@@ -1,0 +1,286 @@
+//! One bridge under every string, on one soundboard: the wave-digital junction
+//! that couples all the strings of an instrument.
+
+use nalgebra::DMatrix;
+
+use super::soundboard::{BRIDGE_NODES, Soundboard};
+
+/// Where a key's strings stand on the bridge, and how they meet it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Mount {
+    /// The node on the bass side of the key; the key lies `toward` of the way
+    /// to the next node.
+    node: usize,
+    toward: f64,
+    /// `1/(1 + r·S)`: the share of the strings' own push that reaches the
+    /// board through the key's local bridge resistance `r` (s/kg), with `S`
+    /// (kg/s) the sum of the key's string impedances.
+    share: f64,
+}
+
+/// The bridge: every key's strings joined to one soundboard.
+///
+/// Each key's strings stand on the bridge at a point between two of the
+/// board's [`BRIDGE_NODES`] nodes. Under them the bridge has a local
+/// resistance `r` (s/kg, the key's bridge admittance: the bridge's own give,
+/// and the board above the modes' band) in series with the board, so the
+/// strings' end moves at `v = r·F + u`, with `F` (N) the key's strings' force on
+/// the bridge and `u` (m/s) the board's velocity there, interpolated between
+/// the two nodes. The key's force reaches those nodes in the same proportions.
+///
+/// A string of impedance `Z` whose wave `a` (m/s) arrives at the bridge pushes
+/// with `Z·(2a − v)`, so a key pushes with `F = A − S·v`, `A = Σ 2·Z·a`. The
+/// board answers the node forces `F_n` with node velocities `V = Y0·F_n + H`
+/// (its instantaneous admittance and its history, see [`Soundboard`]). This
+/// sample's junction has one solution: with `c = 1/(1 + r·S)` per key,
+/// `F = c·(A − S·u)`, the node forces are `P − D·V` with `P = Σ c·A·w` and
+/// `D = Σ c·S·w·wᵀ` (`w` the key's two node weights), and
+/// `V = (I + Y0·D)⁻¹·(Y0·P + H)`. `D` and the inverse are fixed when the
+/// bridge is built: a silent key still loads the bridge with its strings'
+/// impedance (its waves are at rest, `A = 0`), so only the keys that sound
+/// need to be visited. Cost per sample: a few operations per sounding key,
+/// `3·BRIDGE_NODES²` for the junction, and the board's modes.
+///
+/// The in-phase motion of a unison moves the bridge and drains into the board
+/// and the local resistance (the prompt sound); its antisymmetric motion
+/// pushes nothing and rings on (the aftersound). Through the board every key
+/// drives every other: an undamped string answers the bridge's motion at its
+/// partials (sympathetic resonance).
+///
+/// The radiated sound is the node forces, panned by where each node is, and
+/// what the board's modes radiate.
+///
+/// Allocates: the mounts and the board, in [`Bridge::new`]; nothing after.
+#[derive(Debug, Clone)]
+pub struct Bridge {
+    mounts: Vec<Mount>,
+    board: Soundboard,
+    /// `Y0`, s/kg.
+    instant: [[f64; BRIDGE_NODES]; BRIDGE_NODES],
+    /// `D`, kg/s.
+    load: [[f64; BRIDGE_NODES]; BRIDGE_NODES],
+    /// `(I + Y0·D)⁻¹`.
+    solve: [[f64; BRIDGE_NODES]; BRIDGE_NODES],
+    /// Each node's gains to the left and right outputs.
+    pans: [[f64; 2]; BRIDGE_NODES],
+    /// `P` this sample, N.
+    push: [f64; BRIDGE_NODES],
+    /// `V` this sample, m/s.
+    velocity: [f64; BRIDGE_NODES],
+    /// Whether the board has modes (without, no key drives another).
+    coupled: bool,
+    /// Consecutive samples with every node force and the board's sound below
+    /// the silence threshold.
+    quiet_samples: u32,
+    /// Samples of quiet after which the bridge is put to rest.
+    sleep_after: u32,
+    /// Node force (N) below which the bridge counts as silent.
+    silence_threshold_n: f64,
+    asleep: bool,
+}
+
+/// One key as the bridge needs it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyOnBridge {
+    /// Where along the bridge, 0 (bass end) to 1 (treble end).
+    pub position: f64,
+    /// Local resistance under the key, s/kg (0: rigid).
+    pub admittance_s_per_kg: f64,
+    /// Sum of the key's string impedances, kg/s.
+    pub string_impedance_kg_s: f64,
+}
+
+impl Bridge {
+    /// Joins `keys` (in order; key `i` is addressed by `i` after) to `board`.
+    /// `pans[n]` are node `n`'s output gains; `silence_threshold_n` is the node
+    /// force below which the bridge counts as silent, and `sample_rate` (Hz)
+    /// sets how long it must stay so (50 ms) before it is put to rest.
+    ///
+    /// Allocates: the mounts.
+    pub fn new(
+        keys: &[KeyOnBridge],
+        board: Soundboard,
+        pans: [[f64; 2]; BRIDGE_NODES],
+        silence_threshold_n: f64,
+        sample_rate: f64,
+    ) -> Self {
+        let last = (BRIDGE_NODES - 1) as f64;
+        let mounts: Vec<Mount> = keys
+            .iter()
+            .map(|k| {
+                let x = if k.position.is_finite() {
+                    k.position.clamp(0.0, 1.0) * last
+                } else {
+                    0.0
+                };
+                let node = (x.floor() as usize).min(BRIDGE_NODES - 2);
+                let r = k.admittance_s_per_kg.max(0.0);
+                Mount {
+                    node,
+                    toward: x - node as f64,
+                    share: 1.0 / (1.0 + r * k.string_impedance_kg_s.max(0.0)),
+                }
+            })
+            .collect();
+        let instant = board.instant_admittance();
+        let mut load = [[0.0; BRIDGE_NODES]; BRIDGE_NODES];
+        for (m, k) in mounts.iter().zip(keys) {
+            let cs = m.share * k.string_impedance_kg_s.max(0.0);
+            let w = [(m.node, 1.0 - m.toward), (m.node + 1, m.toward)];
+            for &(i, wi) in &w {
+                for &(j, wj) in &w {
+                    load[i][j] += cs * wi * wj;
+                }
+            }
+        }
+        let coupled = board.mode_count() > 0;
+        let solve = junction_inverse(&instant, &load);
+        Self {
+            mounts,
+            board,
+            instant,
+            load,
+            solve,
+            pans,
+            push: [0.0; BRIDGE_NODES],
+            velocity: [0.0; BRIDGE_NODES],
+            coupled,
+            quiet_samples: 0,
+            sleep_after: (0.05 * sample_rate) as u32,
+            silence_threshold_n,
+            asleep: true,
+        }
+    }
+
+    /// Whether the board has modes: keys then drive one another, and an
+    /// undamped string must keep running to answer.
+    pub fn is_coupled(&self) -> bool {
+        self.coupled
+    }
+
+    /// Whether the bridge is at rest (silent for 50 ms, put to rest).
+    pub fn is_asleep(&self) -> bool {
+        self.asleep
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Soundboard {
+        &self.board
+    }
+
+    /// Starts a sample: no key has pushed yet.
+    #[inline]
+    pub fn begin(&mut self) {
+        self.push = [0.0; BRIDGE_NODES];
+    }
+
+    /// Key `key` pushes with `A = Σ 2·Z·a` (N) this sample.
+    #[inline]
+    pub fn push(&mut self, key: usize, strings_push_n: f64) {
+        let m = self.mounts[key];
+        let p = m.share * strings_push_n;
+        self.push[m.node] += (1.0 - m.toward) * p;
+        self.push[m.node + 1] += m.toward * p;
+    }
+
+    /// Solves this sample's junction once every sounding key has pushed,
+    /// moves the board on, and returns the radiated sound, left and right (N
+    /// of bridge force). `all_keys_quiet` says whether every sounding key is
+    /// below the silence threshold: then, after 50 ms of quiet, the bridge
+    /// goes to rest and this returns true in `.1`.
+    #[inline]
+    pub fn solve(&mut self, all_keys_quiet: bool) -> ([f64; 2], bool) {
+        let mut forces = self.push;
+        if self.coupled {
+            let history = self.board.history();
+            let mut rhs = *history;
+            for (r, row) in rhs.iter_mut().zip(&self.instant) {
+                *r += dot(row, &self.push);
+            }
+            for (v, row) in self.velocity.iter_mut().zip(&self.solve) {
+                *v = dot(row, &rhs);
+            }
+            for (f, row) in forces.iter_mut().zip(&self.load) {
+                *f -= dot(row, &self.velocity);
+            }
+        }
+        let body = if self.coupled {
+            self.board.step(&forces)
+        } else {
+            [0.0; 2]
+        };
+        let mut out = body;
+        let mut loud = false;
+        for (f, pan) in forces.iter().zip(&self.pans) {
+            out[0] += pan[0] * f;
+            out[1] += pan[1] * f;
+            loud |= f.abs() >= self.silence_threshold_n;
+        }
+        self.asleep = false;
+        let quiet = all_keys_quiet
+            && !loud
+            && body[0].abs() < self.silence_threshold_n
+            && body[1].abs() < self.silence_threshold_n;
+        if quiet {
+            self.quiet_samples += 1;
+            if self.quiet_samples > self.sleep_after {
+                self.reset();
+                return (out, true);
+            }
+        } else {
+            self.quiet_samples = 0;
+        }
+        (out, false)
+    }
+
+    /// The board's velocity under key `key` this sample, m/s (after
+    /// [`Bridge::solve`]).
+    #[inline]
+    pub fn board_velocity(&self, key: usize) -> f64 {
+        let m = self.mounts[key];
+        (1.0 - m.toward) * self.velocity[m.node] + m.toward * self.velocity[m.node + 1]
+    }
+
+    /// Carries on the ringing of `old` (a bridge of an edited instrument):
+    /// the board's modes, and whether it is at rest.
+    ///
+    /// Allocates nothing.
+    pub fn continue_from(&mut self, old: &Bridge) {
+        self.board.continue_from(&old.board);
+        self.quiet_samples = old.quiet_samples;
+        self.asleep = old.asleep;
+    }
+
+    /// Brings the board to rest.
+    pub fn reset(&mut self) {
+        self.board.reset();
+        self.velocity = [0.0; BRIDGE_NODES];
+        self.quiet_samples = 0;
+        self.asleep = true;
+    }
+}
+
+#[inline(always)]
+fn dot(a: &[f64; BRIDGE_NODES], b: &[f64; BRIDGE_NODES]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// `(I + Y0·D)⁻¹`. `Y0` and `D` are symmetric positive semi-definite, so
+/// `Y0·D`'s eigenvalues are real and at least 0 and the matrix is invertible.
+fn junction_inverse(
+    instant: &[[f64; BRIDGE_NODES]; BRIDGE_NODES],
+    load: &[[f64; BRIDGE_NODES]; BRIDGE_NODES],
+) -> [[f64; BRIDGE_NODES]; BRIDGE_NODES] {
+    let n = BRIDGE_NODES;
+    let y0 = DMatrix::from_fn(n, n, |i, j| instant[i][j]);
+    let d = DMatrix::from_fn(n, n, |i, j| load[i][j]);
+    let m = DMatrix::identity(n, n) + y0 * d;
+    let inverse = m.try_inverse().unwrap_or_else(|| DMatrix::identity(n, n));
+    let mut out = [[0.0; BRIDGE_NODES]; BRIDGE_NODES];
+    for (i, row) in out.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = inverse[(i, j)];
+        }
+    }
+    out
+}
