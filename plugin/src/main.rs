@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use orchard::cli::analyze::run_analyze;
 use orchard::cli::bench::run_bench;
+use orchard::cli::compare::run_compare;
 use orchard::cli::{Cli, Command, run_presets, run_render};
 
 fn main() -> ExitCode {
@@ -15,6 +16,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Render(args) => run_render(args),
         Command::Analyze(args) => run_analyze(args),
+        Command::Compare(args) => run_compare(args),
         Command::Presets(args) => run_presets(args),
         Command::Bench(args) => run_bench(args),
     };
@@ -59,7 +61,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     // Point at the subcommand's own help when there is one.
     let command = std::env::args()
         .nth(1)
-        .filter(|a| ["render", "analyze", "presets", "bench"].contains(&a.as_str()))
+        .filter(|a| ["render", "analyze", "compare", "presets", "bench"].contains(&a.as_str()))
         .map_or_else(|| "orchard".to_owned(), |sub| format!("orchard {sub}"));
     eprintln!("orchard: error: {reason} (see `{command} --help`)");
     ExitCode::from(2)

@@ -90,6 +90,7 @@ fn help_lists_the_arguments() {
         "--note <N>",
         "--velocity <V>",
         "--spectrogram <FILE.png>",
+        "--wav <FILE.wav>",
         "--preset <PRESET>",
         "--set <PATH=VALUE>",
         "--seed <N>",
@@ -261,6 +262,7 @@ fn a_note_is_measured_and_drawn() {
     );
     let early = number_after(&text, "decay of the level: T60 ", "s early");
     assert!(early > 0.1 && early < 60.0, "{text}");
+    assert!(text.contains("late (-15 to -45 dB or the end)"), "{text}");
     assert!(
         text.trim_end()
             .ends_with(&format!("wrote spectrogram {}", png.display()))
@@ -310,6 +312,11 @@ fn bad_note_analyses_fail_cleanly() {
         ),
         (&["escapement", "--note", "60"][..], "cannot be used with"),
         (&["--spectrogram", png_arg][..], "required"),
+        (&["--wav", "x.wav"][..], "required"),
+        (
+            &["--note", "60", "--wav", "/no/such/dir/n.wav"][..],
+            "cannot write /no/such/dir/n.wav",
+        ),
         (
             &["--note", "60", "--spectrogram", "/no/such/dir/s.png"][..],
             "cannot write spectrogram",

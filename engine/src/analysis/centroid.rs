@@ -1,7 +1,13 @@
 //! The spectral centroid: where the "centre of mass" of a spectrum lies, the usual
 //! measure of a sound's brightness.
 
+use super::onset::onset;
 use super::spectrum::hann_spectrum;
+
+/// The stretch of a note [`centroid_first`] is usually asked for, s: the
+/// first 0.3 s from the onset, as `../shared/REFERENCE.md` measures the
+/// brightness of a real grand.
+pub const CENTROID_SPAN_S: f64 = 0.3;
 
 /// Spectral centroid of `signal` (Hz): the magnitude-weighted mean frequency of its
 /// Hann-windowed spectrum, `Σ f·|X(f)| / Σ |X(f)|` over the bins from DC to
@@ -9,6 +15,20 @@ use super::spectrum::hann_spectrum;
 ///
 /// Allocates: the FFT buffer and plan.
 pub fn spectral_centroid(signal: &[f64], sample_rate: f64) -> Option<f64> {
+    weighted_centroid(signal, sample_rate, |m| m)
+}
+
+/// Power spectral centroid of `signal` (Hz): as [`spectral_centroid`], with
+/// each bin weighted by its power `|X(f)|²` instead of its magnitude, so that
+/// the strong partials count and the noise floor hardly does.
+///
+/// Allocates: the FFT buffer and plan.
+pub fn power_centroid(signal: &[f64], sample_rate: f64) -> Option<f64> {
+    weighted_centroid(signal, sample_rate, |m| m * m)
+}
+
+/// `Σ f·w(|X(f)|) / Σ w(|X(f)|)` over the Hann-windowed spectrum of `signal`.
+fn weighted_centroid(signal: &[f64], sample_rate: f64, weight: impl Fn(f64) -> f64) -> Option<f64> {
     if signal.len() < 4 {
         return None;
     }
@@ -20,10 +40,27 @@ pub fn spectral_centroid(signal: &[f64], sample_rate: f64) -> Option<f64> {
             .iter()
             .enumerate()
             .fold((0.0, 0.0), |(w, t), (k, x)| {
-                let m = x.norm();
+                let m = weight(x.norm());
                 (w + k as f64 * bin_hz * m, t + m)
             });
     (total > 0.0 && weighted.is_finite()).then(|| weighted / total)
+}
+
+/// Brightness of the note in `signal` (sampled at `sample_rate`, Hz): the
+/// [`power_centroid`] (Hz) of its first `seconds` (s) from the [`onset`] (or
+/// up to the end of `signal`), as `../shared/REFERENCE.md` measures a real
+/// grand (its C4 at ff: about 419 Hz over 0.3 s). `None` for a silent signal
+/// or one with fewer than 4 samples from the onset.
+///
+/// Allocates: the FFT buffer and plan.
+pub fn centroid_first(signal: &[f32], sample_rate: f64, seconds: f64) -> Option<f64> {
+    let start = onset(signal)?;
+    let len = (seconds.max(0.0) * sample_rate).round() as usize;
+    let stretch: Vec<f64> = signal[start..(start + len).min(signal.len())]
+        .iter()
+        .map(|&s| f64::from(s))
+        .collect();
+    power_centroid(&stretch, sample_rate)
 }
 
 #[cfg(test)]
@@ -61,7 +98,36 @@ mod tests {
         assert!(close(two, 0.5 * (low + high)), "{two}");
         let bright = spectral_centroid(&tone(fs, &[(low, 1.0), (high, 3.0)], n), fs).unwrap();
         assert!(close(bright, 0.25 * low + 0.75 * high), "{bright}");
+        // Power weights 1 : 9.
+        let power = power_centroid(&tone(fs, &[(low, 1.0), (high, 3.0)], n), fs).unwrap();
+        assert!(close(power, 0.1 * low + 0.9 * high), "{power}");
         assert_eq!(spectral_centroid(&[0.0; 64], fs), None);
+        assert_eq!(power_centroid(&[0.0; 64], fs), None);
         assert_eq!(spectral_centroid(&[1.0; 3], fs), None);
+    }
+
+    /// The centroid of the first 0.3 s from the onset: the silence before and
+    /// what sounds after do not count.
+    #[test]
+    fn centroid_first_measures_from_the_onset() {
+        let fs = 48_000.0;
+        let bin = fs / 16_384.0;
+        let (low, high) = (40.0 * bin, 120.0 * bin);
+        let mut signal = vec![0.0f32; 10_000];
+        // 0.3 s at 48 kHz is 14 400 samples: the first 0.3 s hold two equal
+        // tones, the rest only the high one, louder.
+        signal.extend(
+            tone(fs, &[(low, 1.0), (high, 1.0)], 14_400)
+                .iter()
+                .map(|&x| x as f32),
+        );
+        signal.extend(tone(fs, &[(high, 4.0)], 20_000).iter().map(|&x| x as f32));
+        let first = centroid_first(&signal, fs, CENTROID_SPAN_S).unwrap();
+        // Half way between (equal powers), to within the Hann window's spread
+        // over a stretch not a whole number of bins.
+        assert!((first / (0.5 * (low + high)) - 1.0).abs() < 0.02, "{first}");
+        let all = centroid_first(&signal, fs, 10.0).unwrap();
+        assert!(all > 0.8 * high, "{all}");
+        assert_eq!(centroid_first(&[0.0; 100], fs, 0.3), None);
     }
 }

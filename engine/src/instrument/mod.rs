@@ -23,5 +23,5 @@ pub use preset::{
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};
-pub use tuning::{StretchedTuning, note_name, octave_widening_cents};
+pub use tuning::{StretchedTuning, note_name, octave_widening_cents, parse_note_name};
 pub use voice::{StruckString, VoiceError};

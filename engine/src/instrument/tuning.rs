@@ -119,9 +119,60 @@ pub fn note_name(key: u8) -> String {
     )
 }
 
+/// The MIDI key named `name`, middle C (60) being C4: a letter `A`–`G` (either
+/// case), any number of sharps (`#`, `♯`) or flats (`b`, `♭`), and an octave
+/// from -1 to 9: `C4` (60), `Db4` and `C#4` (61), `A0` (21), `B♭-1` (10).
+/// `None` for anything else or a key outside 0–127.
+pub fn parse_note_name(name: &str) -> Option<u8> {
+    let mut chars = name.chars();
+    let letter = chars.next()?.to_ascii_uppercase();
+    let step = [0, 2, 4, 5, 7, 9, 11]["CDEFGAB".find(letter)?];
+    let rest = chars.as_str();
+    let octave_at = rest
+        .find(|c: char| c == '-' || c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let (accidentals, octave) = rest.split_at(octave_at);
+    let mut shift = 0i32;
+    for c in accidentals.chars() {
+        shift += match c {
+            '#' | '♯' => 1,
+            'b' | '♭' => -1,
+            _ => return None,
+        };
+    }
+    let octave: i32 = octave.parse().ok()?;
+    let key = 12 * (octave + 1) + step + shift;
+    u8::try_from(key).ok().filter(|&k| k <= 127)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn note_names_are_read_with_sharps_or_flats() {
+        for (name, key) in [
+            ("C4", 60),
+            ("c4", 60),
+            ("Db4", 61),
+            ("C#4", 61),
+            ("C♯4", 61),
+            ("D♭4", 61),
+            ("A0", 21),
+            ("Bb0", 22),
+            ("C8", 108),
+            ("C-1", 0),
+            ("G9", 127),
+        ] {
+            assert_eq!(parse_note_name(name), Some(key), "{name}");
+        }
+        for key in 0..=127 {
+            assert_eq!(parse_note_name(&note_name(key)), Some(key));
+        }
+        for bad in ["", "H4", "C", "Cx4", "ff", "Piano", "G#9", "Cb-1", "C4.5"] {
+            assert_eq!(parse_note_name(bad), None, "{bad}");
+        }
+    }
 
     /// B(C4) = 3.77e-4, doubling every 8 semitones above (Young 1952); below,
     /// falling to about 1.2e-4 near E2 and rising again in the wound bass to

@@ -2,14 +2,13 @@
 //! the long-term analysis of mechanisms, and speed measurements.
 
 pub mod analyze;
+pub mod audio_file;
 pub mod bench;
-pub mod decay;
+pub mod compare;
 pub mod demo;
-pub mod fit;
 pub mod midi_file;
 pub mod note;
 pub mod overrides;
-pub mod partials;
 pub mod plot;
 pub mod probe;
 pub mod render;
@@ -44,6 +43,11 @@ pub enum Command {
     /// --note measure one note of an instrument (hammer contact, partials and
     /// inharmonicity, decay times, spectrogram).
     Analyze(AnalyzeArgs),
+    /// Measure a render and a recording of the same note side by side
+    /// (partial levels, inharmonicity, early and late decay, brightness), or
+    /// with --keyboard render keys with a preset and compare each with the
+    /// recording of that key in a folder, one Markdown table row per key.
+    Compare(CompareArgs),
     /// List the built-in instrument presets, one per line with what it is, or
     /// with --paths every property path of one preset and its value.
     Presets(PresetsArgs),
@@ -76,13 +80,16 @@ pub struct PresetsArgs {
     pub paths: Option<String>,
 }
 
-/// The instrument to play and how to change it: shared by `render` and
-/// `analyze --note`.
+/// The preset an instrument is played with unless `--preset` names another.
+pub const DEFAULT_PRESET: &str = "grand-piano";
+
+/// The instrument to play and how to change it: shared by `render`,
+/// `analyze --note` and `compare --keyboard`.
 #[derive(Debug, clap::Args)]
 pub struct InstrumentArgs {
     /// The instrument: a built-in preset's name (see `orchard presets`) or the
     /// path of a preset file.
-    #[arg(long, default_value = "grand-piano")]
+    #[arg(long, default_value = DEFAULT_PRESET)]
     pub preset: String,
     /// Set a preset property before playing, e.g. `tuning:a4_hz=442`,
     /// `hammers/anchor/60:felt_stiffness=2e9`, `strings:detune_cents=1`,
@@ -127,9 +134,9 @@ pub struct AnalyzeArgs {
     /// Play this MIDI key (60 is middle C) on the instrument and measure it:
     /// hammer contact duration, force pulses and peak force; partials 1-12 and
     /// the inharmonicity B fitted to partials 1-8 (f_n = n·f0·sqrt(1 + B·n²))
-    /// against the preset's; T60 decay times, early (first 10 dB) and late (to
-    /// -40 dB), of the level and the first six partials. The key is held
-    /// throughout.
+    /// against the preset's; T60 decay times, early (first 10 dB below the
+    /// peak) and late (-15 to -45 dB), of the level (50 ms RMS windows) and the
+    /// first six partials. The key is held throughout.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=127), conflicts_with = "plot")]
     pub note: Option<u8>,
     /// Note: MIDI velocity, 1 to 127.
@@ -139,10 +146,62 @@ pub struct AnalyzeArgs {
     /// colour scale, time and frequency axes).
     #[arg(long, value_name = "FILE.png", requires = "note")]
     pub spectrogram: Option<PathBuf>,
+    /// Note: also write the played note as a WAV file (32-bit float, both
+    /// channels the note as measured), e.g. for `orchard compare`.
+    #[arg(long, value_name = "FILE.wav", requires = "note")]
+    pub wav: Option<PathBuf>,
     /// Note: sample rate, Hz.
     #[arg(long, default_value_t = 48_000, requires = "note", value_parser = clap::value_parser!(u32).range(22_050..=192_000))]
     pub sample_rate: u32,
     /// Note: the instrument.
+    #[command(flatten)]
+    pub instrument: InstrumentArgs,
+}
+
+/// Options of `orchard compare`.
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// The render: a WAV or Ogg Vorbis file of one note. Not with --keyboard.
+    #[arg(
+        value_name = "RENDER",
+        required_unless_present = "keyboard",
+        conflicts_with = "keyboard",
+        requires = "recording"
+    )]
+    pub render: Option<PathBuf>,
+    /// The recording to compare it with: a WAV or Ogg Vorbis file of the same
+    /// note.
+    #[arg(value_name = "RECORDING")]
+    pub recording: Option<PathBuf>,
+    /// The note both files play: a MIDI number (60 is middle C) or a name
+    /// (C4, Db4, C#4). By default read from the recording's file name (as in
+    /// Piano.ff.C4.ogg) or the render's, else estimated from the recording.
+    #[arg(long, value_name = "N", conflicts_with = "keyboard")]
+    pub note: Option<String>,
+    /// Render keys with the instrument and compare each with the recording of
+    /// that key in this folder (a WAV or Ogg Vorbis file whose name holds the
+    /// note, as in Piano.ff.Db4.ogg); prints a Markdown table.
+    #[arg(long, value_name = "DIR")]
+    pub keyboard: Option<PathBuf>,
+    /// Keyboard: compare every Nth key from --from (default 4).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=127))]
+    pub every: Option<u8>,
+    /// Keyboard: the lowest key compared, a MIDI number (default 21, A0).
+    #[arg(long, value_name = "KEY", value_parser = clap::value_parser!(u8).range(0..=127))]
+    pub from: Option<u8>,
+    /// Keyboard: the highest key compared, a MIDI number (default 108, C8).
+    #[arg(long, value_name = "KEY", value_parser = clap::value_parser!(u8).range(0..=127))]
+    pub to: Option<u8>,
+    /// Keyboard: MIDI velocity of each key, 1 to 127 (default 100).
+    #[arg(long, value_name = "V")]
+    pub velocity: Option<u8>,
+    /// Keyboard: how long each key is held and rendered, s (default 8).
+    #[arg(long, value_name = "SECONDS")]
+    pub duration: Option<f64>,
+    /// Keyboard: sample rate of the renders, Hz (default 48000).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(22_050..=192_000))]
+    pub sample_rate: Option<u32>,
+    /// Keyboard: the instrument (--preset, --set, --seed).
     #[command(flatten)]
     pub instrument: InstrumentArgs,
 }

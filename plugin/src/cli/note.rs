@@ -1,71 +1,62 @@
 //! `orchard analyze --note N --velocity V`: plays one note on an instrument
 //! and measures it: the hammer's contact, the partials and the inharmonicity,
-//! the decay times, and a spectrogram.
+//! the decay times, a spectrogram, and the note as a WAV file.
 
 pub use orchard_engine::instrument::note_name;
 use std::fmt::Write as _;
 
-use orchard_engine::analysis::amplitude_at;
+use orchard_engine::analysis::{
+    EARLY_SPAN_DB, LATE_FROM_DB, LATE_TO_DB, LevelTrack, Partial, StiffFit, TwoStageDecay,
+    amplitude_at, note_partials, onset, two_stage_decay,
+};
 use orchard_engine::instrument::{Preset, StrikeReport};
 use orchard_engine::rt::{Synth, SynthEvent};
 
-use super::decay::{self, EARLY_SPAN_DB, LATE_FLOOR_DB, LevelTrack, TwoStageDecay};
-use super::partials::{self, Partial, StiffFit};
 use super::render::{self, BLOCK};
 use super::score::{Score, ScoreEvent};
 use super::spectrogram::{self, SpectrogramSpec};
-use super::{AnalyzeArgs, require_png};
+use super::wav::StereoWav;
+use super::{AnalyzeArgs, SampleFormat, require_png};
 
 /// Simulated time of a note analysis unless `--duration` says otherwise, s.
 pub const DEFAULT_DURATION_S: f64 = 8.0;
-/// Partials measured.
-const PARTIALS: u32 = 12;
-/// Partials the inharmonicity is fitted to: the range a string's dispersion is
-/// designed for (see `orchard_engine::resonators::dispersion`); the table shows
-/// how far the higher ones lie from the fit.
-const FIT_PARTIALS: u32 = 8;
+/// Partials measured (the inharmonicity is fitted to the first
+/// [`orchard_engine::analysis::FIT_PARTIALS`]; the table shows how far the
+/// higher ones lie from the fit).
+pub const PARTIALS: u32 = 12;
 /// Partials whose decay times are reported one by one.
 const DECAY_PARTIALS: usize = 6;
-/// The partials are measured this long after the onset (past the contact), s.
-const PARTIALS_FROM_S: f64 = 0.05;
-/// Length of the stretch of sound the partials are measured in, s.
-const PARTIALS_OVER_S: f64 = 1.0;
-/// An onset is the first sample above this fraction of the peak.
-const ONSET_FRACTION: f32 = 0.01;
 
 /// One note played and recorded.
-struct Recording {
+pub struct Recording {
     /// Mono output (the mean of both channels), full scale 1.
-    signal: Vec<f32>,
-    sample_rate: f64,
+    pub signal: Vec<f32>,
+    /// Sample rate, Hz.
+    pub sample_rate: f64,
     /// The strike, as the simulation measured it (struck strings report
     /// their strikes; bars do not).
-    strike: Option<StrikeReport>,
+    pub strike: Option<StrikeReport>,
 }
 
 /// Runs a note analysis: checks the arguments, plays the note with the key
 /// held for the whole duration, and returns the report, or a one-line reason.
 pub fn run(args: &AnalyzeArgs, key: u8) -> Result<String, String> {
     let duration_s = args.duration.unwrap_or(DEFAULT_DURATION_S);
-    if !(duration_s.is_finite() && (0.5..=120.0).contains(&duration_s)) {
-        return Err(format!(
-            "--duration {duration_s} must be between 0.5 and 120 seconds for a note"
-        ));
-    }
-    if !(1..=127).contains(&args.velocity) {
-        return Err(format!("--velocity {} must be 1 to 127", args.velocity));
-    }
+    check_held_note(duration_s, args.velocity)?;
     if let Some(path) = &args.spectrogram {
         require_png("--spectrogram", path)?;
     }
     let preset = args.instrument.load()?;
-    let keyboard = preset.keyboard;
-    if !(keyboard.lowest_key..=keyboard.highest_key).contains(&key) {
-        return Err(format!(
-            "--note {key} is outside the {} preset's keyboard ({} to {})",
-            preset.name, keyboard.lowest_key, keyboard.highest_key
-        ));
-    }
+    check_on_keyboard(&preset, "--note", key)?;
+    // Created before playing so that an unwritable path fails at once.
+    let wav = match &args.wav {
+        Some(path) => Some(StereoWav::create(
+            path,
+            args.sample_rate,
+            SampleFormat::Float32,
+        )?),
+        None => None,
+    };
     let recording = play(&preset, key, args.velocity, duration_s, args.sample_rate)?;
     let mut text = header(&preset, key, args.velocity, &recording);
     let measured = measure(&preset, key, &recording, &mut text)?;
@@ -88,11 +79,43 @@ pub fn run(args: &AnalyzeArgs, key: u8) -> Result<String, String> {
         )?;
         let _ = write!(text, "\nwrote spectrogram {}", path.display());
     }
+    if let (Some(mut wav), Some(path)) = (wav, &args.wav) {
+        // The played note is the mean of both channels: both get it.
+        wav.write(&recording.signal, &recording.signal)?;
+        wav.finish()?;
+        let _ = write!(text, "\nwrote {}", path.display());
+    }
     Ok(text)
 }
 
-/// Plays `key` at MIDI `velocity` from rest and holds it for `duration_s`.
-fn play(
+/// Checks the `--duration` (s) and `--velocity` of a held note.
+pub fn check_held_note(duration_s: f64, velocity: u8) -> Result<(), String> {
+    if !(duration_s.is_finite() && (0.5..=120.0).contains(&duration_s)) {
+        return Err(format!(
+            "--duration {duration_s} must be between 0.5 and 120 seconds for a note"
+        ));
+    }
+    if !(1..=127).contains(&velocity) {
+        return Err(format!("--velocity {velocity} must be 1 to 127"));
+    }
+    Ok(())
+}
+
+/// Checks that `key`, given with `flag`, is on `preset`'s keyboard.
+pub fn check_on_keyboard(preset: &Preset, flag: &str, key: u8) -> Result<(), String> {
+    let keyboard = preset.keyboard;
+    if (keyboard.lowest_key..=keyboard.highest_key).contains(&key) {
+        return Ok(());
+    }
+    Err(format!(
+        "{flag} {key} is outside the {} preset's keyboard ({} to {})",
+        preset.name, keyboard.lowest_key, keyboard.highest_key
+    ))
+}
+
+/// Plays `key` at MIDI `velocity` from rest and holds it for `duration_s`
+/// (s), rendering the synthesiser in lock-step at `sample_rate` (Hz).
+pub fn play(
     preset: &Preset,
     key: u8,
     velocity: u8,
@@ -178,21 +201,13 @@ fn measure(
 ) -> Result<Measured, String> {
     let signal = &recording.signal;
     let rate = recording.sample_rate;
-    let peak = signal.iter().fold(0.0f32, |m, s| m.max(s.abs()));
-    if peak <= 0.0 {
+    let Some(onset) = onset(signal) else {
         return Err(format!("key {key} made no sound"));
-    }
-    let onset = signal
-        .iter()
-        .position(|s| s.abs() > ONSET_FRACTION * peak)
-        .unwrap_or(0);
+    };
     let target_hz = preset.fundamental_hz(key);
-    let from = (onset + (PARTIALS_FROM_S * rate) as usize).min(signal.len());
-    let to = (from + (PARTIALS_OVER_S * rate) as usize).min(signal.len());
-
     let preset_b = preset.key_params(key).map(|k| k.inharmonicity);
     let found: Vec<Partial> = match preset_b {
-        Some(_) => partials::measure(&signal[from..to], rate, target_hz, PARTIALS),
+        Some(_) => note_partials(signal, rate, target_hz, PARTIALS),
         None => Vec::new(),
     };
     let first_hz = found
@@ -200,7 +215,7 @@ fn measure(
         .find(|p| p.number == 1)
         .map_or(target_hz, |p| p.frequency_hz);
     let decaying = &found[..found.len().min(DECAY_PARTIALS)];
-    let (level, tracks) = level_tracks(&signal[onset..], rate, first_hz, decaying);
+    let tracks = partial_tracks(&signal[onset..], rate, first_hz, decaying);
     let decays: Vec<TwoStageDecay> = tracks.iter().map(LevelTrack::two_stage_decay).collect();
 
     text.push('\n');
@@ -221,40 +236,42 @@ fn measure(
             report_partials(&found, &decays, &expected, text);
         }
     }
-    let overall = level.two_stage_decay();
+    let overall = two_stage_decay(signal, rate);
     let _ = write!(
         text,
-        "\ndecay of the level: T60 {} early (first {EARLY_SPAN_DB} dB), {} late (to -{LATE_FLOOR_DB} dB or the end)",
-        decay::show(overall.early_t60_s),
-        decay::show(overall.late_t60_s)
+        "\ndecay of the level: T60 {} early (first {EARLY_SPAN_DB} dB), {} late (-{LATE_FROM_DB} to -{LATE_TO_DB} dB or the end)",
+        show_t60(overall.early_t60_s),
+        show_t60(overall.late_t60_s)
     );
     Ok(Measured { first_hz })
 }
 
-/// The level of `signal` (from the onset) and the amplitude of each of
-/// `partials`, frame by frame: frames of at least 0.1 s and six periods of the
-/// first partial at `first_hz` (so that neighbouring partials are told apart),
-/// overlapping by half.
-fn level_tracks(
+/// A decay time for a report: `2.41 s`, or `–` when there is none.
+pub fn show_t60(t60_s: Option<f64>) -> String {
+    t60_s.map_or_else(|| "–".into(), |t| format!("{t:.2} s"))
+}
+
+/// The amplitude of each of `partials` in `signal` (from the onset), frame by
+/// frame: frames of at least 0.1 s and six periods of the first partial at
+/// `first_hz` (so that neighbouring partials are told apart), overlapping by
+/// half.
+fn partial_tracks(
     signal: &[f32],
     rate: f64,
     first_hz: f64,
     partials: &[Partial],
-) -> (LevelTrack, Vec<LevelTrack>) {
+) -> Vec<LevelTrack> {
     let frame_s = (0.1f64).max(6.0 / first_hz);
     let frame = (frame_s * rate) as usize;
-    let mut level = LevelTrack::default();
     let mut tracks = vec![LevelTrack::default(); partials.len()];
     for (i, chunk) in signal.windows(frame).step_by(frame / 2).enumerate() {
         let chunk: Vec<f64> = chunk.iter().map(|&s| f64::from(s)).collect();
         let t = (i * (frame / 2)) as f64 / rate + frame_s / 2.0;
-        let rms = (chunk.iter().map(|s| s * s).sum::<f64>() / chunk.len() as f64).sqrt();
-        level.push(t, rms);
         for (track, partial) in tracks.iter_mut().zip(partials) {
             track.push(t, amplitude_at(&chunk, rate, partial.frequency_hz));
         }
     }
-    (level, tracks)
+    tracks
 }
 
 /// What the preset says a key's partials should be.
@@ -274,12 +291,8 @@ fn report_partials(
     expected: &Expected,
     text: &mut String,
 ) {
-    let fitted: Vec<Partial> = found
-        .iter()
-        .copied()
-        .filter(|p| p.number <= FIT_PARTIALS)
-        .collect();
-    let Some(fit) = StiffFit::fit(&fitted) else {
+    let fitted = StiffFit::fitted(found);
+    let Some(fit) = StiffFit::fit(fitted) else {
         let _ = write!(text, "partials: too few found to fit ({})", found.len());
         return;
     };
@@ -312,7 +325,7 @@ fn report_partials(
     );
     for (i, p) in found.iter().enumerate() {
         let (early, late) = decays.get(i).map_or((String::new(), String::new()), |d| {
-            (decay::show(d.early_t60_s), decay::show(d.late_t60_s))
+            (show_t60(d.early_t60_s), show_t60(d.late_t60_s))
         });
         let row = format!(
             "{:>7}  {:>11.2}  {:>9.2}  {:>+13.2}  {:>8.1}  {:>9}  {:>8}",

@@ -1,0 +1,210 @@
+//! The partials of a struck string and its inharmonicity: a stiff string's
+//! partial `n` lies at `f_n = n · f0 · sqrt(1 + B · n²)`. Squared, `(f_n / n)² =
+//! f0² + f0² B · n²` is a straight line in `n²`, fitted by least squares.
+
+use super::fit::fit_line;
+use super::onset::onset;
+use super::spectrum::{amplitude_at, peak_frequency};
+
+/// Half the band searched around a partial's predicted frequency, as a
+/// fraction of the first partial's frequency (neighbours are a whole one away).
+const SEARCH_HALF_WIDTH: f64 = 0.3;
+/// A peak closer than this (fraction of the first partial) to the band's edge
+/// is the skirt of something else, not the partial.
+const EDGE_MARGIN: f64 = 0.05;
+/// A partial weaker than this relative to the strongest (dB) is not measured.
+const FLOOR_DB: f64 = -70.0;
+/// Partials measured before the fit predicts the next ones.
+const FIRST_FIT_AFTER: usize = 3;
+
+/// [`note_partials`] measures this long after the onset (past the hammer's
+/// contact), s.
+pub const PARTIALS_FROM_S: f64 = 0.05;
+/// Length of the stretch of sound [`note_partials`] measures, s.
+pub const PARTIALS_OVER_S: f64 = 1.0;
+/// A note's inharmonicity is fitted to its partials 1 to this
+/// ([`StiffFit::fit_note`]): the range a string's dispersion is designed for
+/// (see `crate::resonators::dispersion`).
+pub const FIT_PARTIALS: u32 = 8;
+
+/// One measured partial.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Partial {
+    /// Partial number, 1 for the fundamental.
+    pub number: u32,
+    /// Measured frequency, Hz.
+    pub frequency_hz: f64,
+    /// Amplitude, full scale 1.
+    pub amplitude: f64,
+}
+
+/// The stiff-string fit of measured partials.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StiffFit {
+    /// Frequency the string would have without stiffness, Hz.
+    pub f0_hz: f64,
+    /// Inharmonicity coefficient `B` (dimensionless).
+    pub b: f64,
+}
+
+impl StiffFit {
+    /// The predicted frequency of partial `n`, Hz.
+    pub fn partial_hz(&self, n: u32) -> f64 {
+        let n = f64::from(n);
+        n * self.f0_hz * (1.0 + self.b * n * n).sqrt()
+    }
+
+    /// Fits `partials` (at least two, of different numbers); `None` if the fit
+    /// is degenerate.
+    pub fn fit(partials: &[Partial]) -> Option<Self> {
+        let line = fit_line(partials.iter().map(|p| {
+            let n = f64::from(p.number);
+            (n * n, (p.frequency_hz / n).powi(2))
+        }))?;
+        (line.intercept > 0.0).then(|| Self {
+            f0_hz: line.intercept.sqrt(),
+            b: line.slope / line.intercept,
+        })
+    }
+
+    /// The partials a note's fit uses: those of `partials` (in rising order of
+    /// number, as [`measure_partials`] gives them) numbered up to
+    /// [`FIT_PARTIALS`].
+    pub fn fitted(partials: &[Partial]) -> &[Partial] {
+        &partials[..partials.partition_point(|p| p.number <= FIT_PARTIALS)]
+    }
+
+    /// The fit of a note's [`fitted`](Self::fitted) partials.
+    pub fn fit_note(partials: &[Partial]) -> Option<Self> {
+        Self::fit(Self::fitted(partials))
+    }
+}
+
+/// Measures partials `1..=count` of `signal` (sampled at `sample_rate`, Hz),
+/// whose first partial is near `first_hz` (Hz): each is the strongest peak
+/// within `SEARCH_HALF_WIDTH` of where the partials found so far predict it (a
+/// harmonic series at first, the stiff-string fit once there are
+/// `FIRST_FIT_AFTER`). Partials too weak or not a clear peak are left out,
+/// as are any above the Nyquist frequency. The result is in rising order of
+/// number.
+///
+/// Allocates: the spectra.
+pub fn measure_partials(
+    signal: &[f32],
+    sample_rate: f64,
+    first_hz: f64,
+    count: u32,
+) -> Vec<Partial> {
+    let samples: Vec<f64> = signal.iter().map(|&s| f64::from(s)).collect();
+    let mut found: Vec<Partial> = Vec::new();
+    let mut first = first_hz;
+    let mut strongest: f64 = 0.0;
+    for n in 1..=count {
+        let predicted = match StiffFit::fit(&found) {
+            Some(fit) if found.len() >= FIRST_FIT_AFTER => fit.partial_hz(n),
+            _ => f64::from(n) * first,
+        };
+        let half = SEARCH_HALF_WIDTH * first;
+        if predicted + half >= sample_rate / 2.0 {
+            break;
+        }
+        let Some(frequency_hz) =
+            peak_frequency(signal, sample_rate, predicted - half, predicted + half)
+        else {
+            continue;
+        };
+        if (frequency_hz - predicted).abs() > half - EDGE_MARGIN * first {
+            continue;
+        }
+        let amplitude = amplitude_at(&samples, sample_rate, frequency_hz);
+        strongest = strongest.max(amplitude);
+        if 20.0 * (amplitude / strongest).log10() < FLOOR_DB {
+            continue;
+        }
+        if n == 1 {
+            first = frequency_hz;
+        }
+        found.push(Partial {
+            number: n,
+            frequency_hz,
+            amplitude,
+        });
+    }
+    found
+}
+
+/// The partials `1..=count` of the note in `signal` (sampled at
+/// `sample_rate`, Hz; first partial near `first_hz`, Hz), measured by
+/// [`measure_partials`] over the [`PARTIALS_OVER_S`] from [`PARTIALS_FROM_S`]
+/// after its [`onset`] (or up to the end of `signal`). Empty for a silent
+/// signal.
+///
+/// Allocates: the spectra.
+pub fn note_partials(signal: &[f32], sample_rate: f64, first_hz: f64, count: u32) -> Vec<Partial> {
+    let Some(start) = onset(signal) else {
+        return Vec::new();
+    };
+    let from = (start + (PARTIALS_FROM_S * sample_rate) as usize).min(signal.len());
+    let to = (from + (PARTIALS_OVER_S * sample_rate) as usize).min(signal.len());
+    measure_partials(&signal[from..to], sample_rate, first_hz, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::PI;
+
+    /// Partials 1–12 of a stiff string at amplitude `0.1 / n`, starting after
+    /// `silence_s` of silence, for `seconds`.
+    fn stiff_string(truth: &StiffFit, fs: f64, silence_s: f64, seconds: f64) -> Vec<f32> {
+        let start = (silence_s * fs) as usize;
+        (0..((silence_s + seconds) * fs) as usize)
+            .map(|i| {
+                if i < start {
+                    return 0.0;
+                }
+                let t = (i - start) as f64 / fs;
+                (1..=12)
+                    .map(|n| 0.1 / f64::from(n) * (2.0 * PI * truth.partial_hz(n) * t).sin())
+                    .sum::<f64>() as f32
+            })
+            .collect()
+    }
+
+    #[test]
+    fn recovers_f0_and_b_of_a_stiff_string() {
+        let fs = 48_000.0;
+        let truth = StiffFit {
+            f0_hz: 261.0,
+            b: 4e-4,
+        };
+        let signal = stiff_string(&truth, fs, 0.0, 1.0);
+        let partials = measure_partials(&signal, fs, 262.0, 12);
+        assert_eq!(partials.len(), 12);
+        let fit = StiffFit::fit(&partials).unwrap();
+        assert!((fit.f0_hz - truth.f0_hz).abs() < 0.01, "{fit:?}");
+        assert!((fit.b / truth.b - 1.0).abs() < 0.01, "{fit:?}");
+        assert!((partials[2].amplitude - 0.1 / 3.0).abs() < 1e-3);
+    }
+
+    /// A note after half a second of silence: measured from its onset, and
+    /// fitted to partials 1–8 only.
+    #[test]
+    fn a_note_is_measured_from_its_onset_and_fitted_to_eight_partials() {
+        let fs = 44_100.0;
+        let truth = StiffFit {
+            f0_hz: 110.0,
+            b: 1.2e-4,
+        };
+        let signal = stiff_string(&truth, fs, 0.5, 1.2);
+        let partials = note_partials(&signal, fs, 110.0, 12);
+        assert_eq!(partials.len(), 12);
+        let fitted = StiffFit::fitted(&partials);
+        assert_eq!(fitted.len(), 8);
+        assert_eq!(fitted.last().unwrap().number, FIT_PARTIALS);
+        let fit = StiffFit::fit_note(&partials).unwrap();
+        assert!((fit.b / truth.b - 1.0).abs() < 0.02, "{fit:?}");
+        assert!((partials[0].amplitude - 0.1).abs() < 1e-3);
+        assert!(note_partials(&[0.0; 1000], fs, 110.0, 12).is_empty());
+    }
+}

@@ -1,0 +1,104 @@
+//! Reading sound files for measurement: WAV (through hound) and Ogg Vorbis
+//! (through lewton), mixed down to one channel.
+
+use std::fs::File;
+use std::io::{BufReader, Read, Seek};
+use std::path::Path;
+
+use lewton::inside_ogg::OggStreamReader;
+
+/// A sound file's samples, mixed to mono.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MonoAudio {
+    /// The mean of all channels, frame by frame, full scale 1.
+    pub signal: Vec<f32>,
+    /// Sample rate, Hz.
+    pub sample_rate: f64,
+}
+
+impl MonoAudio {
+    /// Length, s.
+    pub fn seconds(&self) -> f64 {
+        self.signal.len() as f64 / self.sample_rate
+    }
+}
+
+/// Reads `path`, a WAV (integer PCM of 8 to 32 bits or 32-bit float) or Ogg
+/// Vorbis file, told apart by their first bytes, and mixes its channels to
+/// mono. A missing, unreadable, corrupt or empty file is a one-line error
+/// naming it.
+pub fn read_mono(path: &Path) -> Result<MonoAudio, String> {
+    let fail = |reason: String| format!("cannot read {}: {reason}", path.display());
+    let mut file = File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut magic = [0u8; 4];
+    file.read_exact(&mut magic)
+        .map_err(|_| fail("too short for a WAV or Ogg Vorbis file".into()))?;
+    file.rewind().map_err(|e| fail(e.to_string()))?;
+    let audio = match &magic {
+        b"RIFF" => read_wav(BufReader::new(file)),
+        b"OggS" => read_ogg(BufReader::new(file)),
+        _ => Err("neither a WAV nor an Ogg Vorbis file".into()),
+    }
+    .map_err(fail)?;
+    if audio.signal.is_empty() {
+        return Err(fail("no samples".into()));
+    }
+    if !audio.signal.iter().all(|s| s.is_finite()) {
+        return Err(fail("samples that are not finite numbers".into()));
+    }
+    Ok(audio)
+}
+
+/// Mixes interleaved samples of `channels` channels to mono, scaling each by
+/// `scale`.
+fn mix(interleaved: &[f32], channels: usize, scale: f32, into: &mut Vec<f32>) {
+    let gain = scale / channels as f32;
+    into.extend(
+        interleaved
+            .chunks_exact(channels)
+            .map(|frame| frame.iter().sum::<f32>() * gain),
+    );
+}
+
+fn read_wav(reader: BufReader<File>) -> Result<MonoAudio, String> {
+    let mut wav = hound::WavReader::new(reader).map_err(|e| e.to_string())?;
+    let spec = wav.spec();
+    let channels = usize::from(spec.channels);
+    if channels == 0 || spec.sample_rate == 0 {
+        return Err("no channels or no sample rate".into());
+    }
+    let (samples, scale): (Result<Vec<f32>, _>, f32) = match spec.sample_format {
+        hound::SampleFormat::Float => (wav.samples::<f32>().collect(), 1.0),
+        hound::SampleFormat::Int => (
+            wav.samples::<i32>().map(|s| s.map(|s| s as f32)).collect(),
+            1.0 / (1u64 << (spec.bits_per_sample.clamp(1, 32) - 1)) as f32,
+        ),
+    };
+    let samples = samples.map_err(|e| e.to_string())?;
+    let mut signal = Vec::with_capacity(samples.len() / channels);
+    mix(&samples, channels, scale, &mut signal);
+    Ok(MonoAudio {
+        signal,
+        sample_rate: f64::from(spec.sample_rate),
+    })
+}
+
+fn read_ogg(reader: BufReader<File>) -> Result<MonoAudio, String> {
+    let mut ogg = OggStreamReader::new(reader).map_err(|e| e.to_string())?;
+    let channels = usize::from(ogg.ident_hdr.audio_channels);
+    let sample_rate = ogg.ident_hdr.audio_sample_rate;
+    if channels == 0 || sample_rate == 0 {
+        return Err("no channels or no sample rate".into());
+    }
+    let mut signal = Vec::new();
+    let mut packet = Vec::new();
+    while let Some(samples) = ogg.read_dec_packet_itl().map_err(|e| e.to_string())? {
+        packet.clear();
+        packet.extend(samples.iter().map(|&s| f32::from(s)));
+        mix(&packet, channels, 1.0 / 32_768.0, &mut signal);
+    }
+    Ok(MonoAudio {
+        signal,
+        sample_rate: f64::from(sample_rate),
+    })
+}

@@ -1,0 +1,445 @@
+//! `orchard compare`: a render and a recording of the same note measured side
+//! by side with the engine's own analysis (partial levels, inharmonicity,
+//! two-stage decay, brightness), or a whole keyboard rendered with a preset and
+//! compared key by key with a folder of recordings.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use orchard_engine::analysis::{
+    CENTROID_SPAN_S, FIT_PARTIALS, Partial, StiffFit, TwoStageDecay, centroid_first, estimate_f0,
+    note_partials, onset, two_stage_decay,
+};
+use orchard_engine::instrument::{StretchedTuning, note_name, parse_note_name};
+
+use super::audio_file::{MonoAudio, read_mono};
+use super::note::{self, PARTIALS, show_t60};
+use super::{CompareArgs, DEFAULT_PRESET};
+
+/// Keys rendered at once in keyboard mode.
+const THREADS: usize = 2;
+/// Keyboard mode: every this many keys unless `--every` says otherwise.
+const DEFAULT_EVERY: u8 = 4;
+/// Keyboard mode: the lowest key compared unless `--from` says otherwise (A0).
+const DEFAULT_FROM: u8 = 21;
+/// Keyboard mode: the highest key compared unless `--to` says otherwise (C8).
+const DEFAULT_TO: u8 = 108;
+/// Keyboard mode: MIDI velocity unless `--velocity` says otherwise.
+const DEFAULT_VELOCITY: u8 = 100;
+/// Keyboard mode: sample rate of the renders unless `--sample-rate` says
+/// otherwise, Hz.
+const DEFAULT_SAMPLE_RATE: u32 = 48_000;
+
+/// Runs `orchard compare`: two files side by side, or with `--keyboard` a
+/// table of keys. Returns the report, or a one-line reason for failing.
+pub fn run_compare(args: &CompareArgs) -> Result<String, String> {
+    match (&args.keyboard, &args.render, &args.recording) {
+        (Some(dir), _, _) => keyboard(args, dir),
+        (None, Some(render), Some(recording)) => {
+            let instrument = &args.instrument;
+            let keyboard_only = args.every.is_some()
+                || args.from.is_some()
+                || args.to.is_some()
+                || args.velocity.is_some()
+                || args.duration.is_some()
+                || args.sample_rate.is_some()
+                || instrument.preset != DEFAULT_PRESET
+                || !instrument.settings.is_empty()
+                || instrument.seed.is_some();
+            if keyboard_only {
+                return Err(
+                    "--every, --from, --to, --velocity, --duration, --sample-rate, \
+                     --preset, --set and --seed are for --keyboard renders"
+                        .into(),
+                );
+            }
+            two_files(render, recording, args.note.as_deref())
+        }
+        _ => Err("give RENDER and RECORDING, or --keyboard DIR".into()),
+    }
+}
+
+/// What `compare` measures of one note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NoteMeasures {
+    /// Length of the sound from its onset to the end, s.
+    pub from_onset_s: f64,
+    /// Partials 1 to 12, those found (see
+    /// [`orchard_engine::analysis::note_partials`]).
+    pub partials: Vec<Partial>,
+    /// The stiff-string fit of partials 1 to 8.
+    pub fit: Option<StiffFit>,
+    /// Early and late T60 of the broadband level.
+    pub decay: TwoStageDecay,
+    /// Spectral centroid of the first 0.3 s from the onset, Hz.
+    pub centroid_hz: Option<f64>,
+}
+
+impl NoteMeasures {
+    /// Measures the note in `audio` whose first partial is near `first_hz`
+    /// (Hz). `None` if `audio` is silent.
+    pub fn of(audio: &MonoAudio, first_hz: f64) -> Option<Self> {
+        let (signal, rate) = (&audio.signal, audio.sample_rate);
+        let start = onset(signal)?;
+        let partials = note_partials(signal, rate, first_hz, PARTIALS);
+        Some(Self {
+            from_onset_s: (signal.len() - start) as f64 / rate,
+            fit: StiffFit::fit_note(&partials),
+            decay: two_stage_decay(signal, rate),
+            centroid_hz: centroid_first(signal, rate, CENTROID_SPAN_S),
+            partials,
+        })
+    }
+
+    /// Level of partial `n` relative to the first partial, dB (`None` if
+    /// either was not found).
+    pub fn level_db(&self, n: u32) -> Option<f64> {
+        let amplitude = |n: u32| {
+            self.partials
+                .iter()
+                .find(|p| p.number == n)
+                .map(|p| p.amplitude)
+        };
+        Some(20.0 * (amplitude(n)? / amplitude(1)?).log10())
+    }
+
+    /// Frequency of the first partial, Hz.
+    pub fn first_hz(&self) -> Option<f64> {
+        self.partials
+            .iter()
+            .find(|p| p.number == 1)
+            .map(|p| p.frequency_hz)
+    }
+}
+
+/// The late T60 (s) of the note in `audio` measured over only its first
+/// `seconds` (s) from the onset: a render measured as long as a shorter
+/// recording.
+pub fn late_t60_over(audio: &MonoAudio, seconds: f64) -> Option<f64> {
+    let start = onset(&audio.signal)?;
+    let end = (start + (seconds * audio.sample_rate).round() as usize).min(audio.signal.len());
+    two_stage_decay(&audio.signal[start..end], audio.sample_rate).late_t60_s
+}
+
+/// The MIDI key given as a number (0–127) or a note name (C4, Db4, C#4).
+pub fn parse_key(text: &str) -> Result<u8, String> {
+    let number = text.parse::<u8>().ok().filter(|&k| k <= 127);
+    number.or_else(|| parse_note_name(text)).ok_or_else(|| {
+        format!(
+            "--note {text}: give a MIDI number (0 to 127) or a note name such as C4, Db4 or C#4"
+        )
+    })
+}
+
+/// The key a file name names, as `Piano.ff.Db4.ogg` names D♭4: the last part
+/// of the name before the extension, split at dots, underscores and spaces,
+/// that is a note name.
+pub fn key_of_file_name(path: &Path) -> Option<u8> {
+    let stem = path.file_stem()?.to_str()?;
+    stem.rsplit(['.', '_', ' ']).find_map(parse_note_name)
+}
+
+/// Frequency of `key` in equal temperament at A4 = 440 Hz, Hz: where a
+/// recording's first partial is looked for.
+fn equal_tempered_hz(key: u8) -> f64 {
+    let equal = StretchedTuning {
+        a4_hz: 440.0,
+        stretch: 0.0,
+    };
+    equal.target(key, |_| 0.0)
+}
+
+/// Reads and measures `path` around `first_hz` (Hz).
+fn read_and_measure(path: &Path, first_hz: f64) -> Result<(MonoAudio, NoteMeasures), String> {
+    let audio = read_mono(path)?;
+    let measures = NoteMeasures::of(&audio, first_hz)
+        .ok_or_else(|| format!("{} is silent", path.display()))?;
+    Ok((audio, measures))
+}
+
+/// Compares the files `render` and `recording`, playing `note` (or the note
+/// their names or the recording's sound tell).
+fn two_files(render: &Path, recording: &Path, note: Option<&str>) -> Result<String, String> {
+    let recorded = read_mono(recording)?;
+    let named = |path: &Path| {
+        key_of_file_name(path).map(|key| {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            (key, format!("from the file name {name}"))
+        })
+    };
+    let from_name = named(recording).or_else(|| named(render));
+    let (first_hz, which) = match (note.map(parse_key).transpose()?, from_name) {
+        (Some(key), _) => (
+            equal_tempered_hz(key),
+            format!("{} (--note)", note_name(key)),
+        ),
+        (None, Some((key, why))) => (
+            equal_tempered_hz(key),
+            format!("{} ({why})", note_name(key)),
+        ),
+        (None, None) => {
+            let hz = estimate_f0(&recorded.signal, recorded.sample_rate).ok_or_else(|| {
+                format!(
+                    "cannot tell the note of {}: give --note",
+                    recording.display()
+                )
+            })?;
+            (hz, format!("estimated from the recording at {hz:.1} Hz"))
+        }
+    };
+    let (rendered, ours) = read_and_measure(render, first_hz)?;
+    let theirs = NoteMeasures::of(&recorded, first_hz)
+        .ok_or_else(|| format!("{} is silent", recording.display()))?;
+
+    let mut text = format!("note: {which}\n");
+    for (label, path, audio, m) in [
+        ("render:   ", render, &rendered, &ours),
+        ("recording:", recording, &recorded, &theirs),
+    ] {
+        let _ = writeln!(
+            text,
+            "{label} {}: {:.2} s from the onset at {} Hz",
+            path.display(),
+            m.from_onset_s,
+            audio.sample_rate
+        );
+    }
+    text.push_str(&side_by_side("", "render", "recording"));
+    let row = |label: &str, show: &dyn Fn(&NoteMeasures) -> String| {
+        side_by_side(label, &show(&ours), &show(&theirs))
+    };
+    let dash = || "–".to_string();
+    text.push_str(&row("partial 1, Hz", &|m| {
+        m.first_hz().map_or_else(dash, |f| format!("{f:.2}"))
+    }));
+    for n in 1..=PARTIALS {
+        text.push_str(&row(&format!("partial {n}, dB re 1"), &|m| {
+            m.level_db(n).map_or_else(dash, |db| format!("{db:.1}"))
+        }));
+    }
+    text.push_str(&row(&format!("B (partials 1-{FIT_PARTIALS})"), &|m| {
+        m.fit.map_or_else(dash, |f| format!("{:.2e}", f.b))
+    }));
+    text.push_str(&row("early T60", &|m| show_t60(m.decay.early_t60_s)));
+    text.push_str(&row("late T60", &|m| show_t60(m.decay.late_t60_s)));
+    if ours.from_onset_s > theirs.from_onset_s {
+        // The render measured as long as the recording, beside the whole.
+        let seconds = theirs.from_onset_s;
+        text.push_str(&side_by_side(
+            &format!("late T60, first {seconds:.2} s"),
+            &show_t60(late_t60_over(&rendered, seconds)),
+            &show_t60(theirs.decay.late_t60_s),
+        ));
+    }
+    text.push_str(&row(
+        &format!("centroid, first {CENTROID_SPAN_S} s"),
+        &|m| m.centroid_hz.map_or_else(dash, |c| format!("{c:.0} Hz")),
+    ));
+    Ok(text)
+}
+
+/// A line of the side-by-side report: a newline, then `label` and two values
+/// in columns.
+fn side_by_side(label: &str, ours: &str, theirs: &str) -> String {
+    format!("\n{label:<26}{ours:>12}{theirs:>12}")
+}
+
+/// One key of the keyboard comparison.
+struct KeyRow {
+    key: u8,
+    recording: NoteMeasures,
+    /// The render's measures.
+    render: NoteMeasures,
+    /// The render's late T60 over the recording's length from the onset, s.
+    render_late_cut_s: Option<f64>,
+}
+
+/// Renders the keys `--from`..=`--to`, every `--every`th, and compares each
+/// with its recording in `dir`: a Markdown table.
+fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
+    let every = args.every.unwrap_or(DEFAULT_EVERY);
+    let (from, to) = (
+        args.from.unwrap_or(DEFAULT_FROM),
+        args.to.unwrap_or(DEFAULT_TO),
+    );
+    let velocity = args.velocity.unwrap_or(DEFAULT_VELOCITY);
+    let duration_s = args.duration.unwrap_or(note::DEFAULT_DURATION_S);
+    let sample_rate = args.sample_rate.unwrap_or(DEFAULT_SAMPLE_RATE);
+    note::check_held_note(duration_s, velocity)?;
+    if from > to {
+        return Err(format!(
+            "--from {from} is above --to {to}: no keys to compare"
+        ));
+    }
+    let preset = args.instrument.load()?;
+    note::check_on_keyboard(&preset, "--from", from)?;
+    note::check_on_keyboard(&preset, "--to", to)?;
+    let keys: Vec<u8> = (from..=to).step_by(usize::from(every)).collect();
+    let files = recordings_by_key(dir)?;
+    // Every recording is read before anything is rendered, so that a bad file
+    // stops the comparison at once.
+    let mut recordings = Vec::with_capacity(keys.len());
+    for &key in &keys {
+        let path = files.get(&key).ok_or_else(|| {
+            format!(
+                "no recording of {} (key {key}) in {}",
+                note_name(key),
+                dir.display()
+            )
+        })?;
+        recordings.push(read_and_measure(path, equal_tempered_hz(key))?.1);
+    }
+    let rendered = in_parallel(&keys, |key| {
+        note::play(&preset, key, velocity, duration_s, sample_rate).and_then(|r| {
+            let audio = MonoAudio {
+                signal: r.signal,
+                sample_rate: r.sample_rate,
+            };
+            let measures = NoteMeasures::of(&audio, preset.fundamental_hz(key))
+                .ok_or_else(|| format!("key {key} made no sound"))?;
+            Ok((audio, measures))
+        })
+    });
+    let mut rows = Vec::with_capacity(keys.len());
+    for ((key, recording), result) in keys.iter().zip(recordings).zip(rendered) {
+        let (audio, render) = result?;
+        rows.push(KeyRow {
+            key: *key,
+            render_late_cut_s: late_t60_over(&audio, recording.from_onset_s),
+            recording,
+            render,
+        });
+    }
+    let mut text = format!(
+        "Orchard: {} preset, velocity {}, each key held for its whole {} s render at {} Hz; \
+         recordings: {}. The first Orchard late T60 is measured over the recording's length \
+         from the onset, as the recording is; the next column over the whole render. \
+         B fitted to partials 1-{FIT_PARTIALS}; centroid over the first {CENTROID_SPAN_S} s.\n\n",
+        preset.name,
+        velocity,
+        duration_s,
+        sample_rate,
+        dir.display()
+    );
+    text.push_str(&markdown_table(&rows));
+    Ok(text)
+}
+
+/// The rows as a Markdown table.
+fn markdown_table(rows: &[KeyRow]) -> String {
+    let mut text = String::from(
+        "| key | Orchard early / late T60 | recording early / late T60 | Orchard late T60, whole render | B ×10⁻⁴ Orchard / recording | centroid Orchard / recording |\n\
+         |---|---|---|---|---|---|",
+    );
+    let b = |m: &NoteMeasures| {
+        m.fit
+            .map_or_else(|| "–".into(), |f| format!("{:.2}", f.b * 1e4))
+    };
+    let centroid = |m: &NoteMeasures| {
+        m.centroid_hz
+            .map_or_else(|| "–".into(), |c| format!("{c:.0} Hz"))
+    };
+    for row in rows {
+        let (ours, theirs) = (&row.render, &row.recording);
+        let _ = write!(
+            text,
+            "\n| {} | {} / {} | {} / {} | {} | {} / {} | {} / {} |",
+            note_name(row.key),
+            show_t60(ours.decay.early_t60_s),
+            show_t60(row.render_late_cut_s),
+            show_t60(theirs.decay.early_t60_s),
+            show_t60(theirs.decay.late_t60_s),
+            show_t60(ours.decay.late_t60_s),
+            b(ours),
+            b(theirs),
+            centroid(ours),
+            centroid(theirs)
+        );
+    }
+    text
+}
+
+/// The WAV and Ogg Vorbis files in `dir` by the key their names name
+/// ([`key_of_file_name`]); two files of one key are an error.
+fn recordings_by_key(dir: &Path) -> Result<BTreeMap<u8, PathBuf>, String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read the folder {}: {e}", dir.display()))?;
+    let mut files = BTreeMap::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|e| format!("cannot read the folder {}: {e}", dir.display()))?
+            .path();
+        let sound = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("ogg") || e.eq_ignore_ascii_case("wav"));
+        let Some(key) = key_of_file_name(&path).filter(|_| sound) else {
+            continue;
+        };
+        if let Some(other) = files.insert(key, path.clone()) {
+            return Err(format!(
+                "two recordings of {} in {}: {} and {}",
+                note_name(key),
+                dir.display(),
+                other.display(),
+                path.display()
+            ));
+        }
+    }
+    Ok(files)
+}
+
+/// `work` applied to each of `keys` on [`THREADS`] threads, in the order of
+/// `keys`.
+fn in_parallel<T: Send>(keys: &[u8], work: impl Fn(u8) -> T + Sync) -> Vec<T> {
+    let work = &work;
+    let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..THREADS)
+            .map(|first| {
+                scope.spawn(move || {
+                    (first..keys.len())
+                        .step_by(THREADS)
+                        .map(|i| (i, work(keys[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .flat_map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, t)| t).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_read_from_numbers_names_and_file_names() {
+        assert_eq!(parse_key("60"), Ok(60));
+        assert_eq!(parse_key("Db4"), Ok(61));
+        assert_eq!(parse_key("C#4"), Ok(61));
+        assert!(parse_key("200").unwrap_err().contains("--note 200"));
+        assert!(parse_key("H2").is_err());
+        let key = |name: &str| key_of_file_name(Path::new(name));
+        assert_eq!(key("../shared/Piano.ff.Db4.ogg"), Some(61));
+        assert_eq!(key("Piano.ff.A0.ogg"), Some(21));
+        assert_eq!(key("render_c4.wav"), Some(60));
+        assert_eq!(key("render.wav"), None);
+        assert!((equal_tempered_hz(69) - 440.0).abs() < 1e-9);
+        assert!((equal_tempered_hz(60) - 261.625_565).abs() < 1e-5);
+    }
+
+    #[test]
+    fn work_in_parallel_keeps_the_order() {
+        let keys: Vec<u8> = (21..=30).collect();
+        assert_eq!(
+            in_parallel(&keys, |k| u32::from(k) * 2),
+            keys.iter().map(|&k| u32::from(k) * 2).collect::<Vec<_>>()
+        );
+    }
+}
