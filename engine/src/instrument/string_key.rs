@@ -6,7 +6,7 @@ use super::contact::ContactShape;
 use super::hammer_pool::{ContactId, HammerPool};
 use super::strike::{ContactTrace, PulseCounter, StrikeReport};
 use super::voice::VoiceError;
-use crate::resonators::Unison;
+use crate::resonators::{BRIDGE_BLOCK, Unison};
 
 /// The hammer leaves the tree once it is this many start gaps away from the string
 /// (the proximity condition of seed 004, Section 4, ceases to hold).
@@ -66,11 +66,9 @@ pub struct StringKey {
     /// How the hammer last let go of the strings after a strike, until taken by
     /// [`StringKey::take_rebound`].
     rebound: Option<Rebound>,
-    /// The hammer's force on the strings this sample, N (between
-    /// [`StringKey::begin_sample`] and [`StringKey::end_sample`]).
-    hammer_force_n: f64,
-    /// How hard the waves arriving this sample push on the bridge, N.
-    push_n: f64,
+    /// How hard the waves arriving push on the bridge, N, sample by sample
+    /// from the last [`StringKey::begin_block`].
+    pushes_n: [f64; BRIDGE_BLOCK],
     /// Whether the strings stand on a bridge that other keys move: then they
     /// may sleep only while their damper touches them.
     driven: bool,
@@ -135,8 +133,7 @@ impl StringKey {
             silence_threshold_n,
             sounding: false,
             non_finite_resets: 0,
-            hammer_force_n: 0.0,
-            push_n: 0.0,
+            pushes_n: [0.0; BRIDGE_BLOCK],
             driven: false,
             has_damper: true,
         })
@@ -318,38 +315,65 @@ impl StringKey {
 
     /// Advances one sample on the key's own bridge (its local resistance, no
     /// board); returns the bridge force, N. `hammers` is the pool the key
-    /// strikes with; a hammer that has gone returns to it.
+    /// strikes with; a hammer that has gone returns to it. Strings that have
+    /// fallen silent go to sleep at once.
     #[inline]
     pub fn tick(&mut self, hammers: &mut HammerPool) -> f64 {
-        self.begin_sample(hammers);
-        self.end_sample(hammers, 0.0)
+        self.begin_block(1);
+        let force = self.end_sample(hammers, 0, 0.0);
+        self.sleep_if_silent();
+        force
     }
 
-    /// The first half of a sample: the hammer's force from the strings' free
-    /// velocity, and the waves reaching the bridge. Returns how hard they push
-    /// on it, `A = Σ 2·Z·a` (N; see [`Unison::arrive`]).
+    /// How many samples [`StringKey::begin_block`] may start at once: the
+    /// waves reaching the bridge are known that far ahead.
+    pub fn lookahead(&self) -> usize {
+        self.string.lookahead()
+    }
+
+    /// The first half of the next `samples` samples (at most
+    /// [`StringKey::lookahead`]): the waves reaching the bridge. Returns how
+    /// hard they push on it each sample, `A = Σ 2·Z·a` (N; see
+    /// [`Unison::arrive_block`]). Each sample is finished by
+    /// [`StringKey::end_sample`], in order.
     #[inline]
-    pub fn begin_sample(&mut self, hammers: &mut HammerPool) -> f64 {
-        self.hammer_force_n = match self.flight {
+    pub fn begin_block(&mut self, samples: usize) -> &[f64] {
+        let pushes = &mut self.pushes_n[..samples];
+        self.string.arrive_block(pushes);
+        pushes
+    }
+
+    /// How hard the waves arriving at sample `offset` of the last block push
+    /// on the bridge, N.
+    #[inline]
+    pub fn pushes(&self, offset: usize) -> f64 {
+        self.pushes_n[offset]
+    }
+
+    /// The second half of sample `offset` of the last block: the hammer
+    /// presses on the strings with the force the felt gives, the board under
+    /// the key's bridge moves at `board_velocity` (m/s), the bridge under the
+    /// strings answers their push through its local resistance (see
+    /// [`Unison::bridge_velocity`]), and the strings and the hammer move on.
+    /// Returns the strings' force on the bridge, N (0 if the key went
+    /// non-finite and was reset).
+    #[inline]
+    pub fn end_sample(
+        &mut self,
+        hammers: &mut HammerPool,
+        offset: usize,
+        board_velocity: f64,
+    ) -> f64 {
+        let force = match self.flight {
             Some(flight) => hammers
                 .contact_mut(flight.contact)
                 .tick(self.string.free_velocity()),
             None => 0.0,
         };
-        self.push_n = self.string.arrive();
-        self.push_n
-    }
-
-    /// The second half of a sample: the board under the key's bridge moves at
-    /// `board_velocity` (m/s), the bridge under the strings answers their push
-    /// through its local resistance (see [`Unison::bridge_velocity`]), and the
-    /// strings and the hammer move on. Returns the strings' force on the
-    /// bridge, N (0 if the key went non-finite and was reset).
-    #[inline]
-    pub fn end_sample(&mut self, hammers: &mut HammerPool, board_velocity: f64) -> f64 {
-        let force = self.hammer_force_n;
-        let velocity = self.string.bridge_velocity(self.push_n, board_velocity);
-        let bridge = self.string.depart(velocity, force);
+        let velocity = self
+            .string
+            .bridge_velocity(self.pushes_n[offset], board_velocity);
+        let bridge = self.string.depart(offset, velocity, force);
         let hammer_finite = self.flight.is_none_or(|flight| {
             hammers.contact(flight.contact).compression().is_finite() && force.is_finite()
         });
@@ -364,7 +388,6 @@ impl StringKey {
         }
         if bridge.abs() < self.silence_threshold_n {
             self.quiet_samples = self.quiet_samples.saturating_add(1);
-            self.sleep_if_silent();
         } else {
             self.quiet_samples = 0;
         }
@@ -374,9 +397,10 @@ impl StringKey {
     /// Puts the string to sleep (exactly at rest) once every wave on it has passed
     /// the bridge below the silence threshold, with no hammer near, if nothing
     /// can drive it again: its damper touches it, or its bridge carries no
-    /// other key's motion. Deciding this per sample keeps the output
-    /// independent of how audio is divided into blocks.
-    fn sleep_if_silent(&mut self) {
+    /// other key's motion. Deciding this at fixed samples (every sample on a
+    /// key's own bridge, every [`BRIDGE_BLOCK`] samples on a shared one)
+    /// keeps the output independent of how audio is divided into blocks.
+    pub fn sleep_if_silent(&mut self) {
         if (!self.driven || self.string.damper_touches()) && self.sounding && self.is_quiet() {
             self.string.reset_waves();
             self.sounding = false;

@@ -185,11 +185,9 @@ impl Bridge {
 
     /// Solves this sample's junction once every sounding key has pushed,
     /// moves the board on, and returns the radiated sound, left and right (N
-    /// of bridge force). `all_keys_quiet` says whether every sounding key is
-    /// below the silence threshold: then, after 50 ms of quiet, the bridge
-    /// goes to rest and this returns true in `.1`.
+    /// of bridge force).
     #[inline]
-    pub fn solve(&mut self, all_keys_quiet: bool) -> ([f64; 2], bool) {
+    pub fn solve(&mut self) -> [f64; 2] {
         let mut forces = self.push;
         if self.coupled {
             let history = self.board.history();
@@ -210,27 +208,33 @@ impl Bridge {
             [0.0; 2]
         };
         let mut out = body;
-        let mut loud = false;
+        let mut loud = body[0].abs() >= self.silence_threshold_n
+            || body[1].abs() >= self.silence_threshold_n;
         for (f, pan) in forces.iter().zip(&self.pans) {
             out[0] += pan[0] * f;
             out[1] += pan[1] * f;
             loud |= f.abs() >= self.silence_threshold_n;
         }
         self.asleep = false;
-        let quiet = all_keys_quiet
-            && !loud
-            && body[0].abs() < self.silence_threshold_n
-            && body[1].abs() < self.silence_threshold_n;
-        if quiet {
-            self.quiet_samples += 1;
-            if self.quiet_samples > self.sleep_after {
-                self.reset();
-                return (out, true);
-            }
+        self.quiet_samples = if loud {
+            0
         } else {
-            self.quiet_samples = 0;
+            self.quiet_samples.saturating_add(1)
+        };
+        out
+    }
+
+    /// Puts the bridge to rest if it has been silent for 50 ms and every
+    /// sounding key is quiet (`all_keys_quiet`); returns whether it did. Asked
+    /// at fixed samples, so that what sounds does not depend on how the audio
+    /// is divided into blocks.
+    pub fn rest_if_quiet(&mut self, all_keys_quiet: bool) -> bool {
+        if !self.asleep && all_keys_quiet && self.quiet_samples > self.sleep_after {
+            self.reset();
+            true
+        } else {
+            false
         }
-        (out, false)
     }
 
     /// The board's velocity under key `key` this sample, m/s (after

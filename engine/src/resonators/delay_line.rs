@@ -38,6 +38,19 @@ impl DelayLine {
         unsafe { *self.buffer.get_unchecked(self.position) }
     }
 
+    /// The line's output `ahead` samples from now (`ahead < len()`), which
+    /// is already in the line: what [`DelayLine::front`] will give after
+    /// `ahead` more pushes.
+    #[inline]
+    pub fn peek(&self, ahead: usize) -> f64 {
+        debug_assert!(ahead < self.buffer.len());
+        let mut index = self.position + ahead;
+        if index >= self.buffer.len() {
+            index -= self.buffer.len();
+        }
+        self.buffer[index]
+    }
+
     /// Pushes this sample's input, moving time on by one sample.
     #[inline]
     pub fn push(&mut self, value: f64) {

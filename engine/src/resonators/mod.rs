@@ -21,7 +21,7 @@ pub use dispersion::{
 pub use fractional_delay::AllpassDelay;
 pub use loss_filter::LossFilter;
 pub use bridge::{Bridge, KeyOnBridge};
-pub use soundboard::{BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, SoundboardParams};
+pub use soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, SoundboardParams};
 pub use stiff_string::StiffString;
 pub use string::{StringDesignError, StringParams};
 pub use unison::{MAX_UNISON_STRINGS, Unison, UnisonParams};

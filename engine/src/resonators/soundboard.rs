@@ -13,6 +13,13 @@ use crate::wdf::fused::{self, MulAdd, Separate};
 /// both, in proportion to how near it sits (see [`Bridge`](super::Bridge)).
 pub const BRIDGE_NODES: usize = 16;
 
+/// The most samples the strings on a bridge are advanced at a time, each
+/// string through all of them before the next (their state stays in the
+/// cache): a string's waves reach the bridge this many samples after they
+/// pass its contact point at the earliest (see
+/// [`Unison::lookahead`](super::Unison::lookahead)).
+pub const BRIDGE_BLOCK: usize = 16;
+
 /// The most modes a soundboard may have.
 pub const MAX_BOARD_MODES: usize = 512;
 

@@ -200,6 +200,21 @@ impl StiffString {
         self.to_bridge.front()
     }
 
+    /// The velocity wave that will leave the delay lines for the bridge
+    /// `ahead` samples from now (`ahead <` [`StiffString::lookahead`]): it is
+    /// on its way already, whatever happens at the bridge or the contact
+    /// point meanwhile.
+    #[inline]
+    pub fn bridge_input_ahead(&self, ahead: usize) -> f64 {
+        self.to_bridge.peek(ahead)
+    }
+
+    /// How many samples of the waves reaching the bridge are known in
+    /// advance: the delay from the contact point to the bridge.
+    pub fn lookahead(&self) -> usize {
+        self.to_bridge.len()
+    }
+
     /// Moves the string on by one sample: a force `F` at the contact point launches
     /// the velocity wave `launched = F/(2·Z0)` (m/s) both ways, and the bridge sends
     /// back the velocity wave `reflected` (m/s).

@@ -1,6 +1,7 @@
 //! The strings of one note, struck together and coupled through the bridge.
 
 use super::loop_lanes::{LANES, Lanes, LoopFilterLanes, LoopFilters};
+use super::soundboard::BRIDGE_BLOCK;
 use super::{StiffString, StringDesignError, StringParams};
 #[cfg(target_arch = "x86_64")]
 use crate::wdf::fused::Fused;
@@ -115,9 +116,11 @@ pub struct Unison {
     bridge_admittance: f64,
     /// `Σ Zᵢ` over all the strings, kg/s.
     sum_z: f64,
-    /// The waves that reached the bridge this sample, past the loop filters
-    /// and the damper ([`Unison::arrive`]), m/s.
-    arriving: Lanes,
+    /// `1/(1 + r·Σ Zᵢ)`.
+    bridge_share: f64,
+    /// The waves that reach the bridge this sample and the next ones, past
+    /// the loop filters and the damper ([`Unison::arrive_block`]), m/s.
+    arriving: [Lanes; BRIDGE_BLOCK],
     damper: Damper,
     period_samples: f64,
 }
@@ -171,7 +174,8 @@ impl Unison {
             launch_per_newton: [0.0; LANES],
             bridge_admittance,
             sum_z,
-            arriving: [0.0; LANES],
+            bridge_share: 1.0 / (1.0 + bridge_admittance * sum_z),
+            arriving: [[0.0; LANES]; BRIDGE_BLOCK],
             damper: Damper {
                 engaged_gain,
                 travel: 1.0 - (-1.0 / (params.damper_travel_s * sample_rate)).exp(),
@@ -292,48 +296,64 @@ impl Unison {
     /// on the bridge, N.
     #[inline]
     pub fn step(&mut self, force: f64) -> f64 {
-        let push = self.arrive();
-        self.depart(self.bridge_velocity(push, 0.0), force)
+        let mut push = [0.0];
+        self.arrive_block(&mut push);
+        self.depart(0, self.bridge_velocity(push[0], 0.0), force)
     }
 
-    /// The first half of a sample: the waves reaching the bridge pass every
-    /// string's loop filters at once and the damper. Returns how hard they
-    /// push on the bridge, `A = Σ 2·Zᵢ·aᵢ` (N): the force they would put on a
-    /// bridge that did not move.
+    /// How many samples ahead the waves reaching the bridge are known: the
+    /// most [`Unison::arrive_block`] may compute at once (at least 1).
+    pub fn lookahead(&self) -> usize {
+        self.strings
+            .iter()
+            .map(StiffString::lookahead)
+            .min()
+            .unwrap_or(1)
+            .min(BRIDGE_BLOCK)
+    }
+
+    /// The first half of the next `pushes.len()` samples (at most
+    /// [`Unison::lookahead`]): the waves reaching the bridge, already on their
+    /// way, pass every string's loop filters at once and the damper. Writes
+    /// how hard they push on the bridge each sample, `A = Σ 2·Zᵢ·aᵢ` (N): the
+    /// force they would put on a bridge that did not move. Sample `i` is
+    /// finished by [`Unison::depart`] with offset `i`, in order.
     #[inline]
-    pub fn arrive(&mut self) -> f64 {
+    pub fn arrive_block(&mut self, pushes: &mut [f64]) {
         #[cfg(target_arch = "x86_64")]
         if self.fused {
             // SAFETY: `fused` is set only when FMA and AVX2 were detected.
-            return unsafe { self.arrive_fused() };
+            return unsafe { self.arrive_block_fused(pushes) };
         }
-        self.arrive_with::<Separate>()
+        self.arrive_block_with::<Separate>(pushes);
     }
 
-    /// [`Unison::arrive`] compiled with FMA and AVX2.
+    /// [`Unison::arrive_block`] compiled with FMA and AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn arrive_fused(&mut self) -> f64 {
-        self.arrive_with::<Fused>()
+    unsafe fn arrive_block_fused(&mut self, pushes: &mut [f64]) {
+        self.arrive_block_with::<Fused>(pushes);
     }
 
     #[inline(always)]
-    fn arrive_with<M: MulAdd>(&mut self) -> f64 {
-        let damper = &mut self.damper;
-        damper.gain += damper.travel * (damper.target - damper.gain);
-        let gain = damper.gain;
-
-        let mut input = [0.0; LANES];
-        for (x, s) in input.iter_mut().zip(self.strings.iter()) {
-            *x = s.bridge_input();
+    fn arrive_block_with<M: MulAdd>(&mut self, pushes: &mut [f64]) {
+        debug_assert!(pushes.len() <= self.lookahead());
+        for (ahead, push) in pushes.iter_mut().enumerate() {
+            let damper = &mut self.damper;
+            damper.gain += damper.travel * (damper.target - damper.gain);
+            let gain = damper.gain;
+            let mut input = [0.0; LANES];
+            for (x, s) in input.iter_mut().zip(self.strings.iter()) {
+                *x = s.bridge_input_ahead(ahead);
+            }
+            let filtered = self.filters.process::<M>(input);
+            let arriving = &mut self.arriving[ahead];
+            *push = 0.0;
+            for i in 0..LANES {
+                arriving[i] = gain * filtered[i];
+                *push += self.two_z[i] * arriving[i];
+            }
         }
-        let filtered = self.filters.process::<M>(input);
-        let mut push = 0.0;
-        for i in 0..LANES {
-            self.arriving[i] = gain * filtered[i];
-            push += self.two_z[i] * self.arriving[i];
-        }
-        push
     }
 
     /// The velocity (m/s) of the bridge under the strings when they push with
@@ -341,8 +361,7 @@ impl Unison {
     /// `board_velocity` (m/s): `v = (r·A + u)/(1 + r·Σ Zᵢ)`.
     #[inline]
     pub fn bridge_velocity(&self, push: f64, board_velocity: f64) -> f64 {
-        (self.bridge_admittance * push + board_velocity)
-            / (1.0 + self.bridge_admittance * self.sum_z)
+        (self.bridge_admittance * push + board_velocity) * self.bridge_share
     }
 
     /// The local bridge's admittance `1/Zb`, s/kg (0 for a rigid bridge).
@@ -355,21 +374,23 @@ impl Unison {
         self.sum_z
     }
 
-    /// The second half of a sample: the bridge under the strings moves at
+    /// The second half of sample `offset` of the last
+    /// [`Unison::arrive_block`]: the bridge under the strings moves at
     /// `bridge_velocity` (m/s), each string gets back `v − aᵢ`, the hammer's
     /// `force` (N) is shared among the struck strings, and every string moves
     /// on. Returns the strings' force on the bridge, `Σ Zᵢ·(2aᵢ − v)`, N.
     #[inline]
-    pub fn depart(&mut self, bridge_velocity: f64, force: f64) -> f64 {
+    pub fn depart(&mut self, offset: usize, bridge_velocity: f64, force: f64) -> f64 {
+        let arriving = &self.arriving[offset];
         let mut bridge_force = 0.0;
         for i in 0..LANES {
-            let reflected = bridge_velocity - self.arriving[i];
-            bridge_force += 0.5 * self.two_z[i] * (self.arriving[i] - reflected);
+            let reflected = bridge_velocity - arriving[i];
+            bridge_force += 0.5 * self.two_z[i] * (arriving[i] - reflected);
         }
         for ((s, &arriving), &launch) in self
             .strings
             .iter_mut()
-            .zip(&self.arriving)
+            .zip(arriving)
             .zip(&self.launch_per_newton)
         {
             s.advance(launch * force, bridge_velocity - arriving);
@@ -408,7 +429,7 @@ impl Unison {
             s.reset();
         }
         self.filters.reset();
-        self.arriving = [0.0; LANES];
+        self.arriving = [[0.0; LANES]; BRIDGE_BLOCK];
     }
 
     /// The largest travelling-wave velocity on any string, m/s.

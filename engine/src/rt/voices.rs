@@ -11,7 +11,9 @@ use crate::instrument::{
     BarError, ContactTrace, HammerPool, KeyVoice, MalletBar, Preset, PresetError, Rebound,
     Resonators, SHARED_HAMMERS, StrikeReport, StringKey, Topology, VoiceError,
 };
-use crate::resonators::{BRIDGE_NODES, Bridge, KeyOnBridge, Soundboard, SoundboardParams};
+use crate::resonators::{
+    BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Soundboard, SoundboardParams,
+};
 
 /// Frames rendered per pass over the keys; sets the size of the mixing buses.
 pub(super) const CHUNK: usize = 256;
@@ -89,9 +91,17 @@ pub struct Voices {
     bridge: Option<Bridge>,
     /// Output gain, per newton of bridge force.
     gain_per_newton: f64,
-    /// Whether every sounding key was quiet at the last sample (the bridge
-    /// decides from it whether to rest).
-    keys_quiet: bool,
+    /// Samples rendered on the bridge, for its grid of blocks.
+    clock: u64,
+    /// The keys sounding in this block, and whether each runs through the
+    /// whole block at once (room for every key).
+    sounding: Vec<(usize, bool)>,
+    /// Per key: how hard its strings push on the bridge at each sample of
+    /// the block, N.
+    pushes: Vec<[f64; BRIDGE_BLOCK]>,
+    /// Per key: the board's velocity under it at each sample of the block,
+    /// m/s.
+    board_velocities: Vec<[f64; BRIDGE_BLOCK]>,
     /// Mixing buses for one chunk: bass-side and treble-side signal.
     bus: Box<[[f64; 2]; CHUNK]>,
 }
@@ -181,6 +191,7 @@ impl Voices {
         }
         // The pool's trees are valid at any sample rate that passed the check
         // above; the rate is all that can be wrong.
+        let key_count = keys.len();
         let hammers = HammerPool::new(hammers, keys.len(), sample_rate)
             .map_err(|_| SynthError::SampleRate(sample_rate))?;
         Ok(Self {
@@ -190,7 +201,10 @@ impl Voices {
             key_gains,
             bridge,
             gain_per_newton: gain,
-            keys_quiet: true,
+            clock: 0,
+            sounding: vec![(0, false); key_count],
+            pushes: vec![[0.0; BRIDGE_BLOCK]; key_count],
+            board_velocities: vec![[0.0; BRIDGE_BLOCK]; key_count],
             bus: Box::new([[0.0; 2]; CHUNK]),
         })
     }
@@ -425,62 +439,132 @@ impl Voices {
         }
     }
 
-    /// Renders frames `from..to` of the bus sample by sample, every sounding
-    /// key's strings joined at the bridge.
+    /// Renders frames `from..to` of the bus with every sounding key's strings
+    /// joined at the bridge, in blocks that end on the [`BRIDGE_BLOCK`] grid
+    /// of samples rendered: there the bridge and quiet strings may go to
+    /// rest, so what sounds does not depend on how the audio is divided.
     fn render_on_bridge(
         &mut self,
         from: usize,
         to: usize,
         on_rebound: &mut impl FnMut(u8, usize, Rebound),
     ) {
+        let mut start = from;
+        while start < to {
+            let to_grid = BRIDGE_BLOCK - (self.clock % BRIDGE_BLOCK as u64) as usize;
+            let samples = (to - start).min(to_grid);
+            self.render_block(start, samples, on_rebound);
+            start += samples;
+            self.clock += samples as u64;
+            if self.clock.is_multiple_of(BRIDGE_BLOCK as u64) {
+                self.rest_quiet_strings();
+            }
+        }
+    }
+
+    /// Renders `samples` frames of the bus from `start`, the strings joined
+    /// at the bridge. Keys whose waves are known `samples` ahead run in three
+    /// passes, each key through the whole block at once: their waves arriving
+    /// at the bridge; the bridge's junction sample by sample with every key's
+    /// push; their strings and hammers. Keys with shorter strings go sample by
+    /// sample within the junction's pass.
+    fn render_block(
+        &mut self,
+        start: usize,
+        samples: usize,
+        on_rebound: &mut impl FnMut(u8, usize, Rebound),
+    ) {
         let Some(bridge) = self.bridge.as_mut() else {
             return;
         };
-        for frame in from..to {
-            if bridge.is_asleep() {
-                if !self.keys.iter().any(KeyVoice::is_active) {
-                    continue;
-                }
-                // The bridge starts moving: every string free to answer it runs.
-                for voice in &mut self.keys {
-                    if let KeyVoice::Strings(key) = voice
-                        && key.is_undamped()
-                    {
-                        key.wake();
-                    }
-                }
+        if bridge.is_asleep() {
+            if !self.keys.iter().any(KeyVoice::is_active) {
+                return;
             }
-            bridge.begin();
-            for (i, voice) in self.keys.iter_mut().enumerate() {
+            // The bridge starts moving: every string free to answer it runs.
+            for voice in &mut self.keys {
                 if let KeyVoice::Strings(key) = voice
-                    && key.is_active()
+                    && key.is_undamped()
                 {
-                    bridge.push(i, key.begin_sample(&mut self.hammers));
+                    key.wake();
                 }
             }
-            let (out, rested) = bridge.solve(self.keys_quiet);
-            let mut quiet = true;
-            for (i, (key_number, voice)) in (self.lowest_key..).zip(&mut self.keys).enumerate() {
-                let KeyVoice::Strings(key) = voice else {
-                    continue;
+        }
+        // The sounding keys, and whether each runs through the whole block.
+        let mut sounding = 0;
+        for (k, voice) in self.keys.iter_mut().enumerate() {
+            if let KeyVoice::Strings(key) = voice
+                && key.is_active()
+            {
+                let whole = key.lookahead() >= samples;
+                if whole {
+                    self.pushes[k][..samples].copy_from_slice(key.begin_block(samples));
+                }
+                self.sounding[sounding] = (k, whole);
+                sounding += 1;
+            }
+        }
+        let sounding = &self.sounding[..sounding];
+        let mut rebounds = Rebounds::default();
+        for i in 0..samples {
+            bridge.begin();
+            for &(k, whole) in sounding {
+                let push = if whole {
+                    self.pushes[k][i]
+                } else if let KeyVoice::Strings(key) = &mut self.keys[k] {
+                    key.begin_block(1)[0]
+                } else {
+                    0.0
                 };
-                if !key.is_active() {
-                    continue;
+                bridge.push(k, push);
+            }
+            let out = bridge.solve();
+            for &(k, whole) in sounding {
+                let velocity = bridge.board_velocity(k);
+                if whole {
+                    self.board_velocities[k][i] = velocity;
+                } else if let KeyVoice::Strings(key) = &mut self.keys[k] {
+                    key.end_sample(&mut self.hammers, 0, velocity);
+                    rebounds.take_from(key, k, start + i);
                 }
-                key.end_sample(&mut self.hammers, bridge.board_velocity(i));
-                if let Some(how) = key.take_rebound() {
-                    on_rebound(key_number, frame, how);
+            }
+            self.bus[start + i] = [self.gain_per_newton * out[0], self.gain_per_newton * out[1]];
+        }
+        for &(k, whole) in sounding {
+            if let KeyVoice::Strings(key) = &mut self.keys[k]
+                && whole
+            {
+                for (i, &velocity) in self.board_velocities[k][..samples].iter().enumerate() {
+                    key.end_sample(&mut self.hammers, i, velocity);
+                    rebounds.take_from(key, k, start + i);
                 }
-                if rested {
+            }
+        }
+        rebounds.report(self.lowest_key, on_rebound);
+    }
+
+    /// At a block end on the grid: strings that have gone quiet under their
+    /// dampers go to rest; if every sounding string is quiet and the bridge
+    /// has been silent for 50 ms, everything goes to rest.
+    fn rest_quiet_strings(&mut self) {
+        let Some(bridge) = self.bridge.as_mut() else {
+            return;
+        };
+        let mut all_quiet = true;
+        for voice in &mut self.keys {
+            if let KeyVoice::Strings(key) = voice
+                && key.is_active()
+            {
+                key.sleep_if_silent();
+                all_quiet &= key.is_quiet();
+            }
+        }
+        if bridge.rest_if_quiet(all_quiet) {
+            for voice in &mut self.keys {
+                if let KeyVoice::Strings(key) = voice {
                     key.sleep_if_quiet();
                 }
-                quiet &= key.is_quiet();
             }
-            self.keys_quiet = quiet;
-            self.bus[frame] = [
-                self.gain_per_newton * out[0],
-                self.gain_per_newton * out[1],
-            ];
         }
     }
 
@@ -519,7 +603,7 @@ impl Voices {
         if let (Some(bridge), Some(old_bridge)) = (self.bridge.as_mut(), old.bridge.as_ref()) {
             bridge.continue_from(old_bridge);
         }
-        self.keys_quiet = old.keys_quiet;
+        self.clock = old.clock;
         true
     }
 
@@ -532,7 +616,7 @@ impl Voices {
         if let Some(bridge) = self.bridge.as_mut() {
             bridge.reset();
         }
-        self.keys_quiet = true;
+
     }
 }
 
@@ -572,6 +656,53 @@ fn build_voice(
             let voice =
                 MalletBar::new(&params, sample_rate, silence_threshold).map_err(SynthError::Bar)?;
             Ok(KeyVoice::Bar(voice))
+        }
+    }
+}
+
+/// Most rebounds one block can hold: one per hammer in flight, and there are
+/// [`SHARED_HAMMERS`].
+const MAX_REBOUNDS: usize = SHARED_HAMMERS;
+
+/// The hammers that let go of their strings during one block, reported in
+/// order of frame, then key: the same order whatever the block. Holds them
+/// in place, allocating nothing.
+struct Rebounds {
+    /// (frame, key index, how).
+    found: [(usize, usize, Rebound); MAX_REBOUNDS],
+    count: usize,
+}
+
+impl Default for Rebounds {
+    fn default() -> Self {
+        let none = Rebound {
+            speed_m_s: 0.0,
+            peak_force_n: 0.0,
+        };
+        Self {
+            found: [(0, 0, none); MAX_REBOUNDS],
+            count: 0,
+        }
+    }
+}
+
+impl Rebounds {
+    /// Takes the rebound of `key` (index `index`), if it let go, at `frame`.
+    fn take_from(&mut self, key: &mut StringKey, index: usize, frame: usize) {
+        if let Some(how) = key.take_rebound()
+            && let Some(slot) = self.found.get_mut(self.count)
+        {
+            *slot = (frame, index, how);
+            self.count += 1;
+        }
+    }
+
+    /// Reports every rebound through `on_rebound(key, frame, how)`.
+    fn report(mut self, lowest_key: u8, on_rebound: &mut impl FnMut(u8, usize, Rebound)) {
+        let found = &mut self.found[..self.count];
+        found.sort_unstable_by_key(|&(frame, index, _)| (frame, index));
+        for &(frame, index, how) in found.iter() {
+            on_rebound(lowest_key + index as u8, frame, how);
         }
     }
 }

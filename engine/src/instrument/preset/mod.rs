@@ -465,7 +465,7 @@ mod tests {
             err.contains("detune_cents") && err.contains("line"),
             "{err}"
         );
-        let wrong = DEFAULT_PRESET_TOML.replace("modes = 160", "modes = \"many\"");
+        let wrong = DEFAULT_PRESET_TOML.replace("modes = 128", "modes = \"many\"");
         let err = Preset::from_toml(&wrong).unwrap_err().to_string();
         assert!(err.contains("modes") && err.contains("line"), "{err}");
         let unknown = DEFAULT_PRESET_TOML.replace("a4_hz = 440.0", "a4_hz = 440.0\npitch = 3");
