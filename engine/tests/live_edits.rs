@@ -180,7 +180,7 @@ const EDITS: [(&str, &[(&str, f64)]); 5] = [
     ("body gain 0.6 -> 1.2", &[("soundboard:body_gain", 1.2)]),
     (
         "felt stiffness x4",
-        &[("hammers/anchor/60:felt_stiffness", 1.8e10)],
+        &[("hammers/anchor/60:felt_stiffness", 1.8e11)],
     ),
 ];
 
@@ -214,8 +214,11 @@ fn live_edits_keep_the_chord_sounding_without_a_click() {
 /// Large edits (A4 to 500 Hz, more than two semitones; the body's gain four
 /// times; the strings' loss ten times, which takes a fifth of the level in
 /// 50 ms) carry the chord on too, without a click: no step larger than the
-/// chord's own, and at most twice its energy above 8 kHz (the higher tuning
-/// brightens the sound itself).
+/// chord's own, and at most twice its energy above 8 kHz, or, if the edit
+/// itself brightens the chord more (the higher tuning makes it 3-6 times as
+/// bright above 8 kHz once it has settled, 20-30 ms after the swap), no more
+/// than the edited chord has then. The 10 ms around the swap hold half the old
+/// chord and half the new, so a swap without a click lies between the two.
 #[test]
 fn large_live_edits_do_not_click() {
     let frames = EDIT_AT + 4_800;
@@ -232,10 +235,12 @@ fn large_live_edits_do_not_click() {
     for edits in large {
         let live = play(&score, Some((Install::Live, &edited(edits))), frames);
         let effect = Effect::of(&live, &reference);
-        eprintln!("{edits:?}: {effect:?}");
+        let settled = |x: &[f32]| high_band_energy(after_edit(x, 0.02, 0.03));
+        let brightened = measure(&live, settled) / measure(&reference, settled);
+        eprintln!("{edits:?}: {effect:?}, settled high band {brightened}");
         assert!(
-            effect.level > 0.7 && effect.step <= 1.5 && effect.high_band <= 2.0,
-            "{edits:?}: {effect:?}"
+            effect.level > 0.7 && effect.step <= 1.5 && effect.high_band <= brightened.max(2.0),
+            "{edits:?}: {effect:?}, settled high band {brightened}"
         );
     }
 }

@@ -46,6 +46,16 @@ fn params(key: u8) -> KeyParams {
         .expect("a string instrument")
 }
 
+/// The preset's C4 strings struck by Chaigne & Askenfelt's per-string C4 hammer
+/// (REFERENCE.md: 2.97 g, `K` = 4.5e9 N/m^p, `p` = 2.5), with the preset's felt
+/// hysteresis.
+fn chaigne_askenfelt_c4() -> KeyParams {
+    let mut p = params(60);
+    p.hammer_mass_kg = 2.97e-3;
+    p.felt = FeltLaw::elastic(4.5e9, 2.5).with_hysteresis(p.felt.hysteresis_s_per_m);
+    p
+}
+
 fn rms(signal: &[f64]) -> f64 {
     (signal.iter().map(|x| x * x).sum::<f64>() / signal.len() as f64).sqrt()
 }
@@ -98,17 +108,26 @@ fn agraffe_echo_is_the_short_segments_round_trip() {
 /// and hammer (Chaigne & Askenfelt 1994's scheme) gives 1.97 ms; the hammer is
 /// thrown off by the short agraffe segment, `π·√(m·a·L/T)` = 1.69 ms with the felt's
 /// compliance in series adding the rest.
+///
+/// The preset's own C4 hammer (lighter, with a softer, more strongly hardening
+/// felt calibrated for brightness against velocity, see `piano_brightness.rs`)
+/// keeps that contact: 2.0 ms within 10 % at 3 m/s (2.10 ms).
 #[test]
 fn c4_contact_matches_the_point_hammer_physics() {
-    let s = strike(params(60), 3.0, 0.05, FS);
-    let contact = s
-        .report
-        .contact_duration_s
-        .expect("the first contact ended");
-    assert!(
-        (contact - 2.0e-3).abs() <= 0.1 * 2.0e-3,
-        "contact {contact} s"
-    );
+    for (hammer, p) in [
+        ("Chaigne & Askenfelt's", chaigne_askenfelt_c4()),
+        ("the preset's", params(60)),
+    ] {
+        let s = strike(p, 3.0, 0.05, FS);
+        let contact = s
+            .report
+            .contact_duration_s
+            .expect("the first contact ended");
+        assert!(
+            (contact - 2.0e-3).abs() <= 0.1 * 2.0e-3,
+            "{hammer} hammer: contact {contact} s"
+        );
+    }
 }
 
 /// C4 with Chaigne & Askenfelt's string and hammer (REFERENCE.md) struck at 3 m/s:
@@ -116,9 +135,7 @@ fn c4_contact_matches_the_point_hammer_physics() {
 #[test]
 #[ignore = "open (issue 8): these parameters physically give 2.0 ms (a finite-difference model of Chaigne & Askenfelt's string and hammer: 1.97 ms); Suzuki's 3 ms is his lumped model's result for another hammer"]
 fn c4_contact_lasts_about_three_ms() {
-    let c4 = params(60);
-    assert_eq!(c4.hammer_mass_kg, 2.97e-3);
-    assert_eq!((c4.felt.stiffness, c4.felt.exponent), (4.5e9, 2.5));
+    let c4 = chaigne_askenfelt_c4();
     assert_eq!((c4.string.length_m, c4.string.mass_kg), (0.62, 3.93e-3));
     assert_eq!(c4.string.strike_position, 0.12);
     let s = strike(c4, 3.0, 0.05, FS);
@@ -270,7 +287,7 @@ fn anvil_bounce(law: FeltLaw, mass_kg: f64, speed: f64) -> (f64, f64, f64) {
 #[test]
 fn hysteresis_makes_the_hammer_rebound_slower() {
     let law = params(60).felt;
-    let m = 2.97e-3;
+    let m = params(60).hammer_mass_kg;
     let (e, lost, area) = anvil_bounce(law.with_hysteresis(0.0), m, 3.0);
     let energy = 0.5 * m * 9.0;
     assert!((e - 1.0).abs() < 1e-3, "lossless restitution {e}");

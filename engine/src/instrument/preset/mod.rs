@@ -418,7 +418,7 @@ mod tests {
 
     #[test]
     fn out_of_range_value_names_its_path() {
-        let text = DEFAULT_PRESET_TOML.replace("felt_exponent = 2.5", "felt_exponent = 7.0");
+        let text = DEFAULT_PRESET_TOML.replace("felt_exponent = 3.0", "felt_exponent = 7.0");
         let err = Preset::from_toml(&text).unwrap_err().to_string();
         assert!(err.contains("hammers/anchor/60:felt_exponent"), "{err}");
         assert!(err.contains("1 to 5"), "{err}");
@@ -528,7 +528,7 @@ mod tests {
         let file = dir.join("broken.toml");
         std::fs::write(
             &file,
-            DEFAULT_PRESET_TOML.replace("felt_exponent = 2.5", "felt_exponent = 9.0"),
+            DEFAULT_PRESET_TOML.replace("felt_exponent = 3.0", "felt_exponent = 9.0"),
         )
         .unwrap();
         let err = Preset::load(file.to_str().unwrap())
@@ -547,7 +547,7 @@ mod tests {
     fn values_are_read_and_set_by_property_path() {
         let mut p = Preset::default_grand();
         assert_eq!(p.get("tuning:a4_hz"), Some(440.0));
-        assert_eq!(p.get("hammers/anchor/60:mass_kg"), Some(2.97e-3));
+        assert_eq!(p.get("hammers/anchor/60:mass_kg"), Some(2.4e-3));
         assert_eq!(p.get("strike/anchor/96:position"), Some(0.0625));
         p.set("tuning:a4_hz", 442.0).unwrap();
         p.set("hammers/anchor/60:felt_stiffness", 5e9).unwrap();
