@@ -170,10 +170,16 @@ impl Effect {
 const EDITS: [(&str, &[(&str, f64)]); 5] = [
     ("A4 440 -> 446 Hz", &[("tuning:a4_hz", 446.0)]),
     (
-        "string loss b1 x2",
+        "string loss b1 +1.1/s on every string",
         &[
-            ("strings/anchor/60:loss_b1", 2.2),
-            ("strings/anchor/96:loss_b1", 7.0),
+            ("strings/anchor/21:loss_b1", 1.25),
+            ("strings/anchor/36:loss_b1", 1.27),
+            ("strings/anchor/48:loss_b1", 1.2),
+            ("strings/anchor/60:loss_b1", 1.4),
+            ("strings/anchor/72:loss_b1", 1.4),
+            ("strings/anchor/84:loss_b1", 2.6),
+            ("strings/anchor/96:loss_b1", 1.8),
+            ("strings/anchor/108:loss_b1", 2.6),
         ],
     ),
     ("detune 0.5 -> 3 cents", &[("strings:detune_cents", 3.0)]),
@@ -274,10 +280,11 @@ fn a_live_retune_moves_the_sounding_chord_at_once() {
     }
 }
 
-/// String loss b1 doubled while the chord sounds: over the next half second
-/// the chord decays faster than unedited, by at least most of what b1's extra
-/// 1.1 1/s at C4 makes (20·log10(e)·1.1 = 9.6 dB/s; the chord's upper keys
-/// gain up to 3.5 1/s, 30 dB/s).
+/// String loss b1 raised by 1.1 1/s on every string while the pedalled chord
+/// sounds (the chord's own strings and all those it drives through the
+/// bridge): over the next half second the sound decays faster than unedited,
+/// by at least most of what the extra 1.1 1/s makes (20·log10(e)·1.1 =
+/// 9.6 dB/s).
 #[test]
 fn a_live_loss_edit_speeds_up_the_decay() {
     let frames = EDIT_AT + 28_800;
@@ -339,7 +346,14 @@ fn a_note_struck_after_a_live_edit_plays_with_the_new_values() {
         ms(&unedited),
         ms(&live)
     );
-    assert_eq!(live, built_harder);
+    // D4's strings are not at rest when it is struck: the pedalled chord
+    // drives them through the bridge, and the chord was struck with the old
+    // felt in one render and the harder one in the other, so their faint
+    // sympathetic motion differs. The strike is the same to a part in a
+    // thousand.
+    assert_eq!(live.contact_duration_s, built_harder.contact_duration_s);
+    assert_eq!(live.force_pulses, built_harder.force_pulses);
+    assert!((live.peak_force_n / built_harder.peak_force_n - 1.0).abs() < 1e-3);
     assert!(ms(&live) < 0.95 * ms(&unedited));
     assert!(live.peak_force_n > unedited.peak_force_n);
 }

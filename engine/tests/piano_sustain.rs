@@ -65,10 +65,13 @@ fn two_stage_decay_comes_from_the_unison() {
     let mut three = Preset::default_grand();
     three.set("dampers:highest_damped_key", 108.0).unwrap();
     let mut one = three.clone();
-    one.set("strings:pairs_from_key", 61.0).unwrap();
     one.set("strings:triples_from_key", 61.0).unwrap();
+    one.set("strings:pairs_from_key", 61.0).unwrap();
     let (early3, late3) = decay(&three, 60, 8.0);
     let (early1, late1) = decay(&one, 60, 8.0);
-    assert!(late3 >= 3.0 * early3, "three strings: {early3} s, {late3} s");
+    assert!(
+        late3 >= 3.0 * early3,
+        "three strings: {early3} s, {late3} s"
+    );
     assert!(late1 < 1.6 * early1, "one string: {early1} s, {late1} s");
 }

@@ -23,23 +23,25 @@ fn play(synth: &mut Synth, seconds: f64) {
 }
 
 /// The energy on C4's strings 0.6 s after C3 (struck at velocity 110, held
-/// 0.3 s) has been damped, with C4 pressed softly (velocity 12) beforehand if
-/// `c4_held`, and C3 struck if `c3_struck`.
+/// 0.3 s) has been damped, with C4 pressed as softly as a key can be (velocity
+/// 1, its hammer barely reaching the strings) beforehand if `c4_held`, and C3
+/// struck if `c3_struck`.
 fn c4_energy_after_c3(c4_held: bool, c3_struck: bool) -> f64 {
     let mut synth = grand();
     if c4_held {
-        synth.note_on(C4, 12.0 / 127.0);
+        synth.note_on(C4, 1.0 / 127.0);
     }
     play(&mut synth, 0.2);
     if c3_struck {
         synth.note_on(C3, 110.0 / 127.0);
     }
     play(&mut synth, 0.3);
+    let c3_held = synth.string_energy_j(C3);
     synth.note_off(C3);
     play(&mut synth, 0.6);
     assert!(
-        synth.string_energy_j(C3) < 1e-9,
-        "C3's dampers stop it: {} J",
+        synth.string_energy_j(C3) <= 1e-5 * c3_held,
+        "C3's dampers stop it: {} J from {c3_held} J",
         synth.string_energy_j(C3)
     );
     synth.string_energy_j(C4)

@@ -242,7 +242,7 @@ impl Default for OrchardParams {
                 },
             )
             .with_unit("×"),
-            detune: linear("Unison detune", 0.5, 0.0, 10.0).with_unit(" cents"),
+            detune: linear("Unison detune", 0.7, 0.0, 10.0).with_unit(" cents"),
             resonance: linear("String resonance", 0.6, 0.0, 2.0),
             a4: linear("A4 tuning", 440.0, 415.0, 466.0).with_unit(" Hz"),
             stretch: linear("Stretch", 1.0, 0.0, 1.0),

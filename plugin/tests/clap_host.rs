@@ -299,9 +299,12 @@ fn plays_in_a_clap_host_at_every_rate_and_block_size() {
                         held > 1e-3,
                         "silent while held: {held} at {sample_rate} Hz, block {block}"
                     );
-                    // The damper's T60 is 0.25 s: a second after release, nothing is left.
+                    // The damper's T60 is 0.25 s: a second after release,
+                    // the note's strings are still; only the top strings,
+                    // which have no dampers, ring faintly (below −80 dBFS)
+                    // with what the bridge gave them.
                     let after = peak(&channel[at(held_s + 1.0)..]);
-                    assert!(after < 1e-6, "still sounding after release: {after}");
+                    assert!(after < 1e-4 * held, "still sounding after release: {after}");
                 }
                 // Sample-accurate events: every block size renders the same audio.
                 match &reference {

@@ -25,11 +25,13 @@ fn demo_renders_to_a_readable_wav() {
         (24, hound::SampleFormat::Int)
     );
     let seconds = samples.len() as f64 / 2.0 / 48_000.0;
-    // The phrase ends at 7.7 s; every damper is down by then and strings stop within
-    // about a second.
+    // The phrase ends at 7.7 s; every damper is down by then and the damped
+    // strings stop within about a second; the top strings, which have no
+    // dampers, ring on quietly with what the bridge gave them, a little
+    // longer.
     let end = orchard::cli::demo::phrase().end_s;
     assert!(
-        seconds >= end && seconds < end + 1.5,
+        seconds >= end && seconds < end + 3.0,
         "{seconds} s for a {end} s phrase"
     );
     assert!(samples.iter().all(|s| s.is_finite()));
@@ -134,8 +136,11 @@ fn bad_inputs_fail_with_one_clear_line() {
         "no preset `harpsichord`",
     );
     let broken = dir.join("broken.toml");
-    let text = orchard_engine::instrument::DEFAULT_PRESET_TOML
-        .replace("felt_exponent = 2.5", "felt_exponent = 9.0");
+    let text = orchard_engine::instrument::DEFAULT_PRESET_TOML.replacen(
+        "felt_exponent = 3.0",
+        "felt_exponent = 9.0",
+        1,
+    );
     std::fs::write(&broken, text).unwrap();
     assert_clean_failure(
         &orchard(&[

@@ -158,7 +158,11 @@ fn set_retunes_the_piano() {
     };
     let cents = |a: f64, b: f64| 1200.0 * (a / b).log2();
     let standard = pitch(&[]);
-    assert!(cents(standard, 440.0).abs() < 0.5, "A4 at {standard} Hz");
+    // Within a cent: the strings are tuned for their in-phase motion on the
+    // board's bridge (the prompt sound); the aftersound, which leaves the
+    // bridge still, sounds a fraction of a cent away, and this window holds
+    // both.
+    assert!(cents(standard, 440.0).abs() < 1.0, "A4 at {standard} Hz");
     let raised = pitch(&["--set", "tuning:a4_hz=442"]);
     let moved = cents(raised, standard);
     assert!(

@@ -24,6 +24,10 @@ pub struct KeyParams {
     pub hammer_mass_kg: f64,
     /// The hammer's felt.
     pub felt: FeltLaw,
+    /// The strings' loops are designed for their tuning times this ratio
+    /// (see [`UnisonParams::bridge_tuning`]); 1 unless a board moves the
+    /// bridge.
+    pub bridge_tuning: f64,
 }
 
 impl Preset {
@@ -65,6 +69,7 @@ impl Preset {
             bridge_impedance_kg_s: strings.at(key, |a| a.bridge_impedance_kg_s)?,
             hammer_mass_kg: topology.hammers.at(key, |a| a.mass_kg)?,
             felt: topology.hammers.felt(key)?,
+            bridge_tuning: 1.0,
         })
     }
 }
@@ -81,6 +86,7 @@ impl KeyParams {
             bridge_impedance_kg_s: self.bridge_impedance_kg_s,
             damper_t60_s,
             damper_travel_s,
+            bridge_tuning: self.bridge_tuning,
         }
     }
 }

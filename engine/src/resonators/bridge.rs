@@ -1,7 +1,7 @@
 //! One bridge under every string, on one soundboard: the wave-digital junction
 //! that couples all the strings of an instrument.
 
-use nalgebra::DMatrix;
+use nalgebra::{Complex, DMatrix};
 
 use super::soundboard::{BRIDGE_NODES, Soundboard};
 
@@ -50,10 +50,15 @@ struct Mount {
 /// The radiated sound is the node forces, panned by where each node is, and
 /// what the board's modes radiate.
 ///
-/// Allocates: the mounts and the board, in [`Bridge::new`]; nothing after.
+/// Allocates: the mounts and the board, in [`Bridge::new`]; nothing after
+/// (but [`Bridge::tuning_ratio`], which is for building).
 #[derive(Debug, Clone)]
 pub struct Bridge {
     mounts: Vec<Mount>,
+    /// Each key's local resistance, s/kg, and the sum of its string
+    /// impedances, kg/s.
+    local_admittances: Vec<f64>,
+    string_impedances: Vec<f64>,
     board: Soundboard,
     /// `Y0`, s/kg.
     instant: [[f64; BRIDGE_NODES]; BRIDGE_NODES],
@@ -137,6 +142,14 @@ impl Bridge {
         let solve = junction_inverse(&instant, &load);
         Self {
             mounts,
+            local_admittances: keys
+                .iter()
+                .map(|k| k.admittance_s_per_kg.max(0.0))
+                .collect(),
+            string_impedances: keys
+                .iter()
+                .map(|k| k.string_impedance_kg_s.max(0.0))
+                .collect(),
             board,
             instant,
             load,
@@ -150,6 +163,62 @@ impl Bridge {
             silence_threshold_n,
             asleep: true,
         }
+    }
+
+    /// The ratio by which key `key`'s strings must be designed so that,
+    /// struck together on this bridge, they sound at `frequency_hz` (Hz) as
+    /// on a bridge that did not move, at `sample_rate` (Hz): the tuner's
+    /// correction for the bridge's give.
+    ///
+    /// The strings, in phase, meet the bridge's admittance `Y` under them
+    /// (the local resistance and the loaded board, `(I + Y_b·D)⁻¹·Y_b` between
+    /// the nodes) and their velocity waves come back as `−(1 − S·Y)/(1 + S·Y)`
+    /// instead of `−1`. The phase `δ` of that ratio moves every round trip's
+    /// phase, and the string sounds at `f·(1 + δ/2π)`; designing it for
+    /// `f/(1 + δ/2π)` puts it back.
+    ///
+    /// Allocates: a few small matrices (call it off the audio thread).
+    pub fn tuning_ratio(&self, key: usize, frequency_hz: f64, sample_rate: f64) -> f64 {
+        let (Some(mount), Some(string_impedance)) = (
+            self.mounts.get(key),
+            self.string_impedances.get(key).copied(),
+        ) else {
+            return 1.0;
+        };
+        if !self.coupled || !(frequency_hz.is_finite() && frequency_hz > 0.0) {
+            return 1.0;
+        }
+        let n = BRIDGE_NODES;
+        let board = self.board.admittance(frequency_hz, sample_rate);
+        let y = DMatrix::from_fn(n, n, |i, j| board[i][j]);
+        // The board as the other keys' strings load it: this key's own
+        // strings are the ones the reflection below accounts for.
+        let w = [
+            (mount.node, 1.0 - mount.toward),
+            (mount.node + 1, mount.toward),
+        ];
+        let mut others = self.load;
+        let own = mount.share * string_impedance;
+        for &(i, wi) in &w {
+            for &(j, wj) in &w {
+                others[i][j] -= own * wi * wj;
+            }
+        }
+        let d = DMatrix::from_fn(n, n, |i, j| Complex::new(others[i][j], 0.0));
+        let Some(inverse) = (DMatrix::identity(n, n) + &y * d).try_inverse() else {
+            return 1.0;
+        };
+        let loaded = inverse * y;
+        let mut under = Complex::new(self.local_admittances[key], 0.0);
+        for &(i, wi) in &w {
+            for &(j, wj) in &w {
+                under += loaded[(i, j)] * (wi * wj);
+            }
+        }
+        let sy = under * string_impedance;
+        let phase = ((1.0 - sy) / (1.0 + sy)).arg();
+        let ratio = 1.0 / (1.0 + phase / (2.0 * std::f64::consts::PI));
+        if ratio.is_finite() { ratio } else { 1.0 }
     }
 
     /// Whether the board has modes: keys then drive one another, and an
@@ -208,8 +277,8 @@ impl Bridge {
             [0.0; 2]
         };
         let mut out = body;
-        let mut loud = body[0].abs() >= self.silence_threshold_n
-            || body[1].abs() >= self.silence_threshold_n;
+        let mut loud =
+            body[0].abs() >= self.silence_threshold_n || body[1].abs() >= self.silence_threshold_n;
         for (f, pan) in forces.iter().zip(&self.pans) {
             out[0] += pan[0] * f;
             out[1] += pan[1] * f;
@@ -264,9 +333,16 @@ impl Bridge {
     }
 }
 
+/// `a·b`, in four partial sums (so that the multiplies and adds overlap).
 #[inline(always)]
 fn dot(a: &[f64; BRIDGE_NODES], b: &[f64; BRIDGE_NODES]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    let mut sums = [0.0; 4];
+    for (x, y) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
+        for i in 0..4 {
+            sums[i] += x[i] * y[i];
+        }
+    }
+    (sums[0] + sums[1]) + (sums[2] + sums[3])
 }
 
 /// `(I + Y0·D)⁻¹`. `Y0` and `D` are symmetric positive semi-definite, so

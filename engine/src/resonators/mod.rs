@@ -14,13 +14,13 @@ mod stiff_string;
 mod string;
 mod unison;
 
+pub use bridge::{Bridge, KeyOnBridge};
 pub use delay_line::DelayLine;
 pub use dispersion::{
     DispersionCascade, DispersionDesign, MAX_DISPERSION_SECTIONS, stiff_partial_hz,
 };
 pub use fractional_delay::AllpassDelay;
 pub use loss_filter::LossFilter;
-pub use bridge::{Bridge, KeyOnBridge};
 pub use soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, SoundboardParams};
 pub use stiff_string::StiffString;
 pub use string::{StringDesignError, StringParams};

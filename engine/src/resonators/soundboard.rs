@@ -4,6 +4,8 @@
 
 use std::f64::consts::PI;
 
+use nalgebra::Complex;
+
 #[cfg(target_arch = "x86_64")]
 use crate::wdf::fused::Fused;
 use crate::wdf::fused::{self, MulAdd, Separate};
@@ -12,6 +14,11 @@ use crate::wdf::fused::{self, MulAdd, Separate};
 /// end (node 0) to the treble end; a key between two nodes feels and drives
 /// both, in proportion to how near it sits (see [`Bridge`](super::Bridge)).
 pub const BRIDGE_NODES: usize = 16;
+
+const _: () = assert!(
+    BRIDGE_NODES.is_multiple_of(4),
+    "the modes sum the nodes four at a time"
+);
 
 /// The most samples the strings on a bridge are advanced at a time, each
 /// string through all of them before the next (their state stays in the
@@ -198,11 +205,7 @@ impl Soundboard {
         }
         // The board's mean impedance at the bridge, 4·M/n with n modes per
         // hertz: radiation in the units of the bridge force.
-        let mean_impedance = if count > 1 {
-            4.0 * mass * spacing
-        } else {
-            0.0
-        };
+        let mean_impedance = if count > 1 { 4.0 * mass * spacing } else { 0.0 };
         let radiation_gain = finite_or(params.body_gain, 0.0).clamp(0.0, 10.0) * mean_impedance
             / (count.max(1) as f64).sqrt();
         Self {
@@ -242,6 +245,30 @@ impl Soundboard {
         y0
     }
 
+    /// The board's admittance between the bridge nodes at `frequency_hz`
+    /// (s/kg; `[s][t]`: the velocity at node `s` per newton at node `t`), as
+    /// its discrete modes answer a steady sinusoid at `sample_rate` (Hz).
+    pub fn admittance(
+        &self,
+        frequency_hz: f64,
+        sample_rate: f64,
+    ) -> [[Complex<f64>; BRIDGE_NODES]; BRIDGE_NODES] {
+        let z1 = Complex::from_polar(1.0, -2.0 * PI * frequency_hz / sample_rate);
+        let z2 = z1 * z1;
+        let mut y = [[Complex::new(0.0, 0.0); BRIDGE_NODES]; BRIDGE_NODES];
+        for quad in &self.quads {
+            for l in 0..QUAD {
+                let h = quad.g[l] * (1.0 - z2) / (1.0 + quad.a1[l] * z1 + quad.a2[l] * z2);
+                for (row, a) in y.iter_mut().zip(&quad.shapes) {
+                    for (y, b) in row.iter_mut().zip(&quad.shapes) {
+                        *y += h * (a[l] * b[l]);
+                    }
+                }
+            }
+        }
+        y
+    }
+
     /// The nodes' velocities this sample before the forces of this sample
     /// act, m/s.
     #[inline]
@@ -274,11 +301,19 @@ impl Soundboard {
         let mut history = [[0.0; QUAD]; BRIDGE_NODES];
         let mut out = [[0.0; QUAD]; 2];
         for q in &mut self.quads {
-            let mut f = [0.0; QUAD];
-            for (shape, &force) in q.shapes.iter().zip(forces) {
-                for l in 0..QUAD {
-                    f[l] = M::mul_add(shape[l], force, f[l]);
+            // Four partial sums over the nodes, so that the multiply-adds do
+            // not wait on one another.
+            let mut partial = [[0.0; QUAD]; 4];
+            for (nodes, forces) in q.shapes.chunks_exact(4).zip(forces.chunks_exact(4)) {
+                for ((sum, shape), &force) in partial.iter_mut().zip(nodes).zip(forces) {
+                    for l in 0..QUAD {
+                        sum[l] = M::mul_add(shape[l], force, sum[l]);
+                    }
                 }
+            }
+            let mut f = [0.0; QUAD];
+            for l in 0..QUAD {
+                f[l] = (partial[0][l] + partial[1][l]) + (partial[2][l] + partial[3][l]);
             }
             let mut next = [0.0; QUAD];
             for l in 0..QUAD {
@@ -313,8 +348,15 @@ impl Soundboard {
             self.reset();
             return;
         }
+        let mut same_shapes = true;
         for (q, old_q) in self.quads.iter_mut().zip(&old.quads) {
             (q.s1, q.s2) = (old_q.s1, old_q.s2);
+            same_shapes &= q.shapes == old_q.shapes;
+        }
+        if same_shapes {
+            // The same sums as the old board made: exactly its history.
+            self.history = old.history;
+            return;
         }
         let mut history = [0.0; BRIDGE_NODES];
         for q in &self.quads {
@@ -380,12 +422,19 @@ mod tests {
         let y = run(&|i| (w * i as f64).sin(), 48_000);
         let amplitude = y[40_000..].iter().fold(0.0f64, |a, v| a.max(v.abs()));
         let expected = q / (2.0 * PI * f0 * m);
-        assert!((amplitude / expected - 1.0).abs() < 0.01, "{amplitude} vs {expected}");
+        assert!(
+            (amplitude / expected - 1.0).abs() < 0.01,
+            "{amplitude} vs {expected}"
+        );
         // The free ring decays 60 dB in 2·Q·ln(1000)/ω₀.
         let y = run(&|i| if i == 0 { 1.0 } else { 0.0 }, 48_000);
         let t60 = 2.0 * q * 1000f64.ln() / (2.0 * PI * f0);
         let n60 = (t60 * fs) as usize;
-        let peak = |from: usize| y[from..from + 480].iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        let peak = |from: usize| {
+            y[from..from + 480]
+                .iter()
+                .fold(0.0f64, |a, v| a.max(v.abs()))
+        };
         let fall_db = 20.0 * (peak(1000) / peak(1000 + n60)).log10();
         assert!((fall_db - 60.0).abs() < 1.0, "fell {fall_db} dB in a T60");
         // A constant force: the spring stops the mass.
@@ -405,7 +454,9 @@ mod tests {
             forces[n % BRIDGE_NODES] = (n as f64 * 0.37).sin();
             forces[3] += 0.5;
             let predicted: Vec<f64> = (0..BRIDGE_NODES)
-                .map(|s| b.history()[s] + (0..BRIDGE_NODES).map(|t| y0[s][t] * forces[t]).sum::<f64>())
+                .map(|s| {
+                    b.history()[s] + (0..BRIDGE_NODES).map(|t| y0[s][t] * forces[t]).sum::<f64>()
+                })
                 .collect();
             // The node velocities from the modes' outputs, computed apart.
             let mut actual = [0.0; BRIDGE_NODES];

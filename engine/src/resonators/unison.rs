@@ -34,6 +34,11 @@ pub struct UnisonParams {
     pub damper_t60_s: f64,
     /// Time constant of the damper's travel, s.
     pub damper_travel_s: f64,
+    /// The strings' loops are designed for their tuning times this ratio, so
+    /// that standing on a bridge that gives way with a phase (the board's
+    /// modes) they sound at their tuning, as a tuner leaves them: 1 for a
+    /// bridge that is a resistance.
+    pub bridge_tuning: f64,
 }
 
 /// A damper pressing on all strings of a note by a continuous amount.
@@ -143,6 +148,7 @@ impl Unison {
         for (value, name) in [
             (params.damper_t60_s, "damper T60"),
             (params.damper_travel_s, "damper travel time"),
+            (params.bridge_tuning, "tuning on the bridge"),
         ] {
             if !(value.is_finite() && value > 0.0) {
                 return Err(StringDesignError::InvalidParameter(name));
@@ -154,7 +160,8 @@ impl Unison {
         for (i, z) in two_z.iter_mut().enumerate().take(n) {
             // −d, 0, +d for three strings, ±d/2 for two, 0 for one.
             let offset = params.detune_cents * (i as f64 - 0.5 * (n - 1) as f64);
-            let f1 = params.string.fundamental_hz * 2f64.powf(offset / 1200.0);
+            let f1 =
+                params.string.fundamental_hz * 2f64.powf(offset / 1200.0) * params.bridge_tuning;
             let s = StiffString::new(&params.string, params.inharmonicity, f1, sample_rate)?;
             *z = 2.0 * s.impedance();
             strings.push(s);
@@ -483,6 +490,7 @@ mod tests {
             bridge_impedance_kg_s,
             damper_t60_s: 0.25,
             damper_travel_s: 0.006,
+            bridge_tuning: 1.0,
         }
     }
 
@@ -562,8 +570,7 @@ mod tests {
                 .map(|(s, d, t, l)| self.gain * l.process(t.process(d.process(s.bridge_input()))))
                 .collect();
             let weighted: f64 = arriving.iter().zip(&self.two_z).map(|(w, z)| w * z).sum();
-            let bridge_velocity =
-                self.admittance * weighted / (1.0 + self.admittance * self.sum_z);
+            let bridge_velocity = self.admittance * weighted / (1.0 + self.admittance * self.sum_z);
             let mut bridge_force = 0.0;
             for (i, (s, ..)) in self.strings.iter_mut().enumerate() {
                 let reflected = bridge_velocity - arriving[i];

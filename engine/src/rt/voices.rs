@@ -11,9 +11,7 @@ use crate::instrument::{
     BarError, ContactTrace, HammerPool, KeyVoice, MalletBar, Preset, PresetError, Rebound,
     Resonators, SHARED_HAMMERS, StrikeReport, StringKey, Topology, VoiceError,
 };
-use crate::resonators::{
-    BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Soundboard, SoundboardParams,
-};
+use crate::resonators::{BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Soundboard};
 
 /// Frames rendered per pass over the keys; sets the size of the mixing buses.
 pub(super) const CHUNK: usize = 256;
@@ -135,59 +133,52 @@ impl Voices {
             let angle = FRAC_PI_4 * (1.0 + preset.output.stereo_width * (2.0 * position - 1.0));
             [gain * angle.cos(), gain * angle.sin()]
         };
+        let bridge = match topology.resonators {
+            Resonators::Strings(_) => topology.soundboard.and_then(|board| {
+                let mounts: Option<Vec<KeyOnBridge>> = (lowest..=highest)
+                    .map(|key| {
+                        let params = preset.key_params(key)?;
+                        Some(KeyOnBridge {
+                            position: f64::from(key - lowest) / span,
+                            admittance_s_per_kg: 1.0 / params.bridge_impedance_kg_s,
+                            string_impedance_kg_s: params.strings as f64
+                                * params.string.impedance(),
+                        })
+                    })
+                    .collect();
+                let pans = std::array::from_fn(|n| pan(n as f64 / (BRIDGE_NODES - 1) as f64));
+                // Node pans carry the output gain; the bridge decides silence in
+                // newtons of node force.
+                let pans = pans.map(|[l, r]: [f64; 2]| [l / gain, r / gain]);
+                Some(Bridge::new(
+                    &mounts?,
+                    Soundboard::new(&board.params(), sample_rate),
+                    pans,
+                    SILENCE_LEVEL / gain,
+                    sample_rate,
+                ))
+            }),
+            Resonators::Bars(_) => None,
+        };
         for key in lowest..=highest {
-            keys.push(build_voice(
+            let index = usize::from(key - lowest);
+            let mut voice = build_voice(
                 preset,
                 &topology,
                 key,
                 sample_rate,
                 SILENCE_LEVEL / gain,
-            )?);
-            key_gains.push(pan(f64::from(key - lowest) / span));
-        }
-        let bridge = topology.soundboard.and_then(|board| {
-            let board = Soundboard::new(
-                &SoundboardParams {
-                    modes: board.modes as usize,
-                    lowest_mode_hz: board.lowest_mode_hz,
-                    highest_mode_hz: board.highest_mode_hz,
-                    lowest_mode_t60_s: board.lowest_mode_t60_s,
-                    modal_mass_kg: board.modal_mass_kg,
-                    body_gain: board.body_gain,
-                    seed: u64::from(board.seed),
+                |f| {
+                    bridge
+                        .as_ref()
+                        .map_or(1.0, |b| b.tuning_ratio(index, f, sample_rate))
                 },
-                sample_rate,
-            );
-            let mounts: Option<Vec<KeyOnBridge>> = (lowest..=highest)
-                .zip(&keys)
-                .map(|(key, voice)| match voice {
-                    KeyVoice::Strings(k) => Some(KeyOnBridge {
-                        position: f64::from(key - lowest) / span,
-                        admittance_s_per_kg: k.string().bridge_admittance(),
-                        string_impedance_kg_s: k.string().impedance_sum(),
-                    }),
-                    KeyVoice::Bar(_) => None,
-                })
-                .collect();
-            let pans = std::array::from_fn(|n| pan(n as f64 / (BRIDGE_NODES - 1) as f64));
-            // Node pans carry the output gain; the bridge decides silence in
-            // newtons of node force.
-            let pans = pans.map(|[l, r]: [f64; 2]| [l / gain, r / gain]);
-            Some(Bridge::new(
-                &mounts?,
-                board,
-                pans,
-                SILENCE_LEVEL / gain,
-                sample_rate,
-            ))
-        });
-        if let Some(bridge) = &bridge {
-            let coupled = bridge.is_coupled();
-            for voice in &mut keys {
-                if let KeyVoice::Strings(key) = voice {
-                    key.set_driven(coupled);
-                }
+            )?;
+            if let (KeyVoice::Strings(strings), Some(bridge)) = (&mut voice, &bridge) {
+                strings.set_driven(bridge.is_coupled());
             }
+            keys.push(voice);
+            key_gains.push(pan(index as f64 / span));
         }
         // The pool's trees are valid at any sample rate that passed the check
         // above; the rate is all that can be wrong.
@@ -413,7 +404,11 @@ impl Voices {
             }
             done = end;
         }
-        for ((l, r), &[bl, br]) in left.iter_mut().zip(right.iter_mut()).zip(&self.bus[..frames]) {
+        for ((l, r), &[bl, br]) in left
+            .iter_mut()
+            .zip(right.iter_mut())
+            .zip(&self.bus[..frames])
+        {
             *l = bl as f32;
             *r = br as f32;
         }
@@ -616,7 +611,6 @@ impl Voices {
         if let Some(bridge) = self.bridge.as_mut() {
             bridge.reset();
         }
-
     }
 }
 
@@ -624,18 +618,21 @@ impl Voices {
 /// strings need a finite value.
 const NO_DAMPER_T60_S: f64 = 1e9;
 
-/// Builds `key`'s voice as the topology says.
+/// Builds `key`'s voice as the topology says; strings are designed for their
+/// tuning times `bridge_tuning(tuning_hz)` (see [`Bridge::tuning_ratio`]).
 fn build_voice(
     preset: &Preset,
     topology: &Topology<'_>,
     key: u8,
     sample_rate: f64,
     silence_threshold: f64,
+    bridge_tuning: impl Fn(f64) -> f64,
 ) -> Result<KeyVoice, SynthError> {
     let missing = || SynthError::Preset(PresetError::Topology(format!("key {key} has no values")));
     match topology.resonators {
         Resonators::Strings(_) => {
-            let params = preset.key_params(key).ok_or_else(missing)?;
+            let mut params = preset.key_params(key).ok_or_else(missing)?;
+            params.bridge_tuning = bridge_tuning(params.string.fundamental_hz);
             let (t60, travel) = topology
                 .dampers
                 .map_or((NO_DAMPER_T60_S, 0.006), |d| (d.t60_s, d.travel_s));

@@ -12,6 +12,7 @@ use super::PresetError;
 use super::anchored::{Anchored, value_at};
 use super::check::Checker;
 use crate::mech::action::{ActionSettings, VelocityCurve};
+use crate::resonators::SoundboardParams;
 use crate::wdf::FeltLaw;
 
 /// Most modes a bar may list.
@@ -421,6 +422,19 @@ fn default_modal_mass() -> f64 {
 }
 
 impl SoundboardSpec {
+    /// The board as the resonators build it.
+    pub fn params(&self) -> SoundboardParams {
+        SoundboardParams {
+            modes: self.modes as usize,
+            lowest_mode_hz: self.lowest_mode_hz,
+            highest_mode_hz: self.highest_mode_hz,
+            lowest_mode_t60_s: self.lowest_mode_t60_s,
+            modal_mass_kg: self.modal_mass_kg,
+            body_gain: self.body_gain,
+            seed: u64::from(self.seed),
+        }
+    }
+
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         c.range("modes", f64::from(self.modes), 0.0, 512.0, "0 to 512")?;
         c.range(
