@@ -185,7 +185,7 @@ impl Bridge {
         ) else {
             return 1.0;
         };
-        if !self.coupled || !(frequency_hz.is_finite() && frequency_hz > 0.0) {
+        if !(self.coupled && frequency_hz.is_finite() && frequency_hz > 0.0) {
             return 1.0;
         }
         let n = BRIDGE_NODES;

@@ -361,9 +361,11 @@ impl Soundboard {
         let mut history = [0.0; BRIDGE_NODES];
         for q in &self.quads {
             for (h, shape) in history.iter_mut().zip(&q.shapes) {
-                for l in 0..QUAD {
-                    *h += shape[l] * q.s1[l];
-                }
+                *h += shape
+                    .iter()
+                    .zip(&q.s1)
+                    .map(|(phi, s1)| phi * s1)
+                    .sum::<f64>();
             }
         }
         self.history = history;

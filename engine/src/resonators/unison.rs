@@ -390,9 +390,9 @@ impl Unison {
     pub fn depart(&mut self, offset: usize, bridge_velocity: f64, force: f64) -> f64 {
         let arriving = &self.arriving[offset];
         let mut bridge_force = 0.0;
-        for i in 0..LANES {
-            let reflected = bridge_velocity - arriving[i];
-            bridge_force += 0.5 * self.two_z[i] * (arriving[i] - reflected);
+        for (&a, &two_z) in arriving.iter().zip(&self.two_z) {
+            let reflected = bridge_velocity - a;
+            bridge_force += 0.5 * two_z * (a - reflected);
         }
         for ((s, &arriving), &launch) in self
             .strings
