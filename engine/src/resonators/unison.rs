@@ -364,7 +364,7 @@ impl Unison {
     }
 
     /// The velocity (m/s) of the bridge under the strings when they push with
-    /// `push` (N, from [`Unison::arrive`]) and the board beneath moves at
+    /// `push` (N, from [`Unison::arrive_block`]) and the board beneath moves at
     /// `board_velocity` (m/s): `v = (r·A + u)/(1 + r·Σ Zᵢ)`.
     #[inline]
     pub fn bridge_velocity(&self, push: f64, board_velocity: f64) -> f64 {
