@@ -14,12 +14,10 @@
 //! 1030 Hz magnitude-weighted (`analysis::spectral_centroid`). The ratios below
 //! are therefore power-weighted; the magnitude-weighted ones are checked too.
 
-use orchard_engine::analysis::{amplitude_at, peak_frequency, spectral_centroid};
+use orchard_engine::analysis::{amplitude_at, peak_frequency, power_centroid, spectral_centroid};
 use orchard_engine::instrument::Preset;
 use orchard_engine::resonators::stiff_partial_hz;
 use orchard_engine::rt::Synth;
-use rustfft::FftPlanner;
-use rustfft::num_complex::Complex;
 
 const FS: f64 = 48_000.0;
 /// Length of the stretch measured, from the onset, s (as the recordings were).
@@ -49,34 +47,6 @@ fn attack(key: u8, velocity: u8) -> Vec<f64> {
     let span = (SPAN_S * FS) as usize;
     assert!(onset + span <= mono.len(), "onset {onset} too late");
     mono[onset..onset + span].to_vec()
-}
-
-/// Power-weighted spectral centroid of `signal` (Hz): `Σ f·|X(f)|² / Σ |X(f)|²`
-/// over its Hann-windowed spectrum (zero-padded to a power of two), DC to Nyquist.
-fn power_centroid(signal: &[f64]) -> f64 {
-    let size = signal.len().next_power_of_two();
-    let n = signal.len() as f64;
-    let mut buffer: Vec<Complex<f64>> = (0..size)
-        .map(|i| {
-            let x = signal.get(i).map_or(0.0, |&s| {
-                s * (0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / n).cos())
-            });
-            Complex::new(x, 0.0)
-        })
-        .collect();
-    FftPlanner::new()
-        .plan_fft_forward(size)
-        .process(&mut buffer);
-    let bin_hz = FS / size as f64;
-    let (weighted, total) =
-        buffer[..=size / 2]
-            .iter()
-            .enumerate()
-            .fold((0.0, 0.0), |(w, t), (k, x)| {
-                let power = x.norm_sqr();
-                (w + k as f64 * bin_hz * power, t + power)
-            });
-    weighted / total
 }
 
 /// Amplitudes of partials 1…10 of `key` in `signal`: each the strongest peak
@@ -111,7 +81,10 @@ impl Brightening {
         let (soft, loud) = (attack(key, PP), attack(key, FF));
         let (a, b) = (partials(key, &soft), partials(key, &loud));
         Self {
-            power_hz: (power_centroid(&soft), power_centroid(&loud)),
+            power_hz: (
+                power_centroid(&soft, FS).unwrap(),
+                power_centroid(&loud, FS).unwrap(),
+            ),
             magnitude_hz: (
                 spectral_centroid(&soft, FS).unwrap(),
                 spectral_centroid(&loud, FS).unwrap(),

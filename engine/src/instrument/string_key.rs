@@ -343,13 +343,6 @@ impl StringKey {
         pushes
     }
 
-    /// How hard the waves arriving at sample `offset` of the last block push
-    /// on the bridge, N.
-    #[inline]
-    pub fn pushes(&self, offset: usize) -> f64 {
-        self.pushes_n[offset]
-    }
-
     /// The second half of sample `offset` of the last block: the hammer
     /// presses on the strings with the force the felt gives, the board under
     /// the key's bridge moves at `board_velocity` (m/s), the bridge under the

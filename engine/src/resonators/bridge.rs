@@ -232,11 +232,6 @@ impl Bridge {
         self.asleep
     }
 
-    /// The board.
-    pub fn board(&self) -> &Soundboard {
-        &self.board
-    }
-
     /// Starts a sample: no key has pushed yet.
     #[inline]
     pub fn begin(&mut self) {

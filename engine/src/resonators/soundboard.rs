@@ -155,7 +155,6 @@ pub struct Soundboard {
     radiation_gain: f64,
     /// Whether to run the modes with FMA and AVX2.
     fused: bool,
-    frequencies_hz: Vec<f64>,
 }
 
 impl Soundboard {
@@ -179,7 +178,6 @@ impl Soundboard {
         };
         let seed = params.seed;
         let mut quads = vec![ModeQuad::REST; count.div_ceil(QUAD)];
-        let mut frequencies_hz = Vec::with_capacity(count);
         for i in 0..count {
             let jitter = if i == 0 {
                 0.0
@@ -187,7 +185,6 @@ impl Soundboard {
                 0.35 * shape_hash(seed, i, 1)
             };
             let f = (lowest + spacing * (i as f64 + jitter)).clamp(lowest, highest);
-            frequencies_hz.push(f);
             let (quad, lane) = (&mut quads[i / QUAD], i % QUAD);
             let filter = ModeFilter::new(f, quality, mass, sample_rate);
             (quad.g[lane], quad.a1[lane], quad.a2[lane]) = (filter.g, filter.a1, filter.a2);
@@ -214,18 +211,12 @@ impl Soundboard {
             history: [0.0; BRIDGE_NODES],
             radiation_gain,
             fused: fused::available(),
-            frequencies_hz,
         }
     }
 
     /// Number of modes.
     pub fn mode_count(&self) -> usize {
         self.count
-    }
-
-    /// The modes' frequencies, Hz.
-    pub fn frequencies_hz(&self) -> &[f64] {
-        &self.frequencies_hz
     }
 
     /// The nodes' velocities (m/s) per newton at each node this sample:

@@ -119,9 +119,7 @@ pub struct Unison {
     launch_per_newton: Lanes,
     /// The local bridge's admittance `r = 1/Zb`, s/kg (0 for a rigid bridge).
     bridge_admittance: f64,
-    /// `Σ Zᵢ` over all the strings, kg/s.
-    sum_z: f64,
-    /// `1/(1 + r·Σ Zᵢ)`.
+    /// `1/(1 + r·Σ Zᵢ)`, with `Σ Zᵢ` over all the strings.
     bridge_share: f64,
     /// The waves that reach the bridge this sample and the next ones, past
     /// the loop filters and the damper ([`Unison::arrive_block`]), m/s.
@@ -180,7 +178,6 @@ impl Unison {
             force_share: [0.0; LANES],
             launch_per_newton: [0.0; LANES],
             bridge_admittance,
-            sum_z,
             bridge_share: 1.0 / (1.0 + bridge_admittance * sum_z),
             arriving: [[0.0; LANES]; BRIDGE_BLOCK],
             damper: Damper {
@@ -371,16 +368,6 @@ impl Unison {
         (self.bridge_admittance * push + board_velocity) * self.bridge_share
     }
 
-    /// The local bridge's admittance `1/Zb`, s/kg (0 for a rigid bridge).
-    pub fn bridge_admittance(&self) -> f64 {
-        self.bridge_admittance
-    }
-
-    /// The sum of the strings' impedances, kg/s.
-    pub fn impedance_sum(&self) -> f64 {
-        self.sum_z
-    }
-
     /// The second half of sample `offset` of the last
     /// [`Unison::arrive_block`]: the bridge under the strings moves at
     /// `bridge_velocity` (m/s), each string gets back `v − aᵢ`, the hammer's
@@ -540,7 +527,7 @@ mod tests {
         two_z: Vec<f64>,
         launch: Vec<f64>,
         admittance: f64,
-        sum_z: f64,
+        share: f64,
         gain: f64,
     }
 
@@ -560,7 +547,7 @@ mod tests {
                 two_z: u.two_z[..u.len()].to_vec(),
                 launch: u.launch_per_newton[..u.len()].to_vec(),
                 admittance: u.bridge_admittance,
-                sum_z: u.sum_z,
+                share: u.bridge_share,
                 gain: u.damper.gain,
             }
         }
@@ -570,7 +557,7 @@ mod tests {
                 .map(|(s, d, t, l)| self.gain * l.process(t.process(d.process(s.bridge_input()))))
                 .collect();
             let weighted: f64 = arriving.iter().zip(&self.two_z).map(|(w, z)| w * z).sum();
-            let bridge_velocity = self.admittance * weighted / (1.0 + self.admittance * self.sum_z);
+            let bridge_velocity = self.admittance * weighted * self.share;
             let mut bridge_force = 0.0;
             for (i, (s, ..)) in self.strings.iter_mut().enumerate() {
                 let reflected = bridge_velocity - arriving[i];
