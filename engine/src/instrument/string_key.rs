@@ -66,9 +66,6 @@ pub struct StringKey {
     /// How the hammer last let go of the strings after a strike, until taken by
     /// [`StringKey::take_rebound`].
     rebound: Option<Rebound>,
-    /// How hard the waves arriving push on the bridge, N, sample by sample
-    /// from the last [`StringKey::begin_block`].
-    pushes_n: [f64; BRIDGE_BLOCK],
     /// Whether the strings stand on a bridge that other keys move: then they
     /// may sleep only while their damper touches them.
     driven: bool,
@@ -133,7 +130,6 @@ impl StringKey {
             silence_threshold_n,
             sounding: false,
             non_finite_resets: 0,
-            pushes_n: [0.0; BRIDGE_BLOCK],
             driven: false,
             has_damper: true,
         })
@@ -326,8 +322,19 @@ impl StringKey {
     }
 
     /// How many samples [`StringKey::begin_block`] may start at once: the
-    /// waves reaching the bridge are known that far ahead.
+    /// waves reaching the bridge are known that far ahead (less far while a
+    /// hammer touches the strings).
     pub fn lookahead(&self) -> usize {
+        if self.flight.is_some() {
+            self.string.lookahead()
+        } else {
+            self.string.lookahead_untouched()
+        }
+    }
+
+    /// How many samples [`StringKey::begin_block`] may start at once while
+    /// a hammer touches the strings (see [`StringKey::lookahead`]).
+    pub fn lookahead_struck(&self) -> usize {
         self.string.lookahead()
     }
 
@@ -335,19 +342,25 @@ impl StringKey {
     /// [`StringKey::lookahead`]): the waves reaching the bridge. Returns how
     /// hard they push on it each sample, `A = Σ 2·Z·a` (N; see
     /// [`Unison::arrive_block`]). Each sample is finished by
-    /// [`StringKey::end_sample`], in order.
+    /// [`StringKey::end_sample`], in order, or all of them by
+    /// [`StringKey::end_block`].
     #[inline]
     pub fn begin_block(&mut self, samples: usize) -> &[f64] {
-        let pushes = &mut self.pushes_n[..samples];
-        self.string.arrive_block(pushes);
-        pushes
+        self.string.arrive_block(samples)
+    }
+
+    /// How hard the waves arriving push on the bridge at sample `offset` of
+    /// the last block, N (see [`StringKey::begin_block`]).
+    #[inline]
+    pub fn push(&self, offset: usize) -> f64 {
+        self.string.push(offset)
     }
 
     /// The second half of sample `offset` of the last block: the hammer
     /// presses on the strings with the force the felt gives, the board under
     /// the key's bridge moves at `board_velocity` (m/s), the bridge under the
     /// strings answers their push through its local resistance (see
-    /// [`Unison::bridge_velocity`]), and the strings and the hammer move on.
+    /// [`Unison::depart`]), and the strings and the hammer move on.
     /// Returns the strings' force on the bridge, N (0 if the key went
     /// non-finite and was reset).
     #[inline]
@@ -363,10 +376,7 @@ impl StringKey {
                 .tick(self.string.free_velocity()),
             None => 0.0,
         };
-        let velocity = self
-            .string
-            .bridge_velocity(self.pushes_n[offset], board_velocity);
-        let bridge = self.string.depart(offset, velocity, force);
+        let bridge = self.string.depart(offset, board_velocity, force);
         let hammer_finite = self.flight.is_none_or(|flight| {
             hammers.contact(flight.contact).compression().is_finite() && force.is_finite()
         });
@@ -385,6 +395,30 @@ impl StringKey {
             self.quiet_samples = 0;
         }
         bridge
+    }
+
+    /// Every sample of the last block at once, as [`StringKey::end_sample`]
+    /// finishes them one by one, for strings no hammer touches (see
+    /// [`StringKey::has_hammer`]): the board under the key's bridge moves at
+    /// `board_velocities` (m/s, one per sample of the block).
+    #[inline]
+    pub fn end_block(&mut self, board_velocities: &[f64]) {
+        debug_assert!(self.flight.is_none());
+        let mut forces = [0.0; BRIDGE_BLOCK];
+        let forces = &mut forces[..board_velocities.len()];
+        self.string.depart_block(board_velocities, forces);
+        // A non-finite force makes the sum so (or one too large to matter).
+        if !forces.iter().sum::<f64>().is_finite() {
+            // Contain the fault: this key falls silent instead of poisoning the mix.
+            self.silence();
+            self.non_finite_resets = self.non_finite_resets.saturating_add(1);
+            return;
+        }
+        let threshold = self.silence_threshold_n;
+        self.quiet_samples = match forces.iter().rposition(|f| f.abs() >= threshold) {
+            Some(loud) => (forces.len() - 1 - loud) as u32,
+            None => self.quiet_samples.saturating_add(forces.len() as u32),
+        };
     }
 
     /// Puts the string to sleep (exactly at rest) once every wave on it has passed
@@ -525,6 +559,12 @@ impl StringKey {
             hammers.contact_mut(flight.contact).reset();
             hammers.release(flight.contact);
         }
+        self.silence();
+    }
+
+    /// The strings at rest, the damper down where there is one, the last
+    /// strike forgotten (the hammer is the caller's).
+    fn silence(&mut self) {
         self.string.reset();
         if self.has_damper {
             self.string.rest_damper(1.0);

@@ -3,7 +3,10 @@
 
 use nalgebra::{Complex, DMatrix};
 
-use super::soundboard::{BRIDGE_NODES, Soundboard};
+use super::soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, Soundboard};
+#[cfg(target_arch = "x86_64")]
+use crate::wdf::fused::Fused;
+use crate::wdf::fused::{self, MulAdd, Separate};
 
 /// Where a key's strings stand on the bridge, and how they meet it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -16,6 +19,9 @@ struct Mount {
     /// board through the key's local bridge resistance `r` (s/kg), with `S`
     /// (kg/s) the sum of the key's string impedances.
     share: f64,
+    /// The shares of the strings' push that reach the node on the bass side
+    /// and the next: `(1 − toward)·share` and `toward·share`.
+    to_nodes: [f64; 2],
 }
 
 /// The bridge: every key's strings joined to one soundboard.
@@ -39,7 +45,8 @@ struct Mount {
 /// bridge is built: a silent key still loads the bridge with its strings'
 /// impedance (its waves are at rest, `A = 0`), so only the keys that sound
 /// need to be visited. Cost per sample: a few operations per sounding key,
-/// `3·BRIDGE_NODES²` for the junction, and the board's modes.
+/// two products by a `BRIDGE_NODES²` matrix and one by a band for the
+/// junction, and the board's modes.
 ///
 /// The in-phase motion of a unison moves the bridge and drains into the board
 /// and the local resistance (the prompt sound); its antisymmetric motion
@@ -64,16 +71,22 @@ pub struct Bridge {
     instant: [[f64; BRIDGE_NODES]; BRIDGE_NODES],
     /// `D`, kg/s.
     load: [[f64; BRIDGE_NODES]; BRIDGE_NODES],
+    /// `D`'s three diagonals (below, on and above; each key loads two
+    /// neighbouring nodes, so there is nothing else), kg/s: row `i` holds
+    /// `D[i][i−1]`, `D[i][i]`, `D[i][i+1]` (0 beyond the ends).
+    load_bands: [[f64; 3]; BRIDGE_NODES],
     /// `(I + Y0·D)⁻¹`.
     solve: [[f64; BRIDGE_NODES]; BRIDGE_NODES],
     /// Each node's gains to the left and right outputs.
     pans: [[f64; 2]; BRIDGE_NODES],
-    /// `P` this sample, N.
-    push: [f64; BRIDGE_NODES],
-    /// `V` this sample, m/s.
-    velocity: [f64; BRIDGE_NODES],
+    /// `P` at each sample of the block, N.
+    pushes: [[f64; BRIDGE_NODES]; BRIDGE_BLOCK],
+    /// `V` at each sample of the block, m/s.
+    velocities: [[f64; BRIDGE_NODES]; BRIDGE_BLOCK],
     /// Whether the board has modes (without, no key drives another).
     coupled: bool,
+    /// Whether to solve with FMA and AVX2.
+    fused: bool,
     /// Consecutive samples with every node force and the board's sound below
     /// the silence threshold.
     quiet_samples: u32,
@@ -120,10 +133,13 @@ impl Bridge {
                 };
                 let node = (x.floor() as usize).min(BRIDGE_NODES - 2);
                 let r = k.admittance_s_per_kg.max(0.0);
+                let toward = x - node as f64;
+                let share = 1.0 / (1.0 + r * k.string_impedance_kg_s.max(0.0));
                 Mount {
                     node,
-                    toward: x - node as f64,
-                    share: 1.0 / (1.0 + r * k.string_impedance_kg_s.max(0.0)),
+                    toward,
+                    share,
+                    to_nodes: [(1.0 - toward) * share, toward * share],
                 }
             })
             .collect();
@@ -140,6 +156,10 @@ impl Bridge {
         }
         let coupled = board.mode_count() > 0;
         let solve = junction_inverse(&instant, &load);
+        let load_bands = std::array::from_fn(|i| {
+            let at = |j: Option<usize>| j.and_then(|j| load[i].get(j)).copied().unwrap_or(0.0);
+            [at(i.checked_sub(1)), load[i][i], at(Some(i + 1))]
+        });
         Self {
             mounts,
             local_admittances: keys
@@ -153,11 +173,13 @@ impl Bridge {
             board,
             instant,
             load,
+            load_bands,
             solve,
             pans,
-            push: [0.0; BRIDGE_NODES],
-            velocity: [0.0; BRIDGE_NODES],
+            pushes: [[0.0; BRIDGE_NODES]; BRIDGE_BLOCK],
+            velocities: [[0.0; BRIDGE_NODES]; BRIDGE_BLOCK],
             coupled,
+            fused: fused::available(),
             quiet_samples: 0,
             sleep_after: (0.05 * sample_rate) as u32,
             silence_threshold_n,
@@ -232,38 +254,76 @@ impl Bridge {
         self.asleep
     }
 
-    /// Starts a sample: no key has pushed yet.
+    /// Starts a block of `samples` samples (at most [`BRIDGE_BLOCK`]): no
+    /// key has pushed yet.
     #[inline]
-    pub fn begin(&mut self) {
-        self.push = [0.0; BRIDGE_NODES];
+    pub fn begin_block(&mut self, samples: usize) {
+        self.pushes[..samples].fill([0.0; BRIDGE_NODES]);
     }
 
-    /// Key `key` pushes with `A = Σ 2·Z·a` (N) this sample.
+    /// Key `key` pushes with `A = Σ 2·Z·a` (N) at sample `sample` of the
+    /// block.
     #[inline]
-    pub fn push(&mut self, key: usize, strings_push_n: f64) {
-        let m = self.mounts[key];
-        let p = m.share * strings_push_n;
-        self.push[m.node] += (1.0 - m.toward) * p;
-        self.push[m.node + 1] += m.toward * p;
+    pub fn push(&mut self, key: usize, sample: usize, strings_push_n: f64) {
+        let m = &self.mounts[key];
+        let nodes = &mut self.pushes[sample];
+        nodes[m.node] += m.to_nodes[0] * strings_push_n;
+        nodes[m.node + 1] += m.to_nodes[1] * strings_push_n;
     }
 
-    /// Solves this sample's junction once every sounding key has pushed,
-    /// moves the board on, and returns the radiated sound, left and right (N
-    /// of bridge force).
+    /// Key `key` pushes with `strings_push_n[i]` (N) at sample `i` of the
+    /// block, from the first: [`Bridge::push`] for each.
     #[inline]
-    pub fn solve(&mut self) -> [f64; 2] {
-        let mut forces = self.push;
+    pub fn push_block(&mut self, key: usize, strings_push_n: &[f64]) {
+        let m = &self.mounts[key];
+        for (nodes, &push) in self.pushes.iter_mut().zip(strings_push_n) {
+            nodes[m.node] += m.to_nodes[0] * push;
+            nodes[m.node + 1] += m.to_nodes[1] * push;
+        }
+    }
+
+    /// Solves the junction at sample `sample` of the block once every
+    /// sounding key has pushed, moves the board on, and returns the radiated
+    /// sound, left and right (N of bridge force). Samples are solved in order.
+    #[inline]
+    pub fn solve(&mut self, sample: usize) -> [f64; 2] {
+        #[cfg(target_arch = "x86_64")]
+        if self.fused {
+            // SAFETY: `fused` is set only when FMA and AVX2 were detected.
+            return unsafe { self.solve_fused(sample) };
+        }
+        self.solve_with::<Separate>(sample)
+    }
+
+    /// [`Bridge::solve`] compiled with FMA and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn solve_fused(&mut self, sample: usize) -> [f64; 2] {
+        self.solve_with::<Fused>(sample)
+    }
+
+    #[inline(always)]
+    fn solve_with<M: MulAdd>(&mut self, sample: usize) -> [f64; 2] {
+        let push = self.pushes[sample];
+        let velocity = &mut self.velocities[sample];
+        let mut forces = push;
         if self.coupled {
             let history = self.board.history();
             let mut rhs = *history;
             for (r, row) in rhs.iter_mut().zip(&self.instant) {
-                *r += dot(row, &self.push);
+                *r += dot::<M>(row, &push);
             }
-            for (v, row) in self.velocity.iter_mut().zip(&self.solve) {
-                *v = dot(row, &rhs);
+            for (v, row) in velocity.iter_mut().zip(&self.solve) {
+                *v = dot::<M>(row, &rhs);
             }
-            for (f, row) in forces.iter_mut().zip(&self.load) {
-                *f -= dot(row, &self.velocity);
+            for (i, (f, bands)) in forces.iter_mut().zip(&self.load_bands).enumerate() {
+                let below = if i > 0 { velocity[i - 1] } else { 0.0 };
+                let above = velocity.get(i + 1).copied().unwrap_or(0.0);
+                *f -= M::mul_add(
+                    bands[0],
+                    below,
+                    M::mul_add(bands[2], above, bands[1] * velocity[i]),
+                );
             }
         }
         let body = if self.coupled {
@@ -301,12 +361,24 @@ impl Bridge {
         }
     }
 
-    /// The board's velocity under key `key` this sample, m/s (after
-    /// [`Bridge::solve`]).
+    /// The board's velocity under key `key` at sample `sample` of the block,
+    /// m/s (once [`Bridge::solve`] has solved it).
     #[inline]
-    pub fn board_velocity(&self, key: usize) -> f64 {
+    pub fn board_velocity(&self, key: usize, sample: usize) -> f64 {
         let m = self.mounts[key];
-        (1.0 - m.toward) * self.velocity[m.node] + m.toward * self.velocity[m.node + 1]
+        let nodes = &self.velocities[sample];
+        (1.0 - m.toward) * nodes[m.node] + m.toward * nodes[m.node + 1]
+    }
+
+    /// [`Bridge::board_velocity`] under key `key` at samples `from..` of the
+    /// block, into `out` (one per sample).
+    #[inline]
+    pub fn board_velocities(&self, key: usize, from: usize, out: &mut [f64]) {
+        let m = self.mounts[key];
+        let (near, far) = (1.0 - m.toward, m.toward);
+        for (v, nodes) in out.iter_mut().zip(&self.velocities[from..]) {
+            *v = near * nodes[m.node] + far * nodes[m.node + 1];
+        }
     }
 
     /// Carries on the ringing of `old` (a bridge of an edited instrument):
@@ -322,19 +394,19 @@ impl Bridge {
     /// Brings the board to rest.
     pub fn reset(&mut self) {
         self.board.reset();
-        self.velocity = [0.0; BRIDGE_NODES];
+        self.velocities = [[0.0; BRIDGE_NODES]; BRIDGE_BLOCK];
         self.quiet_samples = 0;
         self.asleep = true;
     }
 }
 
-/// `a·b`, in four partial sums (so that the multiplies and adds overlap).
+/// `a·b`, in four partial sums (so that the multiply-adds overlap).
 #[inline(always)]
-fn dot(a: &[f64; BRIDGE_NODES], b: &[f64; BRIDGE_NODES]) -> f64 {
+fn dot<M: MulAdd>(a: &[f64; BRIDGE_NODES], b: &[f64; BRIDGE_NODES]) -> f64 {
     let mut sums = [0.0; 4];
     for (x, y) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
         for i in 0..4 {
-            sums[i] += x[i] * y[i];
+            sums[i] = M::mul_add(x[i], y[i], sums[i]);
         }
     }
     (sums[0] + sums[1]) + (sums[2] + sums[3])

@@ -51,6 +51,55 @@ impl DelayLine {
         self.buffer[index]
     }
 
+    /// Calls `f(j, output)` with the line's outputs over the next `samples`
+    /// samples (at most `len()`), in order: what [`DelayLine::front`] will
+    /// give over as many pushes.
+    #[inline(always)]
+    pub fn front_each(&self, samples: usize, mut f: impl FnMut(usize, f64)) {
+        debug_assert!(samples <= self.buffer.len());
+        let head = (self.buffer.len() - self.position).min(samples);
+        let (older, newer) = (
+            &self.buffer[self.position..self.position + head],
+            &self.buffer[..samples - head],
+        );
+        for (j, &value) in older.iter().chain(newer).enumerate() {
+            f(j, value);
+        }
+    }
+
+    /// Pushes `value(j)` for `j` from 0 to `samples − 1` (at most `len()`), in
+    /// order, moving time on by as many samples: the same as as many calls of
+    /// [`DelayLine::push`].
+    #[inline(always)]
+    pub fn push_each(&mut self, samples: usize, mut value: impl FnMut(usize) -> f64) {
+        debug_assert!(samples <= self.buffer.len());
+        let len = self.buffer.len();
+        let head = (len - self.position).min(samples);
+        let (newer, older) = self.buffer.split_at_mut(self.position);
+        for (j, slot) in older[..head].iter_mut().enumerate() {
+            *slot = value(j);
+        }
+        for (j, slot) in newer[..samples - head].iter_mut().enumerate() {
+            *slot = value(head + j);
+        }
+        self.position += samples;
+        if self.position >= len {
+            self.position -= len;
+        }
+    }
+
+    /// Adds `value` to the sample [`DelayLine::front`] will give after
+    /// `ahead` more pushes (`ahead < len()`).
+    #[inline]
+    pub fn add_ahead(&mut self, ahead: usize, value: f64) {
+        debug_assert!(ahead < self.buffer.len());
+        let mut index = self.position + ahead;
+        if index >= self.buffer.len() {
+            index -= self.buffer.len();
+        }
+        self.buffer[index] += value;
+    }
+
     /// Pushes this sample's input, moving time on by one sample.
     #[inline]
     pub fn push(&mut self, value: f64) {
@@ -192,6 +241,46 @@ mod tests {
             })
             .collect();
         assert_eq!(out, [0.0, 0.0, 0.0, 1.0, 2.0, 3.0]);
+    }
+
+    /// Blocks of any length up to the line's, across the ring's end, give
+    /// exactly what sample-by-sample pushes give.
+    #[test]
+    fn blocks_match_single_samples() {
+        for len in [1, 3, 7, 16] {
+            let (mut single, mut blocked) = (DelayLine::new(len), DelayLine::new(len));
+            let mut n = 0.0;
+            for block in [1usize, 5, 16, 2, 9, 3, 11] {
+                let block = block.min(len);
+                let mut ahead = vec![0.0; block];
+                blocked.front_each(block, |j, v| ahead[j] = v);
+                let values: Vec<f64> = (0..block).map(|j| n + j as f64).collect();
+                blocked.push_each(block, |j| values[j]);
+                for (j, &value) in values.iter().enumerate() {
+                    assert_eq!(ahead[j], single.front(), "{len}: block {block}, {j}");
+                    single.push(value);
+                }
+                n += block as f64;
+                for k in 0..len {
+                    assert_eq!(blocked.peek(k), single.peek(k));
+                }
+            }
+        }
+    }
+
+    /// A value added ahead comes out of the front after as many pushes.
+    #[test]
+    fn added_ahead_leaves_after_as_many_pushes() {
+        let mut line = DelayLine::new(5);
+        for _ in 0..3 {
+            line.push(0.0);
+        }
+        line.add_ahead(4, 2.5);
+        for _ in 0..4 {
+            assert_eq!(line.front(), 0.0);
+            line.push(0.0);
+        }
+        assert_eq!(line.front(), 2.5);
     }
 
     /// A line holding `f(age)` for every age from 1 to `len`, pushed oldest

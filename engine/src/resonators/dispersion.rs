@@ -178,13 +178,16 @@ impl DispersionDesign {
     }
 }
 
-/// The running cascade: one state per section (transposed direct form II,
-/// `y = a·x + s`, `s ← x − a·y`).
+/// The running cascade, each section in one-multiplier form,
+/// `y = a·(x − y₋₁) + x₋₁`: one multiply-add and one subtraction a section.
+/// Section `k`'s last output is section `k + 1`'s last input, so the cascade
+/// keeps `sections + 1` past values: its last input, then each section's last
+/// output.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DispersionCascade {
     sections: usize,
     coefficient: f64,
-    state: [f64; MAX_DISPERSION_SECTIONS],
+    past: [f64; MAX_DISPERSION_SECTIONS + 1],
 }
 
 impl DispersionCascade {
@@ -193,7 +196,7 @@ impl DispersionCascade {
         Self {
             sections: design.sections.min(MAX_DISPERSION_SECTIONS),
             coefficient: design.coefficient,
-            state: [0.0; MAX_DISPERSION_SECTIONS],
+            past: [0.0; MAX_DISPERSION_SECTIONS + 1],
         }
     }
 
@@ -202,27 +205,41 @@ impl DispersionCascade {
     pub fn process(&mut self, input: f64) -> f64 {
         let a = self.coefficient;
         let mut x = input;
-        for s in &mut self.state[..self.sections] {
-            let y = a * x + *s;
-            *s = x - a * y;
+        for k in 0..self.sections {
+            let y = a * (x - self.past[k + 1]) + self.past[k];
+            self.past[k] = x;
             x = y;
         }
+        self.past[self.sections] = x;
         x
     }
 
-    /// The energy held in the sections, in squared wave samples: a section's state
-    /// `s` holds `s²/(1 − a²)`, the storage function for which, sample by sample,
-    /// stored energy grows by exactly `x² − y²` (the allpass is lossless).
+    /// The energy held in the sections, in squared wave samples: a section
+    /// whose last input and output were `x₋₁` and `y₋₁` holds `s²/(1 − a²)`
+    /// with `s = x₋₁ − a·y₋₁`, the storage function for which, sample by
+    /// sample, stored energy grows by exactly `x² − y²` (the allpass is
+    /// lossless).
     pub fn stored_energy(&self) -> f64 {
-        let a = self.coefficient;
-        let sum: f64 = self.state[..self.sections].iter().map(|s| s * s).sum();
-        sum / (1.0 - a * a)
+        let past = &self.past[..=self.sections];
+        section_energy(self.coefficient, past.windows(2).map(|w| (w[0], w[1])))
     }
 
     /// Clears the filter's memory.
     pub fn reset(&mut self) {
-        self.state = [0.0; MAX_DISPERSION_SECTIONS];
+        self.past = [0.0; MAX_DISPERSION_SECTIONS + 1];
     }
+}
+
+/// The energy stored in a cascade of sections of coefficient `a`, given each
+/// section's last input and output (see [`DispersionCascade::stored_energy`]).
+pub(crate) fn section_energy(a: f64, pasts: impl Iterator<Item = (f64, f64)>) -> f64 {
+    let sum: f64 = pasts
+        .map(|(input, output)| {
+            let s = input - a * output;
+            s * s
+        })
+        .sum();
+    sum / (1.0 - a * a)
 }
 
 #[cfg(test)]

@@ -6,8 +6,6 @@ use std::f64::consts::PI;
 
 use nalgebra::Complex;
 
-#[cfg(target_arch = "x86_64")]
-use crate::wdf::fused::Fused;
 use crate::wdf::fused::{self, MulAdd, Separate};
 
 /// Points along the bridge at which the modes' shapes are known, from the bass
@@ -112,8 +110,12 @@ struct ModeQuad {
     a2: [f64; QUAD],
     s1: [f64; QUAD],
     s2: [f64; QUAD],
-    /// The modes' shapes at each bridge node.
-    shapes: [[f64; QUAD]; BRIDGE_NODES],
+    /// The modes' shapes at each bridge node, in single precision: the
+    /// board's shapes are known to far less, the table then stays in the
+    /// nearest cache beside the strings, and everything else (the
+    /// instantaneous admittance, the history) is computed from these same
+    /// values, so the junction stays exact.
+    shapes: [[f32; QUAD]; BRIDGE_NODES],
     /// The modes' weights to the left and right outputs.
     radiation: [[f64; QUAD]; 2],
 }
@@ -157,6 +159,24 @@ pub struct Soundboard {
     fused: bool,
 }
 
+/// Half the bridge nodes.
+const HALF_NODES: usize = BRIDGE_NODES / 2;
+
+/// `Σ_m φ_m(s)·s1_m` for the nodes `s` from `FIRST` on, half of them.
+#[inline(always)]
+fn history_of<M: MulAdd, const FIRST: usize>(quads: &[ModeQuad]) -> [f64; HALF_NODES] {
+    let mut sums = [[0.0; QUAD]; HALF_NODES];
+    for q in quads {
+        for (n, sum) in sums.iter_mut().enumerate() {
+            let shape = &q.shapes[FIRST + n];
+            for l in 0..QUAD {
+                sum[l] = M::mul_add(f64::from(shape[l]), q.s1[l], sum[l]);
+            }
+        }
+    }
+    sums.map(|lanes| (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
+}
+
 impl Soundboard {
     /// Builds the soundboard at `sample_rate` (Hz). Parameters out of range are
     /// clamped: at most [`MAX_BOARD_MODES`] modes, all below 0.45·fs, decay
@@ -195,7 +215,8 @@ impl Soundboard {
             let phase = PI * shape_hash(seed, i, 3);
             for (s, node) in quad.shapes.iter_mut().enumerate() {
                 let x = s as f64 / (BRIDGE_NODES - 1) as f64;
-                node[lane] = 2f64.sqrt() * (PI * half_waves * x + phase).sin() * envelope(x);
+                node[lane] =
+                    (2f64.sqrt() * (PI * half_waves * x + phase).sin() * envelope(x)) as f32;
             }
             quad.radiation[0][lane] = shape_hash(seed, i, 4);
             quad.radiation[1][lane] = shape_hash(seed, i, 5);
@@ -228,7 +249,7 @@ impl Soundboard {
             for lane in 0..QUAD {
                 for (row, a) in y0.iter_mut().zip(&quad.shapes) {
                     for (y, b) in row.iter_mut().zip(&quad.shapes) {
-                        *y += quad.g[lane] * a[lane] * b[lane];
+                        *y += quad.g[lane] * f64::from(a[lane]) * f64::from(b[lane]);
                     }
                 }
             }
@@ -252,7 +273,7 @@ impl Soundboard {
                 let h = quad.g[l] * (1.0 - z2) / (1.0 + quad.a1[l] * z1 + quad.a2[l] * z2);
                 for (row, a) in y.iter_mut().zip(&quad.shapes) {
                     for (y, b) in row.iter_mut().zip(&quad.shapes) {
-                        *y += h * (a[l] * b[l]);
+                        *y += h * (f64::from(a[l]) * f64::from(b[l]));
                     }
                 }
             }
@@ -280,16 +301,73 @@ impl Soundboard {
         self.step_with::<Separate>(forces)
     }
 
-    /// [`Soundboard::step`] compiled with FMA and AVX2.
+    /// [`Soundboard::step`] with FMA and AVX2, written out in vector
+    /// operations (four modes to a register) so that every partial sum stays
+    /// in a register: the same operations as `step_with::<Fused>`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn step_fused(&mut self, forces: &[f64; BRIDGE_NODES]) -> [f64; 2] {
-        self.step_with::<Fused>(forces)
+        use std::arch::x86_64::{
+            __m256d, _mm_loadu_ps, _mm256_add_pd, _mm256_cvtps_pd, _mm256_fmadd_pd,
+            _mm256_fnmadd_pd, _mm256_fnmsub_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_set1_pd,
+            _mm256_setzero_pd, _mm256_storeu_pd,
+        };
+        // SAFETY: each array holds four f64.
+        let load = |lanes: &[f64; QUAD]| unsafe { _mm256_loadu_pd(lanes.as_ptr()) };
+        // SAFETY: each array holds four f32.
+        let load_shape =
+            |lanes: &[f32; QUAD]| unsafe { _mm256_cvtps_pd(_mm_loadu_ps(lanes.as_ptr())) };
+        let sum = |v: __m256d| {
+            let mut lanes = [0.0; QUAD];
+            // SAFETY: `lanes` holds four f64.
+            unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), v) };
+            (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
+        };
+        let (mut left, mut right) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+        for q in &mut self.quads {
+            let mut partial = [_mm256_setzero_pd(); 4];
+            for (nodes, forces) in q.shapes.chunks_exact(4).zip(forces.chunks_exact(4)) {
+                for ((p, shape), &force) in partial.iter_mut().zip(nodes).zip(forces) {
+                    *p = _mm256_fmadd_pd(load_shape(shape), _mm256_set1_pd(force), *p);
+                }
+            }
+            let f = _mm256_add_pd(
+                _mm256_add_pd(partial[0], partial[1]),
+                _mm256_add_pd(partial[2], partial[3]),
+            );
+            let g = load(&q.g);
+            let y = _mm256_fmadd_pd(g, f, load(&q.s1));
+            let s1 = _mm256_fnmadd_pd(load(&q.a1), y, load(&q.s2));
+            let s2 = _mm256_fnmsub_pd(g, f, _mm256_mul_pd(load(&q.a2), y));
+            // SAFETY: each holds four f64.
+            unsafe {
+                _mm256_storeu_pd(q.s1.as_mut_ptr(), s1);
+                _mm256_storeu_pd(q.s2.as_mut_ptr(), s2);
+            }
+            left = _mm256_fmadd_pd(load(&q.radiation[0]), y, left);
+            right = _mm256_fmadd_pd(load(&q.radiation[1]), y, right);
+        }
+        for (half, history) in self.history.chunks_exact_mut(HALF_NODES).enumerate() {
+            let mut sums = [_mm256_setzero_pd(); HALF_NODES];
+            for q in &self.quads {
+                let s1 = load(&q.s1);
+                let shapes = &q.shapes[half * HALF_NODES..(half + 1) * HALF_NODES];
+                for (acc, shape) in sums.iter_mut().zip(shapes) {
+                    *acc = _mm256_fmadd_pd(load_shape(shape), s1, *acc);
+                }
+            }
+            for (h, &v) in history.iter_mut().zip(&sums) {
+                *h = sum(v);
+            }
+        }
+        [
+            self.radiation_gain * sum(left),
+            self.radiation_gain * sum(right),
+        ]
     }
 
     #[inline(always)]
     fn step_with<M: MulAdd>(&mut self, forces: &[f64; BRIDGE_NODES]) -> [f64; 2] {
-        let mut history = [[0.0; QUAD]; BRIDGE_NODES];
         let mut out = [[0.0; QUAD]; 2];
         for q in &mut self.quads {
             // Four partial sums over the nodes, so that the multiply-adds do
@@ -298,32 +376,24 @@ impl Soundboard {
             for (nodes, forces) in q.shapes.chunks_exact(4).zip(forces.chunks_exact(4)) {
                 for ((sum, shape), &force) in partial.iter_mut().zip(nodes).zip(forces) {
                     for l in 0..QUAD {
-                        sum[l] = M::mul_add(shape[l], force, sum[l]);
+                        sum[l] = M::mul_add(f64::from(shape[l]), force, sum[l]);
                     }
                 }
             }
-            let mut f = [0.0; QUAD];
             for l in 0..QUAD {
-                f[l] = (partial[0][l] + partial[1][l]) + (partial[2][l] + partial[3][l]);
-            }
-            let mut next = [0.0; QUAD];
-            for l in 0..QUAD {
-                let y = M::mul_add(q.g[l], f[l], q.s1[l]);
-                next[l] = M::mul_add(-q.a1[l], y, q.s2[l]);
-                q.s2[l] = M::mul_add(-q.g[l], f[l], -q.a2[l] * y);
-                q.s1[l] = next[l];
+                let f = (partial[0][l] + partial[1][l]) + (partial[2][l] + partial[3][l]);
+                let y = M::mul_add(q.g[l], f, q.s1[l]);
+                q.s1[l] = M::mul_add(-q.a1[l], y, q.s2[l]);
+                q.s2[l] = M::mul_add(-q.g[l], f, -q.a2[l] * y);
                 out[0][l] = M::mul_add(q.radiation[0][l], y, out[0][l]);
                 out[1][l] = M::mul_add(q.radiation[1][l], y, out[1][l]);
             }
-            for (h, shape) in history.iter_mut().zip(&q.shapes) {
-                for l in 0..QUAD {
-                    h[l] = M::mul_add(shape[l], next[l], h[l]);
-                }
-            }
         }
-        for (h, lanes) in self.history.iter_mut().zip(&history) {
-            *h = lanes.iter().sum();
-        }
+        // The history, `Σ_m φ_m(s)·s1_m`, half the nodes at a time: their
+        // sums stay in registers through all the modes.
+        let (low, high) = self.history.split_at_mut(HALF_NODES);
+        low.copy_from_slice(&history_of::<M, 0>(&self.quads));
+        high.copy_from_slice(&history_of::<M, HALF_NODES>(&self.quads));
         let [left, right] = out.map(|lanes| lanes.iter().sum::<f64>());
         [self.radiation_gain * left, self.radiation_gain * right]
     }
@@ -355,7 +425,7 @@ impl Soundboard {
                 *h += shape
                     .iter()
                     .zip(&q.s1)
-                    .map(|(phi, s1)| phi * s1)
+                    .map(|(&phi, s1)| f64::from(phi) * s1)
                     .sum::<f64>();
             }
         }
@@ -455,10 +525,12 @@ mod tests {
             let mut actual = [0.0; BRIDGE_NODES];
             for q in &b.quads {
                 for l in 0..QUAD {
-                    let f: f64 = (0..BRIDGE_NODES).map(|s| q.shapes[s][l] * forces[s]).sum();
+                    let f: f64 = (0..BRIDGE_NODES)
+                        .map(|s| f64::from(q.shapes[s][l]) * forces[s])
+                        .sum();
                     let y = q.g[l] * f + q.s1[l];
                     for (a, shape) in actual.iter_mut().zip(&q.shapes) {
-                        *a += shape[l] * y;
+                        *a += f64::from(shape[l]) * y;
                     }
                 }
             }

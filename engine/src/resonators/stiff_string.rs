@@ -13,9 +13,16 @@ const MIN_WHOLE_SAMPLES: f64 = 3.5;
 
 /// A stiff string between a rigid agraffe and a bridge.
 ///
-/// Velocity waves travel in three delay lines: the round trip contact point →
-/// agraffe (reflection −1) → contact point, contact point → bridge, and bridge →
-/// contact point. The wave arriving at the bridge passes the loop's lumped filters
+/// Velocity waves travel round the string's loop: from the bridge to the
+/// contact point, on to the agraffe and back (reflection −1), and from the
+/// contact point to the bridge. The loop is one delay line of a whole number
+/// of samples, written once a sample at the bridge with the wave the bridge
+/// sends back and read there a sample at a time or a block ahead; a hammer
+/// adds its wave at the two places where the line passes the contact point.
+/// The line holds the bridge-to-contact and agraffe stretches as they are and
+/// the contact-to-bridge stretch inverted, so the agraffe's reflection costs
+/// nothing: the wave leaving the line for the bridge is minus its front. The
+/// wave arriving at the bridge passes the loop's lumped filters
 /// (dispersion allpasses, fractional-delay allpass, one-pole loss) before it meets
 /// the bridge. The string holds its delay lines and the design of those filters;
 /// the [`Unison`](super::Unison) that owns it runs the filters of all its strings
@@ -29,9 +36,13 @@ const MIN_WHOLE_SAMPLES: f64 = 3.5;
 #[derive(Debug, Clone)]
 pub struct StiffString {
     impedance: f64,
-    agraffe_loop: DelayLine,
-    to_bridge: DelayLine,
-    from_bridge: DelayLine,
+    /// The loop, oldest sample (the next to leave for the bridge) first.
+    waves: DelayLine,
+    /// Samples from the contact point to the bridge: the stretch the wave
+    /// leaving for the bridge is known ahead.
+    to_bridge: usize,
+    /// Samples from the bridge to the contact point.
+    from_bridge: usize,
     /// The lumped filters as designed, at rest.
     filters: LoopFilters,
     first_partial_hz: f64,
@@ -47,6 +58,24 @@ impl StiffString {
         b: f64,
         first_partial_hz: f64,
         sample_rate: f64,
+    ) -> Result<Self, StringDesignError> {
+        Self::with_most_sections(
+            params,
+            b,
+            first_partial_hz,
+            sample_rate,
+            MAX_DISPERSION_SECTIONS,
+        )
+    }
+
+    /// [`StiffString::new`] with at most `most_sections` dispersion sections
+    /// (the strings of a unison share their number).
+    pub fn with_most_sections(
+        params: &StringParams,
+        b: f64,
+        first_partial_hz: f64,
+        sample_rate: f64,
+        most_sections: usize,
     ) -> Result<Self, StringDesignError> {
         let positive = |v: f64| v.is_finite() && v > 0.0;
         for (value, name) in [
@@ -110,7 +139,7 @@ impl StiffString {
         let max_sections = if budget < 1.0 {
             0
         } else {
-            (budget.floor() as usize).min(MAX_DISPERSION_SECTIONS)
+            (budget.floor() as usize).min(most_sections.min(MAX_DISPERSION_SECTIONS))
         };
         let mut tuning = AllpassDelay::with_phase_delay(1.0, omega1);
         let mut design = DispersionDesign::NONE;
@@ -145,9 +174,9 @@ impl StiffString {
         let to_bridge = bridge_side / 2;
         Ok(Self {
             impedance: params.impedance(),
-            agraffe_loop: DelayLine::new(agraffe_side),
-            to_bridge: DelayLine::new(to_bridge),
-            from_bridge: DelayLine::new(bridge_side - to_bridge),
+            waves: DelayLine::new(whole),
+            to_bridge,
+            from_bridge: bridge_side - to_bridge,
             filters: LoopFilters {
                 dispersion: design,
                 tuning,
@@ -187,32 +216,58 @@ impl StiffString {
         self.filters
     }
 
+    /// Where, counted ahead from the line's front, the wave that has come
+    /// from the bridge reaches the contact point this sample.
+    #[inline]
+    fn at_contact_from_bridge(&self) -> usize {
+        self.waves.len() - self.from_bridge
+    }
+
+    /// Where, counted ahead from the line's front, the wave that has been to
+    /// the agraffe reaches the contact point this sample.
+    #[inline]
+    fn at_contact_from_agraffe(&self) -> usize {
+        self.to_bridge
+    }
+
     /// Velocity (m/s) of the contact point this sample if no force acted on it.
     #[inline]
     pub fn free_velocity(&self) -> f64 {
-        -self.agraffe_loop.front() + self.from_bridge.front()
+        // The wave back from the agraffe is inverted in the line.
+        -self.waves.peek(self.at_contact_from_agraffe())
+            + self.waves.peek(self.at_contact_from_bridge())
     }
 
     /// The velocity wave (m/s) leaving the delay lines for the loop's lumped filters
     /// and the bridge this sample. Read it before [`StiffString::advance`].
     #[inline]
     pub fn bridge_input(&self) -> f64 {
-        self.to_bridge.front()
+        -self.waves.front()
     }
 
-    /// The velocity wave that will leave the delay lines for the bridge
-    /// `ahead` samples from now (`ahead <` [`StiffString::lookahead`]): it is
-    /// on its way already, whatever happens at the bridge or the contact
-    /// point meanwhile.
-    #[inline]
-    pub fn bridge_input_ahead(&self, ahead: usize) -> f64 {
-        self.to_bridge.peek(ahead)
+    /// Calls `f(j, wave)` with the velocity waves (m/s) that will leave the
+    /// line for the bridge over the next `samples` samples (at most
+    /// [`StiffString::lookahead`], or [`StiffString::lookahead_untouched`]
+    /// while no hammer pushes), in order: they are on their way already,
+    /// whatever happens at the bridge meanwhile.
+    #[inline(always)]
+    pub fn bridge_inputs_ahead(&self, samples: usize, mut f: impl FnMut(usize, f64)) {
+        debug_assert!(samples <= self.lookahead_untouched());
+        self.waves.front_each(samples, |j, stored| f(j, -stored));
     }
 
     /// How many samples of the waves reaching the bridge are known in
-    /// advance: the delay from the contact point to the bridge.
+    /// advance while a hammer may push on the string: the delay from the
+    /// contact point to the bridge.
     pub fn lookahead(&self) -> usize {
-        self.to_bridge.len()
+        self.to_bridge
+    }
+
+    /// How many samples of the waves reaching the bridge are known in
+    /// advance while nothing touches the string: the whole loop, since
+    /// only the bridge sends waves into it.
+    pub fn lookahead_untouched(&self) -> usize {
+        self.waves.len()
     }
 
     /// Moves the string on by one sample: a force `F` at the contact point launches
@@ -220,45 +275,50 @@ impl StiffString {
     /// back the velocity wave `reflected` (m/s).
     #[inline]
     pub fn advance(&mut self, launched: f64, reflected: f64) {
-        let from_agraffe = -self.agraffe_loop.front();
-        let from_bridge = self.from_bridge.front();
-        self.agraffe_loop.push(from_bridge + launched);
-        self.to_bridge.push(from_agraffe + launched);
-        self.from_bridge.push(reflected);
+        if launched != 0.0 {
+            // Towards the agraffe, and (inverted in the line) towards the bridge.
+            self.waves
+                .add_ahead(self.at_contact_from_bridge(), launched);
+            self.waves
+                .add_ahead(self.at_contact_from_agraffe(), -launched);
+        }
+        self.waves.push(reflected);
+    }
+
+    /// Moves the string on by `samples` samples (at most
+    /// [`StiffString::lookahead_untouched`]) with no force at the contact point: the
+    /// bridge sends back the velocity wave `reflected(j)` (m/s) at sample `j`.
+    /// The same as as many calls of [`StiffString::advance`] with nothing
+    /// launched.
+    #[inline(always)]
+    pub fn advance_block_unforced(&mut self, samples: usize, reflected: impl FnMut(usize) -> f64) {
+        self.waves.push_each(samples, reflected);
     }
 
     /// The largest travelling-wave velocity on the string, m/s.
     pub fn peak_wave(&self) -> f64 {
-        self.agraffe_loop
-            .peak()
-            .max(self.to_bridge.peak())
-            .max(self.from_bridge.peak())
+        self.waves.peak()
     }
 
     /// The sum of the squared velocity-wave samples (m²/s²) held in the delay
     /// lines (the lumped filters' memory is counted by their owner).
     pub(crate) fn line_sum_of_squares(&self) -> f64 {
-        self.agraffe_loop.sum_of_squares()
-            + self.to_bridge.sum_of_squares()
-            + self.from_bridge.sum_of_squares()
+        self.waves.sum_of_squares()
     }
 
-    /// Holds `old`'s waves instead of its own: each delay line's wave stretched
-    /// over this string's line ([`DelayLine::continue_from`]), so the wave's
-    /// shape along the string stays and travels on at this string's speed. The
-    /// lumped filters' memory is carried on by their owner.
+    /// Holds `old`'s waves instead of its own: the loop's wave stretched over
+    /// this string's loop ([`DelayLine::continue_from`]), so the wave's shape
+    /// along the string stays and travels on at this string's speed (the
+    /// line holds it continuous across the agraffe's reflection). The lumped
+    /// filters' memory is carried on by their owner.
     ///
     /// Allocates nothing.
     pub fn continue_from(&mut self, old: &StiffString) {
-        self.agraffe_loop.continue_from(&old.agraffe_loop);
-        self.to_bridge.continue_from(&old.to_bridge);
-        self.from_bridge.continue_from(&old.from_bridge);
+        self.waves.continue_from(&old.waves);
     }
 
-    /// Empties the delay lines (the lumped filters are reset by their owner).
+    /// Empties the loop (the lumped filters are reset by their owner).
     pub fn reset(&mut self) {
-        self.agraffe_loop.clear();
-        self.to_bridge.clear();
-        self.from_bridge.clear();
+        self.waves.clear();
     }
 }

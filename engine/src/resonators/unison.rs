@@ -1,5 +1,6 @@
 //! The strings of one note, struck together and coupled through the bridge.
 
+use super::dispersion::MAX_DISPERSION_SECTIONS;
 use super::loop_lanes::{LANES, Lanes, LoopFilterLanes, LoopFilters};
 use super::soundboard::BRIDGE_BLOCK;
 use super::{StiffString, StringDesignError, StringParams};
@@ -53,7 +54,30 @@ struct Damper {
     target: f64,
 }
 
+/// How close (in round-trip gain) a travelling damper must come to where it
+/// is heading to be taken as there.
+const DAMPER_SETTLED: f64 = 1e-13;
+
 impl Damper {
+    /// The round-trip gain at each of the next `gains.len()` samples, moving
+    /// on by as many: an exponential approach to the target, one
+    /// multiply-add a sample, that ends on it exactly (so that a damper at
+    /// rest costs nothing).
+    #[inline(always)]
+    fn travel(&mut self, gains: &mut [f64]) {
+        if self.gain == self.target {
+            return;
+        }
+        let (stay, pull) = (1.0 - self.travel, self.travel * self.target);
+        for g in gains.iter_mut() {
+            self.gain = stay * self.gain + pull;
+            if (self.gain - self.target).abs() < DAMPER_SETTLED {
+                self.gain = self.target;
+            }
+            *g = self.gain;
+        }
+    }
+
     /// How far down (0 to 1) a damper must press for the round-trip gain `gain`.
     fn amount_for(&self, gain: f64) -> f64 {
         let full = self.engaged_gain.ln();
@@ -121,9 +145,16 @@ pub struct Unison {
     bridge_admittance: f64,
     /// `1/(1 + r·Σ Zᵢ)`, with `Σ Zᵢ` over all the strings.
     bridge_share: f64,
+    /// `Σ Zᵢ` over all the strings, kg/s.
+    impedance_sum: f64,
+    /// See [`Unison::lookahead`]: while a hammer may push, and while none does.
+    lookahead: usize,
+    lookahead_untouched: usize,
     /// The waves that reach the bridge this sample and the next ones, past
     /// the loop filters and the damper ([`Unison::arrive_block`]), m/s.
     arriving: [Lanes; BRIDGE_BLOCK],
+    /// How hard they push on the bridge, `A = Σ 2·Zᵢ·aᵢ`, N.
+    pushes: [f64; BRIDGE_BLOCK],
     damper: Damper,
     period_samples: f64,
 }
@@ -153,21 +184,51 @@ impl Unison {
             }
         }
         let n = params.strings;
-        let mut strings = Vec::with_capacity(n);
+        let build = |most_sections: usize| -> Result<Vec<StiffString>, StringDesignError> {
+            (0..n)
+                .map(|i| {
+                    // −d, 0, +d for three strings, ±d/2 for two, 0 for one.
+                    let offset = params.detune_cents * (i as f64 - 0.5 * (n - 1) as f64);
+                    let f1 = params.string.fundamental_hz
+                        * 2f64.powf(offset / 1200.0)
+                        * params.bridge_tuning;
+                    StiffString::with_most_sections(
+                        &params.string,
+                        params.inharmonicity,
+                        f1,
+                        sample_rate,
+                        most_sections,
+                    )
+                })
+                .collect()
+        };
+        // The strings run their dispersion side by side, so they share the
+        // number of sections: the fewest any of them takes (the strings
+        // differ by their detuning only, so that costs them next to nothing).
+        let mut strings = build(MAX_DISPERSION_SECTIONS)?;
+        loop {
+            let sections = |s: &StiffString| s.dispersion().sections;
+            let fewest = strings.iter().map(sections).min().unwrap_or(0);
+            if strings.iter().all(|s| sections(s) == fewest) {
+                break;
+            }
+            strings = build(fewest)?;
+        }
         let mut two_z = [0.0; LANES];
-        for (i, z) in two_z.iter_mut().enumerate().take(n) {
-            // −d, 0, +d for three strings, ±d/2 for two, 0 for one.
-            let offset = params.detune_cents * (i as f64 - 0.5 * (n - 1) as f64);
-            let f1 =
-                params.string.fundamental_hz * 2f64.powf(offset / 1200.0) * params.bridge_tuning;
-            let s = StiffString::new(&params.string, params.inharmonicity, f1, sample_rate)?;
+        for (z, s) in two_z.iter_mut().zip(&strings) {
             *z = 2.0 * s.impedance();
-            strings.push(s);
         }
         let sum_z = 0.5 * two_z.iter().sum::<f64>();
         let bridge_admittance = 1.0 / params.bridge_impedance_kg_s;
         let engaged_gain = 10f64.powf(-3.0 / (params.damper_t60_s * params.string.fundamental_hz));
         let filters: Vec<LoopFilters> = strings.iter().map(StiffString::loop_filters).collect();
+        let least = |of: fn(&StiffString) -> usize| {
+            strings.iter().map(of).min().unwrap_or(1).min(BRIDGE_BLOCK)
+        };
+        let (lookahead, lookahead_untouched) = (
+            least(StiffString::lookahead),
+            least(StiffString::lookahead_untouched),
+        );
         let mut unison = Self {
             strings: strings.into_boxed_slice(),
             filters: LoopFilterLanes::new(&filters),
@@ -179,7 +240,11 @@ impl Unison {
             launch_per_newton: [0.0; LANES],
             bridge_admittance,
             bridge_share: 1.0 / (1.0 + bridge_admittance * sum_z),
+            impedance_sum: sum_z,
+            lookahead,
+            lookahead_untouched,
             arriving: [[0.0; LANES]; BRIDGE_BLOCK],
+            pushes: [0.0; BRIDGE_BLOCK],
             damper: Damper {
                 engaged_gain,
                 travel: 1.0 - (-1.0 / (params.damper_travel_s * sample_rate)).exp(),
@@ -300,96 +365,142 @@ impl Unison {
     /// on the bridge, N.
     #[inline]
     pub fn step(&mut self, force: f64) -> f64 {
-        let mut push = [0.0];
-        self.arrive_block(&mut push);
-        self.depart(0, self.bridge_velocity(push[0], 0.0), force)
+        self.arrive_block(1);
+        self.depart(0, 0.0, force)
     }
 
-    /// How many samples ahead the waves reaching the bridge are known: the
-    /// most [`Unison::arrive_block`] may compute at once (at least 1).
+    /// How many samples ahead the waves reaching the bridge are known while
+    /// a hammer may push on the strings: the most [`Unison::arrive_block`]
+    /// may compute at once then (at least 1, at most [`BRIDGE_BLOCK`]).
     pub fn lookahead(&self) -> usize {
-        self.strings
-            .iter()
-            .map(StiffString::lookahead)
-            .min()
-            .unwrap_or(1)
-            .min(BRIDGE_BLOCK)
+        self.lookahead
     }
 
-    /// The first half of the next `pushes.len()` samples (at most
-    /// [`Unison::lookahead`]): the waves reaching the bridge, already on their
-    /// way, pass every string's loop filters at once and the damper. Writes
+    /// How many samples ahead the waves reaching the bridge are known while
+    /// nothing touches the strings (only the bridge sends waves into them):
+    /// the most [`Unison::arrive_block`] may compute at once then (at least
+    /// [`Unison::lookahead`], at most [`BRIDGE_BLOCK`]).
+    pub fn lookahead_untouched(&self) -> usize {
+        self.lookahead_untouched
+    }
+
+    /// The first half of the next `samples` samples (at most
+    /// [`Unison::lookahead`], or [`Unison::lookahead_untouched`] if no hammer
+    /// pushes meanwhile): the waves reaching the bridge, already on their
+    /// way, pass every string's loop filters at once and the damper. Returns
     /// how hard they push on the bridge each sample, `A = Σ 2·Zᵢ·aᵢ` (N): the
     /// force they would put on a bridge that did not move. Sample `i` is
-    /// finished by [`Unison::depart`] with offset `i`, in order.
+    /// finished by [`Unison::depart`] with offset `i`, or all of them by
+    /// [`Unison::depart_block`].
     #[inline]
-    pub fn arrive_block(&mut self, pushes: &mut [f64]) {
+    pub fn arrive_block(&mut self, samples: usize) -> &[f64] {
         #[cfg(target_arch = "x86_64")]
         if self.fused {
             // SAFETY: `fused` is set only when FMA and AVX2 were detected.
-            return unsafe { self.arrive_block_fused(pushes) };
+            unsafe { self.arrive_block_fused(samples) };
+            return &self.pushes[..samples];
         }
-        self.arrive_block_with::<Separate>(pushes);
+        self.arrive_block_with::<Separate>(samples);
+        &self.pushes[..samples]
     }
 
     /// [`Unison::arrive_block`] compiled with FMA and AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn arrive_block_fused(&mut self, pushes: &mut [f64]) {
-        self.arrive_block_with::<Fused>(pushes);
+    unsafe fn arrive_block_fused(&mut self, samples: usize) {
+        self.arrive_block_with::<Fused>(samples);
     }
 
     #[inline(always)]
-    fn arrive_block_with<M: MulAdd>(&mut self, pushes: &mut [f64]) {
-        debug_assert!(pushes.len() <= self.lookahead());
-        for (ahead, push) in pushes.iter_mut().enumerate() {
-            let damper = &mut self.damper;
-            damper.gain += damper.travel * (damper.target - damper.gain);
-            let gain = damper.gain;
-            let mut input = [0.0; LANES];
-            for (x, s) in input.iter_mut().zip(self.strings.iter()) {
-                *x = s.bridge_input_ahead(ahead);
+    fn arrive_block_with<M: MulAdd>(&mut self, samples: usize) {
+        debug_assert!(samples <= self.lookahead_untouched());
+        // Each string's waves in a row, then each sample's as one vector
+        // (written whole, so that the filters read it back at once).
+        let mut rows = [[0.0; BRIDGE_BLOCK]; LANES];
+        for (row, string) in rows.iter_mut().zip(self.strings.iter()) {
+            string.bridge_inputs_ahead(samples, |j, wave| row[j] = wave);
+        }
+        let block = &mut self.arriving[..samples];
+        for (j, waves) in block.iter_mut().enumerate() {
+            *waves = std::array::from_fn(|lane| rows[lane][j]);
+        }
+        self.filters.process_block::<M>(block);
+        let mut gains = [self.damper.gain; BRIDGE_BLOCK];
+        self.damper.travel(&mut gains[..samples]);
+        for ((waves, push), &gain) in block.iter_mut().zip(&mut self.pushes).zip(&gains) {
+            let mut sum = 0.0;
+            for (wave, &two_z) in waves.iter_mut().zip(&self.two_z) {
+                *wave *= gain;
+                sum += two_z * *wave;
             }
-            let filtered = self.filters.process::<M>(input);
-            let arriving = &mut self.arriving[ahead];
-            *push = 0.0;
-            for i in 0..LANES {
-                arriving[i] = gain * filtered[i];
-                *push += self.two_z[i] * arriving[i];
-            }
+            *push = sum;
         }
     }
 
-    /// The velocity (m/s) of the bridge under the strings when they push with
-    /// `push` (N, from [`Unison::arrive_block`]) and the board beneath moves at
+    /// How hard the waves arriving push on the bridge at sample `offset` of
+    /// the last [`Unison::arrive_block`], N.
+    #[inline]
+    pub fn push(&self, offset: usize) -> f64 {
+        self.pushes[offset]
+    }
+
+    /// The velocity (m/s) of the bridge under the strings at sample `offset`
+    /// of the last [`Unison::arrive_block`], when the board beneath moves at
     /// `board_velocity` (m/s): `v = (r·A + u)/(1 + r·Σ Zᵢ)`.
     #[inline]
-    pub fn bridge_velocity(&self, push: f64, board_velocity: f64) -> f64 {
-        (self.bridge_admittance * push + board_velocity) * self.bridge_share
+    fn bridge_velocity(&self, offset: usize, board_velocity: f64) -> f64 {
+        (self.bridge_admittance * self.pushes[offset] + board_velocity) * self.bridge_share
+    }
+
+    /// The strings' force on the bridge at sample `offset` when it moves at
+    /// `bridge_velocity`: `Σ Zᵢ·(2aᵢ − v) = A − Σ Zᵢ·v`, N.
+    #[inline]
+    fn bridge_force(&self, offset: usize, bridge_velocity: f64) -> f64 {
+        self.pushes[offset] - self.impedance_sum * bridge_velocity
     }
 
     /// The second half of sample `offset` of the last
-    /// [`Unison::arrive_block`]: the bridge under the strings moves at
-    /// `bridge_velocity` (m/s), each string gets back `v − aᵢ`, the hammer's
-    /// `force` (N) is shared among the struck strings, and every string moves
-    /// on. Returns the strings' force on the bridge, `Σ Zᵢ·(2aᵢ − v)`, N.
+    /// [`Unison::arrive_block`]: the board under the strings moves at
+    /// `board_velocity` (m/s), the bridge answers through its local
+    /// resistance, each string gets back `v − aᵢ`, the hammer's `force` (N)
+    /// is shared among the struck strings, and every string moves on. Returns
+    /// the strings' force on the bridge, N.
     #[inline]
-    pub fn depart(&mut self, offset: usize, bridge_velocity: f64, force: f64) -> f64 {
+    pub fn depart(&mut self, offset: usize, board_velocity: f64, force: f64) -> f64 {
+        let velocity = self.bridge_velocity(offset, board_velocity);
         let arriving = &self.arriving[offset];
-        let mut bridge_force = 0.0;
-        for (&a, &two_z) in arriving.iter().zip(&self.two_z) {
-            let reflected = bridge_velocity - a;
-            bridge_force += 0.5 * two_z * (a - reflected);
-        }
         for ((s, &arriving), &launch) in self
             .strings
             .iter_mut()
             .zip(arriving)
             .zip(&self.launch_per_newton)
         {
-            s.advance(launch * force, bridge_velocity - arriving);
+            s.advance(launch * force, velocity - arriving);
         }
-        bridge_force
+        self.bridge_force(offset, velocity)
+    }
+
+    /// [`Unison::depart`] for every sample of the last
+    /// [`Unison::arrive_block`] at once, with no hammer on the strings: the
+    /// board moves at `board_velocities` (m/s, one per sample), and the
+    /// strings' force on the bridge is written to `forces` (N).
+    #[inline]
+    pub fn depart_block(&mut self, board_velocities: &[f64], forces: &mut [f64]) {
+        let samples = board_velocities.len();
+        let mut velocities = [0.0; BRIDGE_BLOCK];
+        for (offset, ((v, &u), force)) in velocities
+            .iter_mut()
+            .zip(board_velocities)
+            .zip(forces.iter_mut())
+            .enumerate()
+        {
+            *v = self.bridge_velocity(offset, u);
+            *force = self.bridge_force(offset, *v);
+        }
+        let arriving = &self.arriving;
+        for (lane, string) in self.strings.iter_mut().enumerate() {
+            string.advance_block_unforced(samples, |j| velocities[j] - arriving[j][lane]);
+        }
     }
 
     /// Puts the damper at `amount` (0 lifted to 1 down) at once, with no
@@ -424,6 +535,7 @@ impl Unison {
         }
         self.filters.reset();
         self.arriving = [[0.0; LANES]; BRIDGE_BLOCK];
+        self.pushes = [0.0; BRIDGE_BLOCK];
     }
 
     /// The largest travelling-wave velocity on any string, m/s.

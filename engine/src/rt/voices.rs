@@ -91,15 +91,15 @@ pub struct Voices {
     gain_per_newton: f64,
     /// Samples rendered on the bridge, for its grid of blocks.
     clock: u64,
-    /// The keys sounding in this block, and whether each runs through the
-    /// whole block at once (room for every key).
-    sounding: Vec<(usize, bool)>,
+    /// The keys sounding in this block whose strings are known a whole
+    /// block ahead even while struck, in key order (room for every key).
+    whole: Vec<usize>,
+    /// The other keys sounding in this block, in key order (room for every
+    /// key).
+    chunked: Vec<Sounding>,
     /// Per key: how hard its strings push on the bridge at each sample of
     /// the block, N.
     pushes: Vec<[f64; BRIDGE_BLOCK]>,
-    /// Per key: the board's velocity under it at each sample of the block,
-    /// m/s.
-    board_velocities: Vec<[f64; BRIDGE_BLOCK]>,
     /// Mixing buses for one chunk: bass-side and treble-side signal.
     bus: Box<[[f64; 2]; CHUNK]>,
 }
@@ -193,9 +193,9 @@ impl Voices {
             bridge,
             gain_per_newton: gain,
             clock: 0,
-            sounding: vec![(0, false); key_count],
+            whole: vec![0; key_count],
+            chunked: vec![Sounding::default(); key_count],
             pushes: vec![[0.0; BRIDGE_BLOCK]; key_count],
-            board_velocities: vec![[0.0; BRIDGE_BLOCK]; key_count],
             bus: Box::new([[0.0; 2]; CHUNK]),
         })
     }
@@ -458,11 +458,14 @@ impl Voices {
     }
 
     /// Renders `samples` frames of the bus from `start`, the strings joined
-    /// at the bridge. Keys whose waves are known `samples` ahead run in three
-    /// passes, each key through the whole block at once: their waves arriving
-    /// at the bridge; the bridge's junction sample by sample with every key's
-    /// push; their strings and hammers. Keys with shorter strings go sample by
-    /// sample within the junction's pass.
+    /// at the bridge. Each key runs in chunks as long as the waves reaching
+    /// the bridge are known ahead, at most the whole block: its waves
+    /// arriving at the bridge for a chunk at once, then, once the bridge's
+    /// junction has been solved sample by sample through the chunk with
+    /// every key's push, its strings and hammer through the chunk. Keys
+    /// whose waves are known a whole block ahead even while a hammer strikes
+    /// them push first, in key order, then the others, in key order: the
+    /// same sums however the audio is divided.
     fn render_block(
         &mut self,
         start: usize,
@@ -485,54 +488,83 @@ impl Voices {
                 }
             }
         }
-        // The sounding keys, and whether each runs through the whole block.
-        let mut sounding = 0;
+        bridge.begin_block(samples);
+        let (mut whole, mut chunked) = (0, 0);
         for (k, voice) in self.keys.iter_mut().enumerate() {
             if let KeyVoice::Strings(key) = voice
                 && key.is_active()
             {
-                let whole = key.lookahead() >= samples;
-                if whole {
-                    self.pushes[k][..samples].copy_from_slice(key.begin_block(samples));
+                if key.lookahead_struck() >= BRIDGE_BLOCK {
+                    bridge.push_block(k, key.begin_block(samples));
+                    self.whole[whole] = k;
+                    whole += 1;
+                } else {
+                    let chunk = key.lookahead().min(BRIDGE_BLOCK);
+                    copy(key.begin_block(chunk.min(samples)), &mut self.pushes[k]);
+                    self.chunked[chunked] = Sounding {
+                        key: k,
+                        chunk,
+                        chunk_start: 0,
+                    };
+                    chunked += 1;
                 }
-                self.sounding[sounding] = (k, whole);
-                sounding += 1;
             }
         }
-        let sounding = &self.sounding[..sounding];
+        let chunked = &mut self.chunked[..chunked];
         let mut rebounds = Rebounds::default();
         for i in 0..samples {
-            bridge.begin();
-            for &(k, whole) in sounding {
-                let push = if whole {
-                    self.pushes[k][i]
-                } else if let KeyVoice::Strings(key) = &mut self.keys[k] {
-                    key.begin_block(1)[0]
-                } else {
-                    0.0
-                };
-                bridge.push(k, push);
-            }
-            let out = bridge.solve();
-            for &(k, whole) in sounding {
-                let velocity = bridge.board_velocity(k);
-                if whole {
-                    self.board_velocities[k][i] = velocity;
-                } else if let KeyVoice::Strings(key) = &mut self.keys[k] {
-                    key.end_sample(&mut self.hammers, 0, velocity);
-                    rebounds.take_from(key, k, start + i);
+            for s in chunked.iter_mut() {
+                let k = s.key;
+                if i == s.chunk_start + s.chunk
+                    && let KeyVoice::Strings(key) = &mut self.keys[k]
+                {
+                    // The last chunk is solved: it ends, the next arrives.
+                    let chunk = s.chunk_start..i;
+                    end_chunk(
+                        key,
+                        k,
+                        bridge,
+                        &mut self.hammers,
+                        chunk,
+                        start,
+                        &mut rebounds,
+                    );
+                    copy(
+                        key.begin_block(s.chunk.min(samples - i)),
+                        &mut self.pushes[k][i..],
+                    );
+                    s.chunk_start = i;
                 }
+                bridge.push(k, i, self.pushes[k][i]);
             }
+            let out = bridge.solve(i);
             self.bus[start + i] = [self.gain_per_newton * out[0], self.gain_per_newton * out[1]];
         }
-        for &(k, whole) in sounding {
-            if let KeyVoice::Strings(key) = &mut self.keys[k]
-                && whole
-            {
-                for (i, &velocity) in self.board_velocities[k][..samples].iter().enumerate() {
-                    key.end_sample(&mut self.hammers, i, velocity);
-                    rebounds.take_from(key, k, start + i);
-                }
+        for &k in &self.whole[..whole] {
+            if let KeyVoice::Strings(key) = &mut self.keys[k] {
+                end_chunk(
+                    key,
+                    k,
+                    bridge,
+                    &mut self.hammers,
+                    0..samples,
+                    start,
+                    &mut rebounds,
+                );
+            }
+        }
+        for s in chunked.iter() {
+            if let KeyVoice::Strings(key) = &mut self.keys[s.key] {
+                let chunk = s.chunk_start..samples;
+                end_chunk(
+                    key,
+                    s.key,
+                    bridge,
+                    &mut self.hammers,
+                    chunk,
+                    start,
+                    &mut rebounds,
+                );
             }
         }
         rebounds.report(self.lowest_key, on_rebound);
@@ -611,6 +643,51 @@ impl Voices {
         if let Some(bridge) = self.bridge.as_mut() {
             bridge.reset();
         }
+    }
+}
+
+/// A key sounding in a block, run in chunks of samples.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sounding {
+    /// Its index in the keys.
+    key: usize,
+    /// Samples it runs at once (see [`StringKey::lookahead`]).
+    chunk: usize,
+    /// The first sample of the chunk it is in.
+    chunk_start: usize,
+}
+
+/// Copies `from` to the start of `to` (a few values: a loop, not a call).
+#[inline]
+fn copy(from: &[f64], to: &mut [f64]) {
+    for (t, &f) in to.iter_mut().zip(from) {
+        *t = f;
+    }
+}
+
+/// Finishes samples `samples` of the block (starting at frame `start` of the
+/// bus) for key `keys[index]`, whose last chunk they are, once the bridge has
+/// solved them: one by one while a hammer touches its strings (noting where
+/// it lets go in `rebounds`), all at once otherwise.
+fn end_chunk(
+    key: &mut StringKey,
+    index: usize,
+    bridge: &Bridge,
+    hammers: &mut HammerPool,
+    samples: std::ops::Range<usize>,
+    start: usize,
+    rebounds: &mut Rebounds,
+) {
+    let mut velocities = [0.0; BRIDGE_BLOCK];
+    let velocities = &mut velocities[..samples.len()];
+    bridge.board_velocities(index, samples.start, velocities);
+    if key.has_hammer() {
+        for (offset, &velocity) in velocities.iter().enumerate() {
+            key.end_sample(hammers, offset, velocity);
+            rebounds.take_from(key, index, start + samples.start + offset);
+        }
+    } else {
+        key.end_block(velocities);
     }
 }
 
