@@ -62,8 +62,11 @@ impl DelayLine {
             &self.buffer[self.position..self.position + head],
             &self.buffer[..samples - head],
         );
-        for (j, &value) in older.iter().chain(newer).enumerate() {
+        for (j, &value) in older.iter().enumerate() {
             f(j, value);
+        }
+        for (j, &value) in newer.iter().enumerate() {
+            f(head + j, value);
         }
     }
 

@@ -414,26 +414,25 @@ impl Unison {
     #[inline(always)]
     fn arrive_block_with<M: MulAdd>(&mut self, samples: usize) {
         debug_assert!(samples <= self.lookahead_untouched());
-        // Each string's waves in a row, then each sample's as one vector
-        // (written whole, so that the filters read it back at once).
-        let mut rows = [[0.0; BRIDGE_BLOCK]; LANES];
-        for (row, string) in rows.iter_mut().zip(self.strings.iter()) {
-            string.bridge_inputs_ahead(samples, |j, wave| row[j] = wave);
-        }
         let block = &mut self.arriving[..samples];
-        for (j, waves) in block.iter_mut().enumerate() {
-            *waves = std::array::from_fn(|lane| rows[lane][j]);
+        for lane in 0..LANES {
+            match self.strings.get(lane) {
+                Some(string) => string.bridge_inputs_ahead(samples, |j, wave| block[j][lane] = wave),
+                None => block.iter_mut().for_each(|waves| waves[lane] = 0.0),
+            }
         }
         self.filters.process_block::<M>(block);
         let mut gains = [self.damper.gain; BRIDGE_BLOCK];
         self.damper.travel(&mut gains[..samples]);
         for ((waves, push), &gain) in block.iter_mut().zip(&mut self.pushes).zip(&gains) {
-            let mut sum = 0.0;
-            for (wave, &two_z) in waves.iter_mut().zip(&self.two_z) {
+            let mut pushed = [0.0; LANES];
+            for ((wave, p), &two_z) in waves.iter_mut().zip(&mut pushed).zip(&self.two_z) {
                 *wave *= gain;
-                sum += two_z * *wave;
+                *p = two_z * *wave;
             }
-            *push = sum;
+            // A tree over the four lanes, not a chain.
+            const _: () = assert!(LANES == 4, "a sum of four");
+            *push = (pushed[0] + pushed[1]) + (pushed[2] + pushed[3]);
         }
     }
 
