@@ -338,6 +338,13 @@ impl StringKey {
         self.string.lookahead()
     }
 
+    /// Asks the processor to bring the strings' waves the next block reads
+    /// and writes into its nearest cache: a hint, nothing changes.
+    #[inline]
+    pub fn prefetch(&self) {
+        self.string.prefetch();
+    }
+
     /// The first half of the next `samples` samples (at most
     /// [`StringKey::lookahead`]): the waves reaching the bridge. Returns how
     /// hard they push on it each sample, `A = Σ 2·Z·a` (N; see

@@ -91,6 +91,20 @@ impl DelayLine {
         }
     }
 
+    /// Asks the processor to bring the line's front (the next outputs, and
+    /// where the next pushes go) into its nearest cache: a hint, nothing
+    /// changes.
+    #[inline(always)]
+    pub fn prefetch_front(&self) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let at = self.buffer[self.position..].as_ptr().cast::<i8>();
+            // SAFETY: a prefetch only hints; `at` points into the buffer.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(at) };
+        }
+    }
+
     /// Adds `value` to the sample [`DelayLine::front`] will give after
     /// `ahead` more pushes (`ahead < len()`).
     #[inline]

@@ -285,6 +285,13 @@ impl StiffString {
         self.waves.push(reflected);
     }
 
+    /// Asks the processor to bring the part of the loop the bridge reads
+    /// and writes next into its nearest cache: a hint, nothing changes.
+    #[inline(always)]
+    pub fn prefetch(&self) {
+        self.waves.prefetch_front();
+    }
+
     /// Moves the string on by `samples` samples (at most
     /// [`StiffString::lookahead_untouched`]) with no force at the contact point: the
     /// bridge sends back the velocity wave `reflected(j)` (m/s) at sample `j`.

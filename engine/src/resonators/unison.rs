@@ -417,7 +417,9 @@ impl Unison {
         let block = &mut self.arriving[..samples];
         for lane in 0..LANES {
             match self.strings.get(lane) {
-                Some(string) => string.bridge_inputs_ahead(samples, |j, wave| block[j][lane] = wave),
+                Some(string) => {
+                    string.bridge_inputs_ahead(samples, |j, wave| block[j][lane] = wave)
+                }
                 None => block.iter_mut().for_each(|waves| waves[lane] = 0.0),
             }
         }
@@ -441,6 +443,15 @@ impl Unison {
     #[inline]
     pub fn push(&self, offset: usize) -> f64 {
         self.pushes[offset]
+    }
+
+    /// Asks the processor to bring the strings' waves the next block reads
+    /// and writes into its nearest cache: a hint, nothing changes.
+    #[inline]
+    pub fn prefetch(&self) {
+        for string in self.strings.iter() {
+            string.prefetch();
+        }
     }
 
     /// The velocity (m/s) of the bridge under the strings at sample `offset`

@@ -490,8 +490,14 @@ impl Voices {
         }
         bridge.begin_block(samples);
         let (mut whole, mut chunked) = (0, 0);
-        for (k, voice) in self.keys.iter_mut().enumerate() {
-            if let KeyVoice::Strings(key) = voice
+        for k in 0..self.keys.len() {
+            // The next key's waves are fetched while this one's arrive.
+            if let Some(KeyVoice::Strings(next)) = self.keys.get(k + 1)
+                && next.is_active()
+            {
+                next.prefetch();
+            }
+            if let KeyVoice::Strings(key) = &mut self.keys[k]
                 && key.is_active()
             {
                 if key.lookahead_struck() >= BRIDGE_BLOCK {
@@ -540,7 +546,12 @@ impl Voices {
             let out = bridge.solve(i);
             self.bus[start + i] = [self.gain_per_newton * out[0], self.gain_per_newton * out[1]];
         }
-        for &k in &self.whole[..whole] {
+        let whole = &self.whole[..whole];
+        for (n, &k) in whole.iter().enumerate() {
+            // The next key's waves are fetched while this one's leave.
+            if let Some(KeyVoice::Strings(next)) = whole.get(n + 1).map(|&next| &self.keys[next]) {
+                next.prefetch();
+            }
             if let KeyVoice::Strings(key) = &mut self.keys[k] {
                 end_chunk(
                     key,
