@@ -27,11 +27,12 @@ fn demo_renders_to_a_readable_wav() {
     let seconds = samples.len() as f64 / 2.0 / 48_000.0;
     // The phrase ends at 7.7 s; every damper is down by then and the damped
     // strings stop within about a second; the top strings, which have no
-    // dampers, ring on quietly with what the bridge gave them, a little
-    // longer.
+    // dampers, ring on quietly with what the bridge gave them for a few
+    // seconds more (their late T60 is 2–8 s), and the render stops when all
+    // is silent, well before the 20 s the tail may last.
     let end = orchard::cli::demo::phrase().end_s;
     assert!(
-        seconds >= end && seconds < end + 3.0,
+        seconds >= end && seconds < end + 5.0,
         "{seconds} s for a {end} s phrase"
     );
     assert!(samples.iter().all(|s| s.is_finite()));
