@@ -94,6 +94,11 @@ impl LoopFilterLanes {
     #[inline(always)]
     pub(crate) fn process_block<M: MulAdd>(&mut self, block: &mut [Lanes]) {
         const _: () = assert!(MAX_DISPERSION_SECTIONS == 8, "one arm per count");
+        if let [sample] = block {
+            // One sample (a string on its own bridge): the stages in turn.
+            *sample = self.run_sample::<M>(*sample);
+            return;
+        }
         // The number of sections as a constant, so that the sections' past
         // values stay in registers through the block.
         match self.sections {
@@ -107,6 +112,39 @@ impl LoopFilterLanes {
             7 => self.run_block::<M, 7>(block),
             _ => self.run_block::<M, 8>(block),
         }
+    }
+
+    /// [`LoopFilterLanes::process_block`] for one sample: the same operations
+    /// in the same order, stage after stage.
+    #[inline(always)]
+    fn run_sample<M: MulAdd>(&mut self, mut x: Lanes) -> Lanes {
+        let a = self.dispersion;
+        for (input, output) in self.dispersion_input[..self.sections]
+            .iter_mut()
+            .zip(&mut self.dispersion_output[..self.sections])
+        {
+            for i in 0..LANES {
+                let y = M::mul_add(a[i], x[i] - output[i], input[i]);
+                input[i] = x[i];
+                output[i] = y;
+            }
+            x = *output;
+        }
+        for i in 0..LANES {
+            let tuned = M::mul_add(
+                self.tuning[i],
+                x[i] - self.tuning_output[i],
+                self.tuning_input[i],
+            );
+            self.tuning_input[i] = x[i];
+            self.tuning_output[i] = tuned;
+            self.loss_output[i] = M::mul_add(
+                -self.loss[i],
+                self.loss_output[i],
+                self.loss_input_gain[i] * tuned,
+            );
+        }
+        self.loss_output
     }
 
     /// [`LoopFilterLanes::process_block`] through `S` dispersion sections.

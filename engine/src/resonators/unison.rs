@@ -415,12 +415,22 @@ impl Unison {
     fn arrive_block_with<M: MulAdd>(&mut self, samples: usize) {
         debug_assert!(samples <= self.lookahead_untouched());
         let block = &mut self.arriving[..samples];
-        for lane in 0..LANES {
-            match self.strings.get(lane) {
-                Some(string) => {
-                    string.bridge_inputs_ahead(samples, |j, wave| block[j][lane] = wave)
+        if let [waves] = block {
+            // One sample: its vector built whole, so that the filters read
+            // back what was written in one piece.
+            *waves = std::array::from_fn(|lane| {
+                self.strings
+                    .get(lane)
+                    .map_or(0.0, StiffString::bridge_input)
+            });
+        } else {
+            for lane in 0..LANES {
+                match self.strings.get(lane) {
+                    Some(string) => {
+                        string.bridge_inputs_ahead(samples, |j, wave| block[j][lane] = wave)
+                    }
+                    None => block.iter_mut().for_each(|waves| waves[lane] = 0.0),
                 }
-                None => block.iter_mut().for_each(|waves| waves[lane] = 0.0),
             }
         }
         self.filters.process_block::<M>(block);
