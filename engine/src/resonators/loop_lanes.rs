@@ -130,13 +130,13 @@ impl LoopFilterLanes {
             }
             x = *output;
         }
-        for i in 0..LANES {
+        for (i, &wave) in x.iter().enumerate() {
             let tuned = M::mul_add(
                 self.tuning[i],
-                x[i] - self.tuning_output[i],
+                wave - self.tuning_output[i],
                 self.tuning_input[i],
             );
-            self.tuning_input[i] = x[i];
+            self.tuning_input[i] = wave;
             self.tuning_output[i] = tuned;
             self.loss_output[i] = M::mul_add(
                 -self.loss[i],
