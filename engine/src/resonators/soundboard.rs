@@ -18,11 +18,11 @@ const _: () = assert!(
     "the modes sum the nodes four at a time"
 );
 
-/// The most samples the strings on a bridge are advanced at a time, each
-/// string through all of them before the next (their state stays in the
-/// cache): a string's waves reach the bridge this many samples after they
-/// pass its contact point at the earliest (see
-/// [`Unison::lookahead`](super::Unison::lookahead)).
+/// The most samples the strings on a bridge are advanced at a time: each key
+/// runs through a chunk of up to this many before the next (its state stays
+/// in the cache), as far ahead as the waves reaching the bridge are known
+/// (see [`Unison::lookahead`](super::Unison::lookahead)), and the bridge
+/// decides what rests on a grid of this many samples.
 pub const BRIDGE_BLOCK: usize = 16;
 
 /// The most modes a soundboard may have.

@@ -70,7 +70,8 @@ impl std::error::Error for SynthError {}
 /// (see the pool's notes), and both are counted.
 ///
 /// With a soundboard, every key's strings stand on one [`Bridge`]: the voices
-/// then advance together, sample by sample, and a string whose damper is up
+/// then advance together, the bridge sample by sample and each key's strings
+/// in chunks as far as their waves are known ahead, and a string whose damper is up
 /// runs while the bridge moves, so that it can answer it (sympathetic
 /// resonance); strings sleep only while a damper touches them, or when the
 /// whole bridge has gone quiet. Without one, each key runs on its own.
