@@ -652,6 +652,46 @@ mod tests {
         assert!((ratio - 0.5).abs() < 0.05, "coupled keeps {ratio} of rigid");
     }
 
+    /// A key run in chunks (its waves a chunk ahead, then the strings through
+    /// the chunk at once, as on the shared bridge) moves exactly as one run
+    /// sample by sample, with the board moving beneath it and the damper
+    /// travelling: the same pushes and bridge forces, bit for bit.
+    #[test]
+    fn chunks_equal_single_samples() {
+        use crate::instrument::Preset;
+        let fs = 48_000.0;
+        let preset = Preset::default_grand();
+        let board = |n: usize| 1e-4 * (n as f64 * 0.05).sin();
+        for key in [21u8, 60, 100] {
+            let params = preset.key_params(key).unwrap().unison(0.25, 0.006);
+            let mut single = Unison::new(&params, fs).unwrap();
+            single.set_damper(0.5);
+            let mut chunked = single.clone();
+            // The same blow on both, sample by sample.
+            let mut n = 0;
+            for _ in 0..40 {
+                for u in [&mut single, &mut chunked] {
+                    u.arrive_block(1);
+                    u.depart(0, board(n), (n as f64 * 0.3).sin());
+                }
+                n += 1;
+            }
+            for &chunk in [16usize, 5, 1, 11, 16, 3].iter().cycle().take(300) {
+                let m = chunk.min(chunked.lookahead_untouched());
+                let pushes = chunked.arrive_block(m).to_vec();
+                let velocities: Vec<f64> = (0..m).map(|j| board(n + j)).collect();
+                let mut forces = vec![0.0; m];
+                chunked.depart_block(&velocities, &mut forces);
+                for j in 0..m {
+                    assert_eq!(single.arrive_block(1)[0], pushes[j], "key {key}, {n}+{j}");
+                    assert_eq!(single.depart(0, board(n + j), 0.0), forces[j]);
+                }
+                n += m;
+            }
+            assert!(single.energy_j(fs) > 0.0);
+        }
+    }
+
     /// The unison as it ran before its filters went into lanes: each string's
     /// scalar filters in turn, the same bridge.
     struct ScalarReference {
