@@ -356,13 +356,6 @@ impl StringKey {
         self.string.arrive_block(samples)
     }
 
-    /// How hard the waves arriving push on the bridge at sample `offset` of
-    /// the last block, N (see [`StringKey::begin_block`]).
-    #[inline]
-    pub fn push(&self, offset: usize) -> f64 {
-        self.string.push(offset)
-    }
-
     /// The second half of sample `offset` of the last block: the hammer
     /// presses on the strings with the force the felt gives, the board under
     /// the key's bridge moves at `board_velocity` (m/s), the bridge under the

@@ -361,17 +361,9 @@ impl Bridge {
         }
     }
 
-    /// The board's velocity under key `key` at sample `sample` of the block,
-    /// m/s (once [`Bridge::solve`] has solved it).
-    #[inline]
-    pub fn board_velocity(&self, key: usize, sample: usize) -> f64 {
-        let m = self.mounts[key];
-        let nodes = &self.velocities[sample];
-        (1.0 - m.toward) * nodes[m.node] + m.toward * nodes[m.node + 1]
-    }
-
-    /// [`Bridge::board_velocity`] under key `key` at samples `from..` of the
-    /// block, into `out` (one per sample).
+    /// The board's velocity under key `key` at samples `from..` of the block,
+    /// m/s, into `out` (one per sample), once [`Bridge::solve`] has solved
+    /// them.
     #[inline]
     pub fn board_velocities(&self, key: usize, from: usize, out: &mut [f64]) {
         let m = self.mounts[key];

@@ -448,13 +448,6 @@ impl Unison {
         }
     }
 
-    /// How hard the waves arriving push on the bridge at sample `offset` of
-    /// the last [`Unison::arrive_block`], N.
-    #[inline]
-    pub fn push(&self, offset: usize) -> f64 {
-        self.pushes[offset]
-    }
-
     /// Asks the processor to bring the strings' waves the next block reads
     /// and writes into its nearest cache: a hint, nothing changes.
     #[inline]
