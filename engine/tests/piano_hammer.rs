@@ -47,12 +47,12 @@ fn params(key: u8) -> KeyParams {
 }
 
 /// The preset's C4 strings struck by Chaigne & Askenfelt's per-string C4 hammer
-/// (REFERENCE.md: 2.97 g, `K` = 4.5e9 N/m^p, `p` = 2.5), with the preset's felt
-/// hysteresis.
+/// (REFERENCE.md: 2.97 g, `K` = 4.5e9 N/m^p, `p` = 2.5), a felt that neither
+/// relaxes nor has hysteresis, as theirs.
 fn chaigne_askenfelt_c4() -> KeyParams {
     let mut p = params(60);
     p.hammer_mass_kg = 2.97e-3;
-    p.felt = FeltLaw::elastic(4.5e9, 2.5).with_hysteresis(p.felt.hysteresis_s_per_m);
+    p.felt = FeltLaw::elastic(4.5e9, 2.5);
     p
 }
 
@@ -283,18 +283,22 @@ fn anvil_bounce(law: FeltLaw, mass_kg: f64, speed: f64) -> (f64, f64, f64) {
 /// On a rigid anvil, the lossless felt gives the hammer back its speed; with
 /// hysteresis it rebounds slower, losing `(4/3)·β·v` of its energy (Hunt & Crossley's
 /// first-order result, within 10 % for `β·v` ≤ 0.03), and the energy lost is the
-/// area enclosed by the felt's force–compression loop (within 1e-4).
+/// area enclosed by the felt's force–compression loop (within 1e-4). The
+/// preset's relaxing felt rebounds at 0.7–0.9 of its speed at 3 m/s (0.79,
+/// as an independent integration of Stulov's law gives), and what it loses is
+/// its loop too.
 #[test]
-fn hysteresis_makes_the_hammer_rebound_slower() {
+fn felt_losses_make_the_hammer_rebound_slower() {
     let law = params(60).felt;
     let m = params(60).hammer_mass_kg;
-    let (e, lost, area) = anvil_bounce(law.with_hysteresis(0.0), m, 3.0);
+    let elastic = FeltLaw::elastic(law.stiffness, law.exponent);
+    let (e, lost, area) = anvil_bounce(elastic, m, 3.0);
     let energy = 0.5 * m * 9.0;
     assert!((e - 1.0).abs() < 1e-3, "lossless restitution {e}");
     assert!(lost.abs() < 1e-6 * energy, "lossless bounce lost {lost} J");
     assert!(area.abs() < 1e-3 * energy, "lossless loop {area} J");
     for (beta, speed) in [(0.01, 1.0), (0.01, 3.0), (0.005, 6.0)] {
-        let (e, lost, area) = anvil_bounce(law.with_hysteresis(beta), m, speed);
+        let (e, lost, area) = anvil_bounce(elastic.with_hysteresis(beta), m, speed);
         let fraction = 1.0 - e * e;
         let expected = 4.0 / 3.0 * beta * speed;
         assert!(
@@ -312,17 +316,17 @@ fn hysteresis_makes_the_hammer_rebound_slower() {
     assert!(area > 0.0 && (area / lost - 1.0).abs() < 1e-4);
 }
 
-/// On the string (C4 at 3 m/s), hysteresis slows the rebound, its loop encloses
-/// positive area, and the energy books balance: the hammer's kinetic energy is
-/// what the string holds, what the hammer keeps and what the felt dissipated,
-/// within 1 % (the string's own losses during the strike).
+/// On the string (C4 at 3 m/s), the felt's losses slow the rebound, its loop
+/// encloses positive area, and the energy books balance: the hammer's kinetic
+/// energy is what the string holds, what the hammer keeps and what the felt
+/// dissipated, within 1 % (the string's own losses during the strike).
 #[test]
-fn hysteresis_on_the_string_dissipates_what_the_loop_encloses() {
+fn felt_on_the_string_dissipates_what_the_loop_encloses() {
     let sample_rate = 96_000.0;
     let mut lossless = params(60);
-    lossless.felt.hysteresis_s_per_m = 0.0;
+    lossless.felt = FeltLaw::elastic(lossless.felt.stiffness, lossless.felt.exponent);
     let lossy = params(60);
-    assert!(lossy.felt.hysteresis_s_per_m > 0.0);
+    assert!(lossy.felt.relaxing_fraction > 0.0);
     let speed = 3.0;
     let mut rebounds = [0.0; 2];
     for (i, p) in [lossless, lossy].into_iter().enumerate() {
@@ -362,8 +366,8 @@ fn largest_step(output: &[f64], range: std::ops::Range<usize>) -> f64 {
 /// strike do not click. Whatever happens at the contact point reaches the output
 /// (the bridge) a fixed delay later; there, around each event, the output's largest
 /// sample-to-sample step is no larger than in the surrounding free vibration: the
-/// period before the graft, and the periods before (after the last contact) and
-/// after the pruning.
+/// two periods before the graft, and the periods before (after the last contact)
+/// and after the pruning.
 #[test]
 fn graft_and_prune_do_not_click() {
     for key in [36u8, 60, 96] {
@@ -398,7 +402,7 @@ fn graft_and_prune_do_not_click() {
         let w = 16;
         let graft = ring + delay;
         let graft_step = largest_step(&output, graft - w..graft + w);
-        let before_graft = largest_step(&output, graft - w - period..graft - w);
+        let before_graft = largest_step(&output, graft - w - 2 * period..graft - w);
         let pruned = prune + delay;
         let prune_step = largest_step(&output, pruned - w..pruned + w);
         // Free vibration is not periodic step for step (inharmonic partials,

@@ -19,7 +19,7 @@ pub use preset::{
     ActionSpec, Anchored, BUILTIN_PRESETS, BarSet, ComponentInfo, DEFAULT_PRESET_TOML, DamperSet,
     HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT, MAX_BAR_MODES, Object, OutputSpec, Preset,
     PresetError, PropertyEdit, PropertyInfo, Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec,
-    StringAnchor, StringSet, Topology, ValueKind, value_at,
+    StringAnchor, StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};

@@ -21,22 +21,30 @@ const TOLERANCE: f64 = 1e-14;
 /// The compression is integrated by the trapezoidal rule, consistent with the
 /// bilinear transform of the reactive leaves. With `h = T/2`, port resistance `R`
 /// and incident wave `a`, the port gives `ẋ = a − R·F` and the trapezoid
-/// `x = s − h·R·F` with `s = x[n−1] + h·(ẋ[n−1] + a)`; substituting both into the
-/// Hunt–Crossley law leaves one scalar equation
+/// `x = s − h·R·F` with `s = x[n−1] + h·(ẋ[n−1] + a)`. The felt's memory of
+/// earlier compression follows `M[n] = m·M[n−1] + (1 − m)·x[n]^p` with
+/// `m = e^(−T/τ)` (exact for `x^p` held over the sample), so the relaxing part of
+/// the law is `K·(1 − ε·(1 − m))·x^p − K·ε·m·M[n−1]`: a power law with a known
+/// offset. Substituting all of it into the law leaves one scalar equation
 ///
-/// `ψ(x) = x − s + h·R·K·x^p·(w + (β/h)·x) = 0`, `w = 1 + β·(a − s/h)`,
+/// `ψ(x) = x − s + h·R·(K'·x^p − D)·(w + (β/h)·x) = 0`, `w = 1 + β·(a − s/h)`,
 ///
-/// on the interval where the force is not negative. There `ψ` is increasing and
-/// convex for `p ≥ 1`, so Newton's method from an upper bound converges
-/// monotonically; it is seeded with the least of the closed-form bounds and the
-/// last sample's compression, and safeguarded by bisection on a bracket so any
-/// exponent stays bounded. Allocates nothing.
+/// `K' = K·(1 − ε·(1 − m))`, `D = K·ε·m·M[n−1]`, on the interval where the force
+/// is not negative. There `ψ` is increasing and convex for `p ≥ 1`, so Newton's
+/// method from an upper bound converges monotonically; it is seeded with the
+/// least of the closed-form bounds and the last sample's compression, and
+/// safeguarded by bisection on a bracket so any exponent stays bounded.
+/// Allocates nothing.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FeltRoot {
     law: FeltLaw,
     port_resistance: f64,
     /// Half the sample period, s.
     half_period: f64,
+    /// Fraction of the memory kept over one sample, `e^(−T/τ)`.
+    memory_kept: f64,
+    /// The felt's memory `M` of earlier compression, m^p (see [`FeltLaw`]).
+    memory: f64,
     /// Compression `x` (m); negative values are the gap between felt and string.
     compression: f64,
     /// Compression rate `ẋ` (m/s); positive while closing.
@@ -60,6 +68,8 @@ impl FeltRoot {
             law,
             port_resistance,
             half_period: 0.5 / sample_rate,
+            memory_kept: law.memory_kept_per_sample(sample_rate),
+            memory: 0.0,
             compression,
             compression_rate,
             force: law.force(compression, compression_rate),
@@ -67,22 +77,26 @@ impl FeltRoot {
     }
 
     /// Places the felt at `compression` (m, negative for a gap), closing at
-    /// `compression_rate` (m/s): the start of a strike.
+    /// `compression_rate` (m/s), rested (no memory of earlier compression): the
+    /// start of a strike.
     pub fn set_state(&mut self, compression: f64, compression_rate: f64) {
+        self.memory = 0.0;
         self.compression = compression;
         self.compression_rate = compression_rate;
         self.force = self.law.force(compression, compression_rate);
     }
 
-    /// Carries on from `old`'s compression and compression rate with this
-    /// felt's law (the force is recomputed with it when the laws differ).
+    /// Carries on from `old`'s compression, compression rate and memory with
+    /// this felt's law (the force is recomputed with it when the laws differ).
     pub fn continue_from(&mut self, old: &FeltRoot) {
-        if self.law == old.law {
-            (self.compression, self.compression_rate, self.force) =
-                (old.compression, old.compression_rate, old.force);
+        (self.compression, self.compression_rate, self.memory) =
+            (old.compression, old.compression_rate, old.memory);
+        self.force = if self.law == old.law {
+            old.force
         } else {
-            self.set_state(old.compression, old.compression_rate);
-        }
+            self.law
+                .force_with_memory(old.compression, old.compression_rate, old.memory)
+        };
     }
 
     /// Follows a change of the port resistance of the tree below (s/kg).
@@ -110,6 +124,11 @@ impl FeltRoot {
         self.force
     }
 
+    /// The felt's memory `M` of earlier compression after the last sample, m^p.
+    pub fn memory(&self) -> f64 {
+        self.memory
+    }
+
     /// Reflects the wave `incident` arriving from the tree and advances the felt by
     /// one sample. Returns the wave sent back into the tree.
     #[inline]
@@ -122,44 +141,66 @@ impl FeltRoot {
         // The Hunt–Crossley factor 1 + β·ẋ is w + q·x once ẋ is written through x.
         let w = 1.0 + beta * (incident - predicted / h);
         let q = beta / h;
-        let (x, force) = self.solve(predicted, h * r, w, q);
+        let (x, force, x_p) = self.solve(predicted, h * r, w, q);
+        let kept = self.memory_kept;
+        self.memory = kept * self.memory + (1.0 - kept) * x_p;
         self.compression = x;
         self.compression_rate = incident - r * force;
         self.force = force;
         incident - 2.0 * r * force
     }
 
-    /// Solves `x − s + c·K·x^p·(w + q·x) = 0` on the interval where the force
-    /// `K·x^p·(w + q·x)` is not negative; returns the compression and the force.
+    /// Solves `x − s + c·(K'·x^p − D)·(w + q·x) = 0` on the interval where the
+    /// force `(K'·x^p − D)·(w + q·x)` is not negative (see the type); returns the
+    /// compression, the force and `max(x, 0)^p`.
     #[inline]
-    fn solve(&self, s: f64, c: f64, w: f64, q: f64) -> (f64, f64) {
-        if s <= 0.0 || w + q * s <= 0.0 {
-            // Apart, or relaxing too fast for the felt to follow: no force, x = s.
-            return (s, 0.0);
-        }
+    fn solve(&self, s: f64, c: f64, w: f64, q: f64) -> (f64, f64, f64) {
         let FeltLaw {
             stiffness,
             exponent,
+            relaxing_fraction,
             ..
         } = self.law;
+        let kept = self.memory_kept;
+        let stiffness = stiffness * (1.0 - relaxing_fraction * (1.0 - kept));
+        let offset = self.law.stiffness * relaxing_fraction * kept * self.memory;
+        let apart = |x: f64| {
+            let x_p = if x > 0.0 { x.powf(exponent) } else { 0.0 };
+            (x, 0.0, x_p)
+        };
+        if s <= 0.0 || w + q * s <= 0.0 {
+            // Apart, or relaxing too fast for the felt to follow: no force, x = s.
+            return apart(s);
+        }
         let ck = c * stiffness;
-        if !(ck.is_finite() && s.is_finite()) {
+        let cd = c * offset;
+        if !(ck.is_finite() && cd.is_finite() && s.is_finite()) {
             // Beyond what floating point can carry: report it rather than invent a
             // force (the owner of the tree contains non-finite state).
-            return (f64::NAN, f64::NAN);
+            return (f64::NAN, f64::NAN, f64::NAN);
+        }
+        // Where the relaxed felt stops pushing: K'·x^p = D.
+        let released = if offset > 0.0 {
+            (offset / stiffness).powf(1.0 / exponent)
+        } else {
+            0.0
+        };
+        if s <= released {
+            // The felt has relaxed more than it is squeezed: no force, x = s.
+            return apart(s);
         }
         let psi = |x: f64| {
             let xp = x.powf(exponent);
-            (x - s + ck * xp * (w + q * x), xp)
+            (x - s + (ck * xp - cd) * (w + q * x), xp)
         };
-        // Bracket: ψ < 0 where the force vanishes (x = 0, or x = −w/q when w < 0),
-        // ψ > 0 at x = s.
-        let mut lo = if w < 0.0 { -w / q } else { 0.0 };
+        // Bracket: ψ < 0 where the force vanishes (x = 0 or where the relaxed
+        // felt lets go, or x = −w/q when w < 0), ψ > 0 at x = s.
+        let mut lo = if w < 0.0 { -w / q } else { 0.0 }.max(released);
         let mut hi = s;
         // Closed-form upper bounds: each term of the force alone is at most s.
         if w > 0.0 {
-            hi = hi.min((s / (ck * w)).powf(1.0 / exponent));
-            if q > 0.0 {
+            hi = hi.min(((s / w + cd) / ck).powf(1.0 / exponent));
+            if q > 0.0 && offset == 0.0 {
                 hi = hi.min((s / (ck * q)).powf(1.0 / (exponent + 1.0)));
             }
         }
@@ -179,14 +220,14 @@ impl FeltRoot {
                 break;
             }
             if g.is_nan() {
-                return (f64::NAN, f64::NAN);
+                return (f64::NAN, f64::NAN, f64::NAN);
             }
             if g > 0.0 {
                 hi = x;
             } else {
                 lo = x;
             }
-            let slope = 1.0 + ck * (exponent * w * xp / x + (exponent + 1.0) * q * xp);
+            let slope = 1.0 + ck * (exponent * w * xp / x + (exponent + 1.0) * q * xp) - cd * q;
             let step = g / slope;
             let newton = x - step;
             if step.abs() <= TOLERANCE * x {
@@ -202,8 +243,9 @@ impl FeltRoot {
                 break;
             }
         }
-        let force = (stiffness * x.powf(exponent) * (w + q * x)).max(0.0);
-        (x, force)
+        let x_p = x.powf(exponent);
+        let force = ((stiffness * x_p - offset) * (w + q * x)).max(0.0);
+        (x, force, x_p)
     }
 }
 
@@ -225,23 +267,43 @@ mod tests {
     }
 
     /// In contact, the solved compression satisfies the trapezoidal update, the
-    /// port relations and the Hunt–Crossley law to 1e-12 relative, compressing and
-    /// relaxing, with and without hysteresis.
+    /// port relations and the felt law (with the memory the sample leaves) to
+    /// 1e-12 relative, compressing and relaxing, with and without hysteresis and
+    /// relaxation; the relaxing felt is first squeezed for 10 samples so that it
+    /// remembers.
     #[test]
     fn implicit_solution_is_exact() {
-        for beta in [0.0, 0.05, 0.3, 2.0] {
+        let laws = [0.0, 0.05, 0.3, 2.0].into_iter().flat_map(|beta| {
+            let law = C4.with_hysteresis(beta);
+            [
+                law,
+                law.with_relaxation(0.3, 1e-4),
+                law.with_relaxation(0.9, 2e-5),
+            ]
+        });
+        for law in laws {
             for (x0, v0, a) in [
                 (0.5e-3, 2.0, 2.5),
                 (0.8e-3, -1.0, -1.2),
                 (1e-6, 3.0, 3.0),
                 (1.5e-3, 0.1, 0.3),
             ] {
-                let law = C4.with_hysteresis(beta);
-                let mut felt = FeltRoot::new(law, 2e-3, FS, x0, v0);
+                let beta = law.hysteresis_s_per_m;
+                let mut felt = FeltRoot::new(law, 2e-3, FS, 0.0, 0.0);
+                if law.relaxing_fraction > 0.0 {
+                    for _ in 0..10 {
+                        felt.reflect(x0 * FS / 10.0);
+                    }
+                }
+                let memory_before = felt.memory();
+                felt.compression = x0;
+                felt.compression_rate = v0;
                 let b = felt.reflect(a);
                 let (x1, v1, f) = (felt.compression(), felt.compression_rate(), felt.force());
                 let trapezoid = x0 + 0.5 / FS * (v0 + v1);
-                let tag = format!("β {beta}, x0 {x0}, v0 {v0}, a {a}: x {x1}, F {f}");
+                let tag = format!(
+                    "{law:?}, memory {memory_before}, x0 {x0}, v0 {v0}, a {a}: x {x1}, F {f}"
+                );
                 assert!(((x1 - trapezoid) / x1).abs() < 1e-12, "{tag}");
                 // Port relations: v = (a+b)/2 = ẋ, i = (a−b)/(2R) = F.
                 assert!(
@@ -252,13 +314,18 @@ mod tests {
                     ((a - b) / (2.0 * 2e-3) - f).abs() <= 1e-12 * f.max(1.0),
                     "{tag}"
                 );
-                let law_force = law.force(x1, v1);
+                let law_force = law.force_with_memory(x1, v1, felt.memory());
                 assert!(
                     (f - law_force).abs() <= 1e-12 * f.max(1e-9),
                     "{tag}: {law_force}"
                 );
-                // Compressed, the felt pushes unless it relaxes faster than 1/β.
-                assert!(f > 0.0 || 1.0 + beta * v1 <= 0.0, "{tag}");
+                // Compressed, the felt pushes unless it relaxes faster than 1/β
+                // or than its memory lets it recover.
+                let remembered = law.relaxing_fraction * felt.memory();
+                assert!(
+                    f > 0.0 || 1.0 + beta * v1 <= 0.0 || x1.powf(law.exponent) <= remembered,
+                    "{tag}"
+                );
             }
         }
     }
@@ -274,6 +341,74 @@ mod tests {
         let mut felt = FeltRoot::new(C4, 2e-3, FS, 1e-6, 3.0);
         felt.reflect(f64::NAN);
         assert!(!felt.force().is_finite());
+    }
+
+    /// The memory follows `x^p` through a lag of time constant `τ`: held at a
+    /// fixed compression, the relaxing felt's force falls from `K·x^p` towards
+    /// `(1 − ε)·K·x^p`, 1 − 1/e of the way after `τ`. Released, it forgets.
+    #[test]
+    fn held_felt_relaxes_with_its_time_constant() {
+        let (fraction, tau) = (0.3, 1e-4);
+        let law = C4.with_relaxation(fraction, tau);
+        let x: f64 = 0.6e-3;
+        let full = law.elastic_force(x);
+        // Behind a port of almost no resistance (a velocity source), incident 0
+        // holds the compression where it is.
+        let mut felt = FeltRoot::new(law, 1e-9, FS, x, 0.0);
+        let samples = (tau * FS).round() as usize;
+        for _ in 0..samples {
+            felt.reflect(0.0);
+        }
+        assert!(
+            (felt.compression() - x).abs() < 1e-6 * x,
+            "{}",
+            felt.compression()
+        );
+        let lost = 1.0 - felt.force() / full;
+        let expected = fraction * (1.0 - (-(samples as f64) / (tau * FS)).exp());
+        assert!(
+            (lost - expected).abs() < 0.01 * expected,
+            "{lost} {expected}"
+        );
+        for _ in 0..20 * samples {
+            felt.reflect(0.0);
+        }
+        assert!((felt.force() / full - (1.0 - fraction)).abs() < 1e-6);
+        felt.set_state(-1e-3, 0.0);
+        assert_eq!(felt.memory(), 0.0);
+    }
+
+    /// A relaxing felt squeezed and released by an irregular wave, then left
+    /// to come apart and forget, has taken in work: the loop of a relaxing felt
+    /// dissipates, it never gives back more than it was given.
+    #[test]
+    fn relaxing_felt_dissipates_over_a_cycle() {
+        let law = C4.with_relaxation(0.3, 1e-4);
+        let mut felt = FeltRoot::new(law, 2e-3, FS, 0.0, 0.0);
+        let (mut work, mut largest_stored, mut most_remembered) = (0.0f64, 0.0f64, 0.0f64);
+        let (mut x_prev, mut f_prev) = (0.0, 0.0);
+        for n in 0..2_000 {
+            let t = n as f64 / FS;
+            // A swing into contact and out, then apart.
+            let a = if n < 1_000 {
+                1.5 * (t * 2.0 * std::f64::consts::PI * 96.0).sin() + 0.3 * (t * 7_919.0).sin()
+            } else {
+                -1.0
+            };
+            felt.reflect(a);
+            let (x, f) = (felt.compression(), felt.force());
+            work += 0.5 * (f + f_prev) * (x - x_prev);
+            (x_prev, f_prev) = (x, f);
+            largest_stored = largest_stored.max(law.potential_energy(x));
+            most_remembered = most_remembered.max(felt.memory());
+        }
+        assert!(largest_stored > 1e-4, "compressed: {largest_stored} J");
+        assert_eq!(felt.force(), 0.0);
+        assert!(felt.memory() < 1e-12 * most_remembered, "{}", felt.memory());
+        assert!(
+            work > 0.05 * largest_stored,
+            "{work} J of {largest_stored} J"
+        );
     }
 
     /// A felt relaxing faster than `1/β` lets go: no force, and the compression

@@ -41,7 +41,7 @@ pub use coefficients::Patch;
 pub use description::{Connection, Named, TreeDescription};
 pub use element::Element;
 pub use felt::FeltRoot;
-pub use felt_law::FeltLaw;
+pub use felt_law::{FeltLaw, UNUSED_RELAXATION_S};
 pub use poly::PolyTableau;
 pub use root::{solve_diode, solve_diode_pair, wright_omega};
 pub use tableau::WaveTableau;

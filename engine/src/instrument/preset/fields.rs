@@ -4,13 +4,14 @@
 use super::anchored::Anchored;
 use super::objects::{
     ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, SoundboardSpec,
-    StringAnchor, StringSet,
+    StringAnchor, StringSet, UNRELAXING_FELT,
 };
 use super::properties::ValueKind;
 use super::topology::{StrikeAnchor, StrikeSpec};
 use super::{Keyboard, OutputSpec};
 use crate::instrument::StretchedTuning;
 use crate::mech::action::VelocityCurve;
+use crate::wdf::UNUSED_RELAXATION_S;
 
 /// What a field is, for a musician: its name, SI unit (`""` for a ratio or a
 /// count) and one line on what it does.
@@ -230,6 +231,10 @@ anchor_fields!(HammerAnchor {
         "Felt exponent p of F = K·x^p: higher makes the felt harden as it compresses, brighter when loud";
     felt_hysteresis_s_per_m = LOSSLESS_FELT, "s/m",
         "Felt hysteresis β of F = K·x^p·(1 + β·ẋ): how much of the blow the felt absorbs (0 lossless)";
+    felt_relaxing_fraction = UNRELAXING_FELT, "",
+        "Part of the felt's stiffness a slow blow relaxes away: more makes soft notes darker than loud ones";
+    felt_relaxation_s = UNUSED_RELAXATION_S, "s",
+        "Time the felt takes to relax: blows much shorter meet the whole stiffness";
 });
 fields!(DamperSet {
     t60_s: Real, "s", "Time a damped string takes to fade by 60 dB";

@@ -14,7 +14,8 @@
 //! Section 3.5): at a key, a field is *explicit* if an anchor at that key
 //! gives it, and otherwise interpolated geometrically between the nearest
 //! anchors that give it ([`value_at`]). Each field must be given by at least
-//! one anchor (the felt's hysteresis alone falls back to [`LOSSLESS_FELT`]).
+//! one anchor (the felt's hysteresis and relaxation alone fall back to
+//! [`LOSSLESS_FELT`] and [`UNRELAXING_FELT`]).
 //!
 //! Every value has a property path (`tuning:a4_hz`,
 //! `hammers/anchor/60:felt_stiffness`, `strings/key/61:loss_b1`; the grammar
@@ -42,7 +43,7 @@ use serde::{Deserialize, Serialize};
 pub use anchored::{Anchored, value_at};
 pub use objects::{
     ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, MAX_BAR_MODES, Object,
-    SoundboardSpec, StringAnchor, StringSet,
+    SoundboardSpec, StringAnchor, StringSet, UNRELAXING_FELT,
 };
 pub use paths::PropertyEdit;
 pub use properties::{ComponentInfo, PropertyInfo, ValueKind};
@@ -427,29 +428,49 @@ mod tests {
         assert!(err.contains("strike/anchor/96:position"), "{err}");
     }
 
-    /// Presets written before the felt had hysteresis load with a lossless felt;
-    /// a negative or huge hysteresis is refused by name.
+    /// Presets written before the felt had hysteresis or relaxed load with a
+    /// felt that neither has hysteresis nor relaxes; a negative or huge
+    /// hysteresis, relaxing fraction or relaxation time is refused by name.
     #[test]
-    fn felt_hysteresis_defaults_to_zero_and_is_range_checked() {
+    fn felt_losses_default_to_none_and_are_range_checked() {
         let old: String = DEFAULT_PRESET_TOML
             .lines()
-            .filter(|line| !line.starts_with("felt_hysteresis_s_per_m"))
+            .filter(|line| !line.starts_with("felt_relaxing_fraction"))
             .collect::<Vec<_>>()
             .join("\n");
-        let p = Preset::from_toml(&old).unwrap();
-        assert_eq!(p.key_params(60).unwrap().felt.hysteresis_s_per_m, 0.0);
-        let grand = Preset::default_grand();
-        assert!(grand.key_params(60).unwrap().felt.hysteresis_s_per_m > 0.0);
-        for bad in ["-0.1", "2.5", "nan"] {
-            let text = DEFAULT_PRESET_TOML.replacen(
-                "felt_hysteresis_s_per_m = 0.08",
-                &format!("felt_hysteresis_s_per_m = {bad}"),
-                1,
-            );
+        let felt = Preset::from_toml(&old)
+            .unwrap()
+            .key_params(60)
+            .unwrap()
+            .felt;
+        assert_eq!(
+            (felt.hysteresis_s_per_m, felt.relaxing_fraction),
+            (0.0, 0.0)
+        );
+        let grand = Preset::default_grand().key_params(60).unwrap().felt;
+        assert!(grand.relaxing_fraction > 0.0);
+        let first = "felt_relaxation_s = 2.0e-4";
+        for (field, bad) in [
+            ("felt_hysteresis_s_per_m", "-0.1"),
+            ("felt_hysteresis_s_per_m", "2.5"),
+            ("felt_hysteresis_s_per_m", "nan"),
+            ("felt_relaxing_fraction", "-0.1"),
+            ("felt_relaxing_fraction", "1.0"),
+            ("felt_relaxation_s", "0.0"),
+            ("felt_relaxation_s", "inf"),
+        ] {
+            // The first anchor's line of the field, or a new line after its
+            // relaxation time.
+            let text = match DEFAULT_PRESET_TOML.lines().find(|l| l.starts_with(field)) {
+                Some(line) => DEFAULT_PRESET_TOML.replacen(line, &format!("{field} = {bad}"), 1),
+                None => {
+                    DEFAULT_PRESET_TOML.replacen(first, &format!("{first}\n{field} = {bad}"), 1)
+                }
+            };
             let err = Preset::from_toml(&text).unwrap_err().to_string();
             assert!(
-                err.contains("hammers/anchor/21:felt_hysteresis_s_per_m"),
-                "{err}"
+                err.contains(&format!("hammers/anchor/21:{field}")),
+                "{field} = {bad}: {err}"
             );
         }
     }

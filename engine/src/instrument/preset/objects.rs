@@ -13,7 +13,7 @@ use super::anchored::{Anchored, value_at};
 use super::check::Checker;
 use crate::mech::action::{ActionSettings, VelocityCurve};
 use crate::resonators::SoundboardParams;
-use crate::wdf::FeltLaw;
+use crate::wdf::{FeltLaw, UNUSED_RELAXATION_S};
 
 /// Most modes a bar may list.
 pub const MAX_BAR_MODES: usize = 3;
@@ -21,6 +21,10 @@ pub const MAX_BAR_MODES: usize = 3;
 /// Felt hysteresis (s/m) where no anchor gives one: a lossless felt, as every
 /// hammer was before the felt had hysteresis.
 pub const LOSSLESS_FELT: f64 = 0.0;
+
+/// Felt relaxing fraction where no anchor gives one: a felt that does not
+/// relax, as every hammer was before the felt relaxed.
+pub const UNRELAXING_FELT: f64 = 0.0;
 
 /// One object of an instrument, as its kind's table lists it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -234,6 +238,14 @@ pub struct HammerAnchor {
     /// where no anchor gives it, [`LOSSLESS_FELT`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub felt_hysteresis_s_per_m: Option<f64>,
+    /// Stulov's relaxing fraction `ε` of the felt: the part of its stiffness
+    /// a slow compression relaxes; where no anchor gives it, [`UNRELAXING_FELT`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub felt_relaxing_fraction: Option<f64>,
+    /// Stulov's relaxation time `τ` of the felt, s; where no anchor gives it,
+    /// [`UNUSED_RELAXATION_S`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub felt_relaxation_s: Option<f64>,
 }
 
 impl Anchored for HammerAnchor {
@@ -257,6 +269,12 @@ impl HammerSet {
             hysteresis_s_per_m: self
                 .at(key, |a| a.felt_hysteresis_s_per_m)
                 .unwrap_or(LOSSLESS_FELT),
+            relaxing_fraction: self
+                .at(key, |a| a.felt_relaxing_fraction)
+                .unwrap_or(UNRELAXING_FELT),
+            relaxation_s: self
+                .at(key, |a| a.felt_relaxation_s)
+                .unwrap_or(UNUSED_RELAXATION_S),
         })
     }
 
@@ -284,6 +302,20 @@ impl HammerSet {
                 0.0,
                 2.0,
                 "0 to 2 s/m",
+            )?;
+            c.range(
+                "felt_relaxing_fraction",
+                a.felt_relaxing_fraction,
+                0.0,
+                0.95,
+                "0 to 0.95",
+            )?;
+            c.range(
+                "felt_relaxation_s",
+                a.felt_relaxation_s,
+                1e-6,
+                0.1,
+                "1 µs to 100 ms",
             )
         })
     }
