@@ -24,3 +24,15 @@ pub mod random;
 pub mod resonators;
 pub mod rt;
 pub mod wdf;
+
+/// The arithmetic this processor runs the audio in: `"fused-multiply-add"`
+/// where it fuses multiplies and adds (x86-64 with AVX2 and FMA), otherwise
+/// `"separate-multiply-add"`. Renders are bit-identical from run to run on the
+/// same arithmetic; on the other they differ by rounding.
+pub fn arithmetic() -> &'static str {
+    if wdf::fused::available() {
+        "fused-multiply-add"
+    } else {
+        "separate-multiply-add"
+    }
+}
