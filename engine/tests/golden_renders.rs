@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use orchard_engine::instrument::Preset;
-use orchard_engine::rt::Synth;
+use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, Synth, SynthEvent, TimedEvent};
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
 use serde::Deserialize;
@@ -50,7 +50,7 @@ const TOLERANCE_DB: f64 = 0.01;
 /// Environment variable that rewrites the goldens from this build's renders.
 const BLESS: &str = "ORCHARD_BLESS_GOLDEN";
 
-/// One thing that happens in a reference render.
+/// One thing that happens in a reference render, in a scene's short notation.
 #[derive(Clone, Copy)]
 enum Event {
     /// Key, MIDI velocity.
@@ -58,6 +58,22 @@ enum Event {
     Off(u8),
     /// Sustain pedal depth, 0 to 1.
     Sustain(f32),
+}
+
+impl From<Event> for SynthEvent {
+    fn from(event: Event) -> Self {
+        match event {
+            Event::On(key, velocity) => SynthEvent::NoteOn {
+                key,
+                velocity: f32::from(velocity) / 127.0,
+            },
+            Event::Off(key) => SynthEvent::NoteOff {
+                key,
+                velocity: DEFAULT_RELEASE_VELOCITY,
+            },
+            Event::Sustain(depth) => SynthEvent::Sustain(depth),
+        }
+    }
 }
 
 /// A reference render: a built-in preset and what is played on it, at seconds
@@ -164,18 +180,11 @@ fn render(scene: &Scene) -> (Vec<f32>, Vec<f32>) {
     let mut synth = Synth::new(&preset, SAMPLE_RATE).unwrap();
     let frames = (LENGTH_S * SAMPLE_RATE) as usize;
     let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
-    let mut done = 0;
-    for &(at_s, event) in scene.events {
-        let at = (at_s * SAMPLE_RATE) as usize;
-        synth.process(&mut left[done..at], &mut right[done..at]);
-        done = at;
-        match event {
-            Event::On(key, velocity) => synth.note_on(key, f32::from(velocity) / 127.0),
-            Event::Off(key) => synth.note_off(key),
-            Event::Sustain(depth) => synth.set_sustain(depth),
-        }
-    }
-    synth.process(&mut left[done..], &mut right[done..]);
+    let events = scene.events.iter().map(|&(at_s, event)| TimedEvent {
+        offset: (at_s * SAMPLE_RATE) as usize,
+        event: event.into(),
+    });
+    synth.process_events(&mut left, &mut right, events);
     (left, right)
 }
 
