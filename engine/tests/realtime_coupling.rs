@@ -375,7 +375,7 @@ fn views_show_the_mechanics_and_meters_without_blocking() {
     .unwrap();
     let mut views = synth.take_views().unwrap();
     assert!(synth.take_views().is_none());
-    let c4 = 60 - 21;
+    let c4 = 60;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let reading = std::sync::Arc::clone(&stop);
     let reader = std::thread::spawn(move || {
@@ -450,7 +450,7 @@ fn the_action_catches_the_hammer_the_strings_threw_back() {
     let blow = 0.047;
     let fallen = speed * dt + 0.5 * 9.81 * dt * dt;
     let expected = (blow - fallen) / blow;
-    let travel = f64::from(view.hammer_travel[60 - 21]);
+    let travel = f64::from(view.hammer_travel[60]);
     assert!(
         (travel - expected).abs() < 2e-5,
         "travel {travel}, from the measured rebound {expected}"

@@ -151,7 +151,7 @@ mod tests {
         assert_eq!(p.get("tuning:a4_hz"), Some(442.0));
         assert_eq!(p.get("strings:detune_cents"), Some(2.0));
         let bars = SoundSettings {
-            instrument: Instrument::MalletBar,
+            instrument: Instrument::named("mallet-bar").unwrap(),
             ..settings
         }
         .instrument();

@@ -24,13 +24,15 @@ use std::time::Duration;
 use rtrb::{Consumer, Producer, RingBuffer};
 
 use super::denormals::FlushDenormals;
+use super::family::Family;
 use super::ops::{Operation, Stamped, ToWorker};
 use super::triple_buffer::{Publisher, Subscriber, triple_buffer};
 use super::view::{MIDI_KEYS, MechanicsView, MeterView, Views};
-use super::voices::{CHUNK, SynthError, Voices};
+use super::voices::{CHUNK, SynthError, Voices, check_sample_rate};
 use super::worker::{CONTROL_RATE_HZ, Worker, WorkerHost};
 use super::{SynthEvent, TimedEvent};
 use crate::analysis::{peak, rms};
+use crate::families::family_of;
 use crate::instrument::{ContactTrace, Preset, StrikeReport};
 
 mod handover;
@@ -94,10 +96,10 @@ enum Link {
 
 /// A new instrument's audio side, prepared off the audio thread.
 struct Prepared {
-    voices: Voices,
+    voices: Box<dyn Voices>,
     preset: Preset,
-    /// Whether its worker has an action (the worker's part of the shape).
-    has_action: bool,
+    /// Its family's name: a live install needs the same family.
+    family: &'static str,
     /// Whether it should carry on what the running instrument is playing, if
     /// the shapes agree ([`InstrumentLoader::load_live`]).
     live: bool,
@@ -145,8 +147,8 @@ impl InstrumentLoader {
     /// ([`Action::continue_motion_from`](crate::mech::action::Action::continue_motion_from)).
     /// The edit sounds from that block on, on the notes already sounding too.
     ///
-    /// When the shapes differ (other keys, another number of strings on a
-    /// key, other bar modes, a soundboard or action added or removed, a
+    /// When the shapes differ (another family, other keys, another number of
+    /// strings on a key, other bar modes, a soundboard added or removed, a
     /// different number of shared hammers), it is a switch as
     /// [`InstrumentLoader::load`] makes. Fails as `load` does.
     ///
@@ -163,9 +165,8 @@ impl InstrumentLoader {
         if self.instruments.is_full() || self.workers.is_full() {
             return Err(SynthError::SwitchPending);
         }
-        let voices = Voices::new(preset, self.sample_rate)?;
-        let worker = Box::new(Worker::new(preset, self.sample_rate, self.latency));
-        let has_action = worker.action().is_some();
+        let family = family_of(preset)?;
+        let (voices, worker) = build(family, preset, self.sample_rate, self.latency)?;
         // The worker first: the audio thread announces the switch to the
         // worker only once it has taken the voices.
         if self.workers.push(worker).is_err() {
@@ -174,7 +175,7 @@ impl InstrumentLoader {
         let prepared = Box::new(Prepared {
             voices,
             preset: preset.clone(),
-            has_action,
+            family: family.name(),
             live,
         });
         self.instruments
@@ -196,10 +197,10 @@ impl InstrumentLoader {
 /// or panic, and may run on the audio thread. In lock-step mode that includes
 /// the worker's steps, which run inside `process`.
 pub struct Synth {
-    voices: Voices,
+    voices: Box<dyn Voices>,
     preset: Preset,
-    /// Whether the worker has an action (the worker's part of the shape).
-    has_action: bool,
+    /// Its family's name: a live install needs the same family.
+    family: &'static str,
     sample_rate: f64,
     /// Samples rendered since preparation.
     now: u64,
@@ -305,7 +306,7 @@ impl Synth {
         Self {
             voices: parts.voices,
             preset: parts.preset,
-            has_action: parts.has_action,
+            family: parts.family,
             sample_rate: parts.loader.sample_rate,
             now: 0,
             epoch: 0,
@@ -471,7 +472,7 @@ impl Synth {
     /// Energy of the waves on `key`'s strings now, J (0 while they are at
     /// rest, and for keys without strings).
     pub fn string_energy_j(&self, key: u8) -> f64 {
-        self.voices.string_energy_j(key)
+        self.voices.resonator_energy_j(key)
     }
 
     /// The strings `key`'s current (or last) strike hit, bit `i` for string `i`
@@ -538,7 +539,7 @@ impl Synth {
             self.voices.render(
                 &mut left[done..done + n],
                 &mut right[done..done + n],
-                |key, frame, how| {
+                &mut |key, frame, how| {
                     let rebound = Stamped {
                         at: now + frame as u64,
                         epoch,
@@ -625,7 +626,7 @@ impl Synth {
         self.next_energy_report = self.now + self.energy_interval;
         let energies = &mut self.string_energy;
         energies.fill(0.0);
-        self.voices.string_energies(|key, joules| {
+        self.voices.resonator_energies(&mut |key, joules| {
             energies[usize::from(key)] = joules as f32;
         });
     }
@@ -645,11 +646,11 @@ impl Synth {
             return;
         };
         let live = next.live
-            && next.has_action == self.has_action
-            && next.voices.continue_from(&self.voices);
+            && next.family == self.family
+            && next.voices.continue_from(self.voices.as_ref());
         std::mem::swap(&mut self.voices, &mut next.voices);
         std::mem::swap(&mut self.preset, &mut next.preset);
-        std::mem::swap(&mut self.has_action, &mut next.has_action);
+        std::mem::swap(&mut self.family, &mut next.family);
         if !live {
             self.epoch = self.epoch.wrapping_add(1);
         }
@@ -736,9 +737,9 @@ impl Drop for Synth {
 
 /// Everything a synthesiser is made of but its link to the worker.
 struct Parts {
-    voices: Voices,
+    voices: Box<dyn Voices>,
     preset: Preset,
-    has_action: bool,
+    family: &'static str,
     mechanics: Subscriber<MechanicsView>,
     to_worker: Producer<Stamped<ToWorker>>,
     from_worker: Consumer<Stamped<Operation>>,
@@ -755,9 +756,8 @@ impl Parts {
         sample_rate: f64,
         latency: u64,
     ) -> Result<(Self, WorkerHost), SynthError> {
-        let voices = Voices::new(preset, sample_rate)?;
-        let mut worker = Box::new(Worker::new(preset, sample_rate, latency));
-        let has_action = worker.action().is_some();
+        let family = family_of(preset)?;
+        let (voices, mut worker) = build(family, preset, sample_rate, latency)?;
         let (mechanics_publisher, mechanics) = triple_buffer(MechanicsView::default());
         worker.publish_view_to(mechanics_publisher);
         let (to_worker, commands) = RingBuffer::new(COMMAND_QUEUE);
@@ -776,7 +776,7 @@ impl Parts {
         let parts = Self {
             voices,
             preset: preset.clone(),
-            has_action,
+            family: family.name(),
             mechanics,
             to_worker,
             from_worker,
@@ -793,4 +793,19 @@ impl Parts {
         };
         Ok((parts, host))
     }
+}
+
+/// `preset`'s voices and worker, as `family` builds them, at `sample_rate`
+/// (Hz); the worker's operations come `latency` samples after the control
+/// step that makes them.
+fn build(
+    family: &dyn Family,
+    preset: &Preset,
+    sample_rate: f64,
+    latency: u64,
+) -> Result<(Box<dyn Voices>, Box<Worker>), SynthError> {
+    check_sample_rate(sample_rate)?;
+    let voices = family.voices(preset, sample_rate)?;
+    let worker = Box::new(Worker::new(family.mechanics(preset), sample_rate, latency));
+    Ok((voices, worker))
 }
