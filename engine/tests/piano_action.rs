@@ -1,7 +1,9 @@
 //! The grand action at control rate: timing, velocity curve, repetition,
 //! dampers and pedals.
 
-use orchard_engine::mech::action::{Action, ActionCommand, ActionEvent, ActionSettings};
+use orchard_engine::families::grand_piano::action::{
+    Action, ActionCommand, ActionEvent, ActionSettings,
+};
 use orchard_engine::mech::{Model, PropertyAccess, PropertyError};
 
 const C4: u8 = 60;

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::peak_frequency;
+use orchard_engine::families::grand_piano::action::ActionSettings;
 use orchard_engine::instrument::Preset;
-use orchard_engine::mech::action::ActionSettings;
 use orchard_engine::random::SplitMix64;
 use orchard_engine::rt::{RealtimeOptions, Synth, SynthEvent, TimedEvent};
 

@@ -2,7 +2,7 @@
 //! striker (a mallet, or a hammer with no action behind it) at once, at the
 //! speed the velocity curve gives; there is nothing to catch, repeat or damp.
 
-use crate::mech::action::VelocityCurve;
+use crate::instrument::VelocityCurve;
 use crate::mech::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
 use crate::rt::{Mechanics, Operation, SynthEvent};
 

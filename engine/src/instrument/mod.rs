@@ -8,6 +8,7 @@ mod preset;
 mod strike;
 mod string_key;
 mod tuning;
+mod velocity_curve;
 mod voice;
 
 pub use bar::{BarError, BarParams, MalletBar};
@@ -22,4 +23,5 @@ pub use preset::{
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};
 pub use tuning::{StretchedTuning, note_name, octave_widening_cents, parse_note_name};
+pub use velocity_curve::VelocityCurve;
 pub use voice::{StruckString, VoiceError};

@@ -8,7 +8,8 @@
 //!
 //! - [`model`]: the [`Model`] trait, its state and step adjustments, property
 //!   access by path.
-//! - [`action`]: the grand piano's action and pedals at control rate.
+//! - The grand piano's action and pedals are a model of the grand piano's
+//!   family ([`crate::families::grand_piano::action`]).
 //! - [`agents`]: input and output probes, controllers and monitors.
 //! - [`scheduler`]: the root model's advance loop, adaptive stepping, waypoints.
 //! - [`property`]: component paths, declared properties with ranges and units,
@@ -19,7 +20,6 @@
 //!   kinetic-energy minima, its period `D`, the change `A` of every state
 //!   variable per cycle, and gradual effects (Gelsey's Section 3).
 
-pub mod action;
 pub mod agents;
 pub mod long_term;
 pub mod mechanism;

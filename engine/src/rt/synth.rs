@@ -144,7 +144,7 @@ impl InstrumentLoader {
     /// key's waves, dampers, hammers in flight and the soundboard's ringing
     /// into the new voices ([`Voices::continue_from`]), and the new worker
     /// carries on the keys, pedals and hammers of the old
-    /// ([`Action::continue_motion_from`](crate::mech::action::Action::continue_motion_from)).
+    /// ([`Action::continue_motion_from`](crate::families::grand_piano::action::Action::continue_motion_from)).
     /// The edit sounds from that block on, on the notes already sounding too.
     ///
     /// When the shapes differ (another family, other keys, another number of
@@ -427,7 +427,7 @@ impl Synth {
     }
 
     /// Sets a mechanical property by path (e.g. `action:curve`, see
-    /// [`crate::mech::action::Action`]); the worker refuses non-finite and
+    /// [`crate::families::grand_piano::action::Action`]); the worker refuses non-finite and
     /// out-of-range values and unknown paths (and counts them).
     pub fn set_property(&mut self, path: &'static str, value: f64) {
         self.send(ToWorker::SetProperty { path, value });

@@ -2,7 +2,7 @@
 //! pedals, [`Action`]) as the worker drives it, turning let-offs into strikes
 //! and damper moves into damper operations.
 
-use crate::mech::action::{Action, ActionCommand, ActionEvent, ActionSettings, KEYS, LOWEST_NOTE};
+use super::action::{Action, ActionCommand, ActionEvent, ActionSettings, KEYS, LOWEST_NOTE};
 use crate::mech::property::PropertyTree;
 use crate::mech::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
 use crate::rt::{DEFAULT_RELEASE_VELOCITY, Mechanics, Operation, Pedals, SynthEvent};

@@ -2,6 +2,7 @@
 //! hammers shared through a pool, standing on one bridge and soundboard,
 //! thrown by a grand action with its dampers and pedals.
 
+pub mod action;
 mod mechanics;
 mod voices;
 
@@ -11,6 +12,7 @@ pub use voices::PianoVoices;
 use super::thrown::ThrownStrikers;
 use crate::instrument::{DEFAULT_PRESET_TOML, Preset, Resonators};
 use crate::rt::{Family, Mechanics, SynthError, Voices};
+use action::ActionSettings;
 
 /// Damper travel time when the piano has no dampers, s (the action still
 /// times its damper levers).
@@ -45,7 +47,12 @@ impl Family for GrandPiano {
         let action = preset.topology().ok().and_then(|t| {
             let spec = t.action?;
             let damper_travel_s = t.dampers.map_or(UNDAMPED_TRAVEL_S, |d| d.travel_s);
-            Some(spec.settings(preset.velocity, t.hammers.start_gap_m, damper_travel_s))
+            Some(ActionSettings::of(
+                spec,
+                preset.velocity,
+                t.hammers.start_gap_m,
+                damper_travel_s,
+            ))
         });
         match action {
             Some(settings) => Box::new(PianoMechanics::new(settings)),

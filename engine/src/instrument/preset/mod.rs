@@ -50,7 +50,7 @@ pub use properties::{ComponentInfo, PropertyInfo, ValueKind};
 pub use topology::{Resonators, StrikeAnchor, StrikeSpec, Topology};
 
 use super::StretchedTuning;
-use crate::mech::action::VelocityCurve;
+use crate::instrument::VelocityCurve;
 use check::Checker;
 
 /// The instrument every front end plays when no other is chosen, embedded at build time.
@@ -293,7 +293,7 @@ impl Preset {
         }
         let topology = topology::resolve(self.objects()?, &self.strikes, root)?;
         if topology.action.is_some() {
-            let (lo, hi) = crate::mech::action::NOTES;
+            let (lo, hi) = ActionSpec::NOTES;
             let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
             keyboard.range("lowest_key", lowest_key, f64::from(lo), 127.0, keys)?;
             keyboard.range("highest_key", highest_key, 0.0, f64::from(hi), keys)?;

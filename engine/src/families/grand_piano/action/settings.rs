@@ -1,7 +1,7 @@
 //! The action's settings: regulation (blow distance, let-off, check), the
 //! velocity curve, restitution, key return, repetition and damper travel.
 
-use super::velocity_curve::VelocityCurve;
+use crate::instrument::{ActionSpec, VelocityCurve};
 
 /// The action's settings (all properties, under `action:`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,6 +24,30 @@ pub struct ActionSettings {
     pub damper_travel_s: f64,
     /// Simulate the jack's whole stroke (1) or throw from let-off (0).
     pub realistic_travel: bool,
+}
+
+impl ActionSettings {
+    /// The settings a preset's action `spec` describes, with the player's
+    /// `velocity` curve, the hammers' let-off distance `let_off_m` (m) and
+    /// dampers that travel in `damper_travel_s` (s).
+    pub fn of(
+        spec: &ActionSpec,
+        velocity: VelocityCurve,
+        let_off_m: f64,
+        damper_travel_s: f64,
+    ) -> Self {
+        Self {
+            blow_distance: spec.blow_distance_m,
+            let_off: let_off_m,
+            check_drop: spec.check_drop_m,
+            velocity,
+            restitution: spec.restitution,
+            key_return_s: spec.key_return_s,
+            repetition_rise: spec.repetition_rise,
+            damper_travel_s,
+            realistic_travel: spec.realistic_travel,
+        }
+    }
 }
 
 impl Default for ActionSettings {

@@ -33,12 +33,11 @@ mod motion;
 mod pedals;
 mod properties;
 mod settings;
-mod velocity_curve;
 
+pub use crate::instrument::VelocityCurve;
 pub use keyboard::{KEYS, LOWEST_NOTE, NOTES, key_index};
 pub use messages::{ActionCommand, ActionEvent};
 pub use settings::ActionSettings;
-pub use velocity_curve::VelocityCurve;
 
 use crate::capacity::copy_within_capacity;
 
