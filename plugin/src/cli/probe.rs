@@ -26,8 +26,8 @@ Probe paths (each a CSV column; sampled every --probe-interval):
   key/N:string_energy_j              energy of key N's strings, J (measured ~60 times a second)
   key/N:peak_force_n                 largest felt force of key N's last strike, N
   output:peak, output:rms            output level over the interval, full scale 1 (both channels)
-  action:NAME                        the action's settings in use (e.g. action:let_off, m)
-  any preset path                    e.g. tuning:a4_hz (constant; see --set)
+  any preset path                    e.g. tuning:a4_hz; the action's settings by their preset paths
+                                     (action:blow_distance_m, hammers:start_gap_m, velocity:curve) as in use
 N is a MIDI key (60 is middle C). Probes of the action need an instrument with one (grand-piano).";
 
 /// What one key probe measures.

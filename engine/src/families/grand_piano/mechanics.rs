@@ -1,9 +1,16 @@
 //! The grand piano's mechanics: its action (keys, hammers, dampers and three
 //! pedals, [`Action`]) as the worker drives it, turning let-offs into strikes
 //! and damper moves into damper operations.
+//!
+//! The action's settings are edited live by the preset's own property paths
+//! (`action:blow_distance_m`, `hammers:start_gap_m`, `velocity:curve`,
+//! `dampers:travel_s`…), declared with the preset's units, ranges and
+//! descriptions: one path and one declaration per value, whether a preset
+//! file, `render --set`, the editor or the worker changes it.
 
 use super::action::{Action, ActionCommand, ActionEvent, ActionSettings, KEYS, LOWEST_NOTE};
-use crate::mech::property::PropertyTree;
+use crate::instrument::Preset;
+use crate::mech::property::{PropertyInfo, PropertyTree};
 use crate::mech::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
 use crate::rt::{DEFAULT_RELEASE_VELOCITY, Mechanics, Operation, Pedals, SynthEvent};
 
@@ -11,23 +18,68 @@ use crate::rt::{DEFAULT_RELEASE_VELOCITY, Mechanics, Operation, Pedals, SynthEve
 /// for every key, twice over.
 const ACTION_EVENTS: usize = 4 * KEYS;
 
+/// Which of the action's settings a preset value is: the preset object's
+/// field (`FIELD` of the action, hammers, dampers or velocity curve), and the
+/// action model's own path for it.
+const LIVE_SETTINGS: &[(Owner, &str, &str)] = &[
+    (Owner::Action, "blow_distance_m", "action:blow_distance"),
+    (Owner::Action, "check_drop_m", "action:check_drop"),
+    (Owner::Action, "restitution", "action:restitution"),
+    (Owner::Action, "key_return_s", "action:key_return_s"),
+    (Owner::Action, "repetition_rise", "action:repetition_rise"),
+    (Owner::Action, "realistic_travel", "action:realistic_travel"),
+    (Owner::Hammers, "start_gap_m", "action:let_off"),
+    (Owner::Dampers, "travel_s", "action:damper_travel_s"),
+    (Owner::Velocity, "softest_speed_m_s", "action:softest_speed"),
+    (Owner::Velocity, "hardest_speed_m_s", "action:hardest_speed"),
+    (Owner::Velocity, "curve", "action:curve"),
+];
+
+/// The part of a preset a live setting belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    Action,
+    Hammers,
+    Dampers,
+    Velocity,
+}
+
+/// A setting the worker may change while the action plays.
+#[derive(Debug, Clone)]
+struct LiveSetting {
+    /// Its preset path (`action:blow_distance_m`).
+    path: String,
+    /// The action model's path for it (`action:blow_distance`).
+    action_path: &'static str,
+    /// The preset's declaration: unit, range, description.
+    info: PropertyInfo,
+}
+
 /// A grand action and the events of its present step.
 #[derive(Debug)]
 pub struct PianoMechanics {
     action: Action,
     /// The action's events of the present step (time s, event).
     events: Vec<(f64, ActionEvent)>,
+    /// What the worker may edit, by preset path.
+    live: Vec<LiveSetting>,
 }
 
 impl PianoMechanics {
-    /// An action with `settings`, every key at rest.
+    /// The action of `preset` with `settings`, every key at rest; its
+    /// settings are edited by `preset`'s paths.
     ///
-    /// Allocates: the action's queues and the event buffer.
-    pub fn new(settings: ActionSettings) -> Self {
+    /// Allocates: the action's queues, the event buffer and the declarations.
+    pub fn new(settings: ActionSettings, preset: &Preset) -> Self {
         Self {
             action: Action::new(settings),
             events: Vec::with_capacity(ACTION_EVENTS),
+            live: live_settings(preset),
         }
+    }
+
+    fn live(&self, path: &str) -> Option<&LiveSetting> {
+        self.live.iter().find(|setting| setting.path == path)
     }
 
     /// The action.
@@ -74,14 +126,66 @@ impl Model for PianoMechanics {
     }
 }
 
+/// Reads and sets the action's settings by their preset paths, and its
+/// motion (`pedals:sustain`, `pedals:una_corda`) by the action's.
 impl PropertyAccess for PianoMechanics {
     fn property(&self, path: &str) -> Option<f64> {
-        self.action.property(path)
+        match self.live(path) {
+            Some(setting) => self.action.property(setting.action_path),
+            None => self
+                .action
+                .property(path)
+                .filter(|_| path.starts_with("pedals:")),
+        }
     }
 
     fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        self.action.set_property(path, value)
+        let setting = self
+            .live(path)
+            .ok_or_else(|| PropertyError::UnknownPath(path.to_string()))?;
+        let action_path = setting.action_path;
+        self.action
+            .set_property(action_path, value)
+            .map_err(|e| match e {
+                PropertyError::OutOfRange {
+                    value, min, max, ..
+                } => PropertyError::OutOfRange {
+                    path: path.to_string(),
+                    value,
+                    min,
+                    max,
+                },
+                _ => PropertyError::UnknownPath(path.to_string()),
+            })
     }
+}
+
+/// The settings of `preset`'s action that the worker may edit live, by the
+/// preset's paths, with the preset's declarations.
+fn live_settings(preset: &Preset) -> Vec<LiveSetting> {
+    let first = |names: Vec<&String>| names.first().map(|name| name.to_string());
+    let component = |owner| match owner {
+        Owner::Action => first(preset.grand_action.keys().collect()),
+        Owner::Hammers => first(preset.felt_hammers.keys().collect()),
+        Owner::Dampers => first(preset.dampers.keys().collect()),
+        Owner::Velocity => Some("velocity".to_string()),
+    };
+    LIVE_SETTINGS
+        .iter()
+        .filter_map(|&(owner, field, action_path)| {
+            let path = format!("{}:{field}", component(owner)?);
+            let declared = preset.property_info(&path)?;
+            let value = preset.get(&path)?;
+            let (min, max) = declared.range;
+            let info =
+                PropertyInfo::new(field, declared.description, declared.unit, min, max, value);
+            Some(LiveSetting {
+                path,
+                action_path,
+                info,
+            })
+        })
+        .collect()
 }
 
 impl Mechanics for PianoMechanics {
@@ -172,7 +276,14 @@ impl Mechanics for PianoMechanics {
     }
 
     fn declare_properties(&self, tree: &mut PropertyTree) {
-        self.action.declare_properties(tree);
+        for setting in &self.live {
+            let (component, _) = setting
+                .path
+                .split_once(':')
+                .expect("a preset path has a component");
+            tree.add_component(component);
+            tree.declare(component, setting.info.clone());
+        }
     }
 
     fn striker_travel(&self, key: u8) -> Option<f64> {
@@ -193,5 +304,44 @@ impl Mechanics for PianoMechanics {
             sostenuto: self.action.sostenuto(),
             una_corda: self.action.una_corda(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::families::grand_piano::GrandPiano;
+    use crate::rt::Family;
+
+    /// Every setting the worker edits is a path of the preset, declared as
+    /// the preset declares it (unit, range, description), reading the value
+    /// the preset gives; an edit reaches the action, and an edit out of the
+    /// preset's range is refused.
+    #[test]
+    fn the_worker_edits_the_presets_own_paths_as_the_preset_declares_them() {
+        let grand = Preset::default_grand();
+        let mut mechanics = GrandPiano.mechanics(&grand);
+        let mut tree = PropertyTree::new();
+        mechanics.declare_properties(&mut tree);
+        let explicit = tree.explicit_values();
+        assert_eq!(explicit.len(), LIVE_SETTINGS.len(), "{explicit:?}");
+        for (path, &value) in &explicit {
+            let declared = grand.property_info(path).expect("a preset path");
+            let info = tree.info(path).unwrap();
+            assert_eq!((info.min, info.max), declared.range, "{path}");
+            assert_eq!(info.unit, declared.unit, "{path}");
+            assert_eq!(info.description, declared.description, "{path}");
+            assert_eq!(Some(value), grand.get(path), "{path}");
+            assert_eq!(mechanics.property(path), Some(value), "{path}");
+        }
+        mechanics.set_property("velocity:curve", 2.0).unwrap();
+        assert_eq!(mechanics.property("velocity:curve"), Some(2.0));
+        assert!(
+            mechanics
+                .set_property("action:blow_distance_m", 1.0)
+                .is_err()
+        );
+        // The action model's own names are not the worker's.
+        assert!(mechanics.set_property("action:curve", 2.0).is_err());
     }
 }

@@ -55,7 +55,7 @@ impl Family for GrandPiano {
             ))
         });
         match action {
-            Some(settings) => Box::new(PianoMechanics::new(settings)),
+            Some(settings) => Box::new(PianoMechanics::new(settings, preset)),
             None => Box::new(ThrownStrikers::new(preset.velocity)),
         }
     }
