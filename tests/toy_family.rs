@@ -9,7 +9,8 @@ use std::f64::consts::TAU;
 use orchard_engine::analysis::peak_frequency;
 use orchard_engine::families;
 use orchard_engine::instrument::{Preset, Rebound};
-use orchard_engine::mech::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
+use orchard_engine::mech::{Model, ModelState, StepAdjustment};
+use orchard_engine::props::{PropertyAccess, PropertyError};
 use orchard_engine::rt::{
     CHUNK, Family, MIDI_KEYS, Mechanics, Operation, Synth, SynthError, SynthEvent, Voices,
 };

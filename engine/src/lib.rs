@@ -16,6 +16,8 @@
 //! - [`families`]: the instrument families (grand piano, mallets and bars) and
 //!   the registry of them.
 //! - [`analysis`]: measurements on rendered audio (pitch, level).
+//! - [`props`]: the one property system: paths, declarations, the property
+//!   tree, what can be probed.
 //! - [`mech`]: the mechanical scheduler (models, agents, mechanisms, long-term
 //!   behaviour).
 #![warn(missing_docs)]
@@ -25,6 +27,7 @@ mod capacity;
 pub mod families;
 pub mod instrument;
 pub mod mech;
+pub mod props;
 pub mod random;
 pub mod resonators;
 pub mod rt;

@@ -3,7 +3,8 @@
 //! speed the velocity curve gives; there is nothing to catch, repeat or damp.
 
 use crate::instrument::VelocityCurve;
-use crate::mech::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
+use crate::mech::{Model, ModelState, StepAdjustment};
+use crate::props::{PropertyAccess, PropertyError};
 use crate::rt::{Mechanics, Operation, SynthEvent};
 
 /// Strikers thrown straight from the player's velocity.

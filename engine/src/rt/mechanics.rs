@@ -5,9 +5,9 @@
 
 use super::SynthEvent;
 use super::ops::Operation;
-use crate::mech::model::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
-use crate::mech::property::PropertyTree;
+use crate::mech::model::{Model, ModelState, StepAdjustment};
 use crate::mech::scheduler::Simulated;
+use crate::props::{PropertyAccess, PropertyError, PropertyTree};
 
 /// The pedals as a family's mechanics hold them, for the editor and probes
 /// (all zero for an instrument without pedals).

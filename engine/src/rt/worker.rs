@@ -17,8 +17,8 @@ use super::mechanics::{Mechanics, MechanicsModel};
 use super::ops::{Operation, Stamped, ToWorker};
 use super::triple_buffer::Publisher;
 use super::view::{MIDI_KEYS, MechanicsView};
-use crate::mech::property::PropertyTree;
 use crate::mech::scheduler::{ModelId, RootModel};
+use crate::props::PropertyTree;
 
 /// Control rate of the mechanics, Hz.
 pub const CONTROL_RATE_HZ: f64 = 3_000.0;

@@ -8,31 +8,32 @@
 //! descriptions: one path and one declaration per value, whether a preset
 //! file, `render --set`, the editor or the worker changes it.
 
-use super::action::{Action, ActionCommand, ActionEvent, ActionSettings, KEYS, LOWEST_NOTE};
+use super::action::{
+    Action, ActionCommand, ActionEvent, ActionSettings, KEYS, LOWEST_NOTE, Setting,
+};
 use crate::instrument::Preset;
-use crate::mech::property::{PropertyInfo, PropertyTree};
-use crate::mech::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
+use crate::mech::{Model, ModelState, StepAdjustment};
+use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
 use crate::rt::{DEFAULT_RELEASE_VELOCITY, Mechanics, Operation, Pedals, SynthEvent};
 
 /// Action events one control period may produce: a let-off and a damper move
 /// for every key, twice over.
 const ACTION_EVENTS: usize = 4 * KEYS;
 
-/// Which of the action's settings a preset value is: the preset object's
-/// field (`FIELD` of the action, hammers, dampers or velocity curve), and the
-/// action model's own path for it.
-const LIVE_SETTINGS: &[(Owner, &str, &str)] = &[
-    (Owner::Action, "blow_distance_m", "action:blow_distance"),
-    (Owner::Action, "check_drop_m", "action:check_drop"),
-    (Owner::Action, "restitution", "action:restitution"),
-    (Owner::Action, "key_return_s", "action:key_return_s"),
-    (Owner::Action, "repetition_rise", "action:repetition_rise"),
-    (Owner::Action, "realistic_travel", "action:realistic_travel"),
-    (Owner::Hammers, "start_gap_m", "action:let_off"),
-    (Owner::Dampers, "travel_s", "action:damper_travel_s"),
-    (Owner::Velocity, "softest_speed_m_s", "action:softest_speed"),
-    (Owner::Velocity, "hardest_speed_m_s", "action:hardest_speed"),
-    (Owner::Velocity, "curve", "action:curve"),
+/// Which of the action's settings a preset value is: the preset object it
+/// belongs to, its field there, and the setting.
+const LIVE_SETTINGS: &[(Owner, &str, Setting)] = &[
+    (Owner::Action, "blow_distance_m", Setting::BlowDistance),
+    (Owner::Action, "check_drop_m", Setting::CheckDrop),
+    (Owner::Action, "restitution", Setting::Restitution),
+    (Owner::Action, "key_return_s", Setting::KeyReturn),
+    (Owner::Action, "repetition_rise", Setting::RepetitionRise),
+    (Owner::Action, "realistic_travel", Setting::RealisticTravel),
+    (Owner::Hammers, "start_gap_m", Setting::LetOff),
+    (Owner::Dampers, "travel_s", Setting::DamperTravel),
+    (Owner::Velocity, "softest_speed_m_s", Setting::SoftestSpeed),
+    (Owner::Velocity, "hardest_speed_m_s", Setting::HardestSpeed),
+    (Owner::Velocity, "curve", Setting::Curve),
 ];
 
 /// The part of a preset a live setting belongs to.
@@ -49,8 +50,8 @@ enum Owner {
 struct LiveSetting {
     /// Its preset path (`action:blow_distance_m`).
     path: String,
-    /// The action model's path for it (`action:blow_distance`).
-    action_path: &'static str,
+    /// Which setting of the action it is.
+    setting: Setting,
     /// The preset's declaration: unit, range, description.
     info: PropertyInfo,
 }
@@ -126,37 +127,33 @@ impl Model for PianoMechanics {
     }
 }
 
-/// Reads and sets the action's settings by their preset paths, and its
-/// motion (`pedals:sustain`, `pedals:una_corda`) by the action's.
+/// Reads and sets the action's settings by their preset paths, within the
+/// preset's ranges, and reads its motion (`pedals:sustain`,
+/// `pedals:una_corda`).
 impl PropertyAccess for PianoMechanics {
     fn property(&self, path: &str) -> Option<f64> {
         match self.live(path) {
-            Some(setting) => self.action.property(setting.action_path),
-            None => self
-                .action
-                .property(path)
-                .filter(|_| path.starts_with("pedals:")),
+            Some(live) => Some(self.action.settings().get(live.setting)),
+            None => self.action.property(path),
         }
     }
 
     fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        let setting = self
+        let live = self
             .live(path)
             .ok_or_else(|| PropertyError::UnknownPath(path.to_string()))?;
-        let action_path = setting.action_path;
-        self.action
-            .set_property(action_path, value)
-            .map_err(|e| match e {
-                PropertyError::OutOfRange {
-                    value, min, max, ..
-                } => PropertyError::OutOfRange {
-                    path: path.to_string(),
-                    value,
-                    min,
-                    max,
-                },
-                _ => PropertyError::UnknownPath(path.to_string()),
-            })
+        let (min, max) = (live.info.min, live.info.max);
+        if !(value >= min && value <= max) {
+            return Err(PropertyError::OutOfRange {
+                path: path.to_string(),
+                value,
+                min,
+                max,
+            });
+        }
+        let setting = live.setting;
+        self.action.set_setting(setting, value);
+        Ok(())
     }
 }
 
@@ -172,7 +169,7 @@ fn live_settings(preset: &Preset) -> Vec<LiveSetting> {
     };
     LIVE_SETTINGS
         .iter()
-        .filter_map(|&(owner, field, action_path)| {
+        .filter_map(|&(owner, field, setting)| {
             let path = format!("{}:{field}", component(owner)?);
             let declared = preset.property_info(&path)?;
             let value = preset.get(&path)?;
@@ -181,7 +178,7 @@ fn live_settings(preset: &Preset) -> Vec<LiveSetting> {
                 PropertyInfo::new(field, declared.description, declared.unit, min, max, value);
             Some(LiveSetting {
                 path,
-                action_path,
+                setting,
                 info,
             })
         })

@@ -37,6 +37,7 @@ mod settings;
 pub use crate::instrument::VelocityCurve;
 pub use keyboard::{KEYS, LOWEST_NOTE, NOTES, key_index};
 pub use messages::{ActionCommand, ActionEvent};
+pub use properties::Setting;
 pub use settings::ActionSettings;
 
 use crate::capacity::copy_within_capacity;
