@@ -1,13 +1,20 @@
 //! The family seam, proved from outside the engine: a toy family defined only
 //! here — a plucked string with a plectrum for mechanics — registers with the
-//! engine and plays through `Synth` as the built-in families do, with no
-//! change to the realtime layer.
+//! engine and plays through `Synth` and through the plugin, loaded in this
+//! process by a CLAP host, as the built-in families do, with no change to the
+//! realtime layer.
 
 use std::any::Any;
 use std::f64::consts::TAU;
+use std::sync::OnceLock;
+
+use clack_extensions::params::{ParamInfoBuffer, PluginParams};
+use clack_host::events::event_types::{NoteOnEvent, ParamValueEvent};
+use clack_host::prelude::*;
 
 use orchard_engine::analysis::peak_frequency;
 use orchard_engine::families;
+use orchard_engine::families::mallet_bar::MalletBars;
 use orchard_engine::instrument::{Preset, Rebound};
 use orchard_engine::mech::{Model, ModelState, StepAdjustment};
 use orchard_engine::props::{PropertyAccess, PropertyError};
@@ -176,7 +183,8 @@ impl Family for ToyPluck {
     }
 
     fn presets(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
+        static PRESETS: OnceLock<[(&str, &str); 1]> = OnceLock::new();
+        PRESETS.get_or_init(|| [("toy-pluck", toy_preset_text())])
     }
 
     fn fits(&self, _preset: &Preset) -> bool {
@@ -208,12 +216,29 @@ impl Family for ToyPluck {
     }
 }
 
-/// A preset the toy family plays: the mallet bars' keyboard and tuning.
+/// The toy family's preset: the mallet bars' keyboard and tuning, played
+/// by the toy family.
+fn toy_preset_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        // The mallet family's own preset (not through the registry, which
+        // asks this family for its presets).
+        let [(_, text)] = MalletBars.presets() else {
+            panic!("the mallet family has one preset");
+        };
+        let bars = Preset::from_toml(text).unwrap();
+        let toy = text
+            .replace("family = \"mallet-bar\"", "family = \"toy-pluck\"")
+            .replace(&format!("name = \"{}\"", bars.name), "name = \"Toy pluck\"");
+        assert_ne!(toy, *text, "the mallet preset names its family and its name");
+        toy
+    })
+}
+
+/// The toy preset, its family registered.
 fn toy_preset() -> Preset {
     families::register(&ToyPluck);
-    let mut preset = Preset::load("mallet-bar").unwrap();
-    preset.family = Some("toy-pluck".into());
-    preset
+    Preset::from_toml(toy_preset_text()).unwrap()
 }
 
 #[test]
@@ -250,4 +275,157 @@ fn a_preset_naming_an_unknown_family_is_refused_with_the_known_ones() {
             && error.contains("mallet-bar"),
         "{error}"
     );
+}
+
+struct HostShared;
+
+impl SharedHandler<'_> for HostShared {
+    fn request_restart(&self) {}
+    fn request_process(&self) {}
+    fn request_callback(&self) {}
+}
+
+struct InProcessHost;
+
+impl HostHandlers for InProcessHost {
+    type Shared<'a> = HostShared;
+    type MainThread<'a> = ();
+    type AudioProcessor<'a> = ();
+}
+
+/// The plugin's CLAP entry, loaded from this process (not from a bundle), so
+/// that it sees the families registered here.
+fn in_process_entry() -> PluginEntry {
+    // SAFETY: nice-plug's entry is a `clap_plugin_entry` of the same C
+    // layout as clack's, alive for the whole process.
+    unsafe {
+        let raw = &orchard::clap_entry as *const _ as *const clack_host::entry::EntryDescriptor;
+        PluginEntry::load_from_raw(&*raw, c"orchard-in-process").unwrap()
+    }
+}
+
+/// Renders `frames` at `FS` in blocks of 256 from a new instance, choosing
+/// the instrument called `instrument_name` at frame 0 and playing A4 at
+/// frame 2560.
+fn render_in_plugin(entry: &PluginEntry, instrument_name: &str, frames: usize) -> Vec<f32> {
+    let host = HostInfo::new(
+        "Orchard toy test",
+        "Orchard",
+        "https://example.invalid",
+        "0.1.0",
+    )
+    .unwrap();
+    let factory = entry.get_plugin_factory().unwrap();
+    let id = factory.plugin_descriptors().next().unwrap().id().unwrap();
+    let mut instance =
+        PluginInstance::<InProcessHost>::new(|_| HostShared, |_| (), entry, id, &host).unwrap();
+    let params: PluginParams = instance.plugin_shared_handle().get_extension().unwrap();
+    let mut instrument = None;
+    for i in 0..params.count(&instance.plugin_handle()) {
+        let mut buffer = ParamInfoBuffer::new();
+        if let Some(info) = params.get_info(&instance.plugin_handle(), i, &mut buffer)
+            && info.name == b"Instrument"
+        {
+            instrument = Some((info.id, info.max_value));
+        }
+    }
+    let info = instrument.expect("an instrument parameter");
+    let (instrument_id, steps) = info;
+    let choices = orchard::Instrument::names();
+    let index = choices.iter().position(|&n| n == instrument_name).unwrap();
+    // Hosts see the choice as a normalised value, index over the last index.
+    let value = index as f64 / (choices.len() - 1) as f64 * steps;
+    let config = PluginAudioConfiguration {
+        sample_rate: FS,
+        min_frames_count: 1,
+        max_frames_count: 256,
+    };
+    let processor = instance.activate(|_, _| (), config).unwrap();
+    let out = std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let mut processor = processor.start_processing().unwrap();
+                let mut out = vec![0.0f32; frames];
+                let (mut left, mut right) = ([0.0f32; 256], [0.0f32; 256]);
+                let mut input_ports = AudioPorts::with_capacity(0, 0);
+                let mut output_ports = AudioPorts::with_capacity(2, 1);
+                let mut events = EventBuffer::with_capacity(4);
+                let mut start = 0;
+                while start < frames {
+                    let len = 256.min(frames - start);
+                    events.clear();
+                    if start == 0 {
+                        events.push(&ParamValueEvent::new(
+                            0,
+                            instrument_id,
+                            Pckn::match_all(),
+                            value,
+                        ));
+                    }
+                    // The note once the instrument has been rebuilt.
+                    if start == 2560 {
+                        events.push(&NoteOnEvent::new(
+                            0,
+                            Pckn::new(0u16, 0u16, 69u16, 0u32),
+                            0.8,
+                        ));
+                    }
+                    let inputs = input_ports.with_input_buffers([] as [AudioPortBuffer<
+                        [InputChannel<f32>; 0],
+                        [InputChannel<f64>; 0],
+                    >; 0]);
+                    let mut outputs = output_ports.with_output_buffers([AudioPortBuffer {
+                        latency: 0,
+                        channels: AudioPortBufferType::f32_output_only(
+                            [&mut left[..len], &mut right[..len]].into_iter(),
+                        ),
+                    }]);
+                    processor
+                        .process(
+                            &inputs,
+                            &mut outputs,
+                            &InputEvents::from_buffer(&events),
+                            &mut OutputEvents::void(),
+                            Some(start as u64),
+                            None,
+                        )
+                        .unwrap();
+                    out[start..start + len].copy_from_slice(&left[..len]);
+                    start += len;
+                    if start == 256 {
+                        // The chosen instrument is built off the audio
+                        // thread: give it time before the note.
+                        std::thread::sleep(std::time::Duration::from_millis(300));
+                    }
+                }
+                (processor.stop_processing(), out)
+            })
+            .join()
+            .unwrap()
+    });
+    let (processor, out) = out;
+    instance.deactivate(processor);
+    out
+}
+
+/// The host's instrument list comes from the registry: the toy family's
+/// preset is offered beside the built-in ones, and choosing it plays the toy
+/// family in the plugin (its plectrum's delay, its string's pitch).
+#[test]
+fn a_family_defined_outside_the_engine_plays_in_the_plugin() {
+    families::register(&ToyPluck);
+    let entry = in_process_entry();
+    let choices = orchard::Instrument::names();
+    assert!(choices.contains(&"Toy pluck"), "{choices:?}");
+    assert!(choices.contains(&"Grand piano"), "{choices:?}");
+    let out = render_in_plugin(&entry, "Toy pluck", (0.5 * FS) as usize);
+    let note_on = 2560;
+    let onset = out.iter().position(|x| x.abs() > 1e-6).unwrap();
+    let delay_s = (onset - note_on) as f64 / FS;
+    assert!(
+        (PLUCK_DELAY_S..PLUCK_DELAY_S + 0.002).contains(&delay_s),
+        "plucked {delay_s} s after the note"
+    );
+    let pitch = peak_frequency(&out[onset..], FS, 200.0, 1000.0).unwrap();
+    assert!((pitch - 440.0).abs() < 1.0, "sounds at {pitch} Hz");
 }

@@ -99,6 +99,11 @@ impl Instrument {
         catalog().ids[self.0]
     }
 
+    /// The names hosts show for every choice, in order.
+    pub fn names() -> &'static [&'static str] {
+        &catalog().names
+    }
+
     /// The built-in preset called `name`, if there is one.
     pub fn named(name: &str) -> Option<Self> {
         catalog().ids.iter().position(|&id| id == name).map(Self)

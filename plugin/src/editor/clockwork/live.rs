@@ -5,8 +5,8 @@
 
 use std::time::Instant;
 
-use orchard_engine::mech::mechanism::{self, Mechanism, Stepper};
 use orchard_engine::mech::Model;
+use orchard_engine::mech::mechanism::{self, Mechanism, Stepper};
 use orchard_engine::props::PropertyAccess;
 
 /// Longest simulated time one frame advances, s. A slower frame (a stall, a
