@@ -230,7 +230,10 @@ fn toy_preset_text() -> &'static str {
         let toy = text
             .replace("family = \"mallet-bar\"", "family = \"toy-pluck\"")
             .replace(&format!("name = \"{}\"", bars.name), "name = \"Toy pluck\"");
-        assert_ne!(toy, *text, "the mallet preset names its family and its name");
+        assert_ne!(
+            toy, *text,
+            "the mallet preset names its family and its name"
+        );
         toy
     })
 }
