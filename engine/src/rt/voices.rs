@@ -7,9 +7,7 @@ use std::f64::consts::FRAC_PI_4;
 use std::fmt;
 
 use super::ops::Operation;
-use crate::instrument::{
-    BarError, ContactTrace, OutputSpec, PresetError, Rebound, StrikeReport, VoiceError,
-};
+use crate::instrument::{ContactTrace, OutputSpec, PresetError, Rebound, StrikeReport};
 
 /// Frames a family renders per call at most; sets the size of the mixing buses.
 pub const CHUNK: usize = 256;
@@ -27,15 +25,9 @@ pub enum SynthError {
     SampleRate(f64),
     /// The preset's objects do not fit together.
     Preset(PresetError),
-    /// A key's string cannot be built at this sample rate.
-    Key {
-        /// MIDI key.
-        key: u8,
-        /// Why.
-        reason: VoiceError,
-    },
-    /// A key's bar cannot be built at this sample rate.
-    Bar(BarError),
+    /// A key's voice cannot be built at this sample rate: the family's
+    /// one-line reason, naming the key.
+    Voice(String),
     /// The preset names a family no registry knows, or no family fits it.
     Family(String),
     /// The mechanical worker's thread could not be started.
@@ -51,8 +43,7 @@ impl fmt::Display for SynthError {
                 write!(f, "sample rate {rate} Hz is outside 8000 to 768000 Hz")
             }
             Self::Preset(e) => e.fmt(f),
-            Self::Key { key, reason } => write!(f, "key {key}: {reason}"),
-            Self::Bar(e) => e.fmt(f),
+            Self::Voice(reason) => reason.fmt(f),
             Self::Family(reason) => reason.fmt(f),
             Self::Worker(reason) => write!(f, "cannot start the mechanical worker: {reason}"),
             Self::SwitchPending => {

@@ -595,7 +595,7 @@ fn build_key(
         travel,
         silence_threshold,
     )
-    .map_err(|reason| SynthError::Key { key, reason })?;
+    .map_err(|reason| SynthError::Voice(format!("key {key}: {reason}")))?;
     strings.set_has_damper(topology.dampers.is_some_and(|d| d.damps(key)));
     Ok(strings)
 }

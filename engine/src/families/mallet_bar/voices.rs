@@ -34,7 +34,7 @@ impl BarVoices {
             })?;
             bars.push(
                 MalletBar::new(&params, sample_rate, SILENCE_LEVEL / gain)
-                    .map_err(SynthError::Bar)?,
+                    .map_err(|e| SynthError::Voice(e.to_string()))?,
             );
             key_gains.push(stereo_gains(&preset.output, f64::from(key - lowest) / span));
         }
