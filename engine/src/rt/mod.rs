@@ -5,6 +5,7 @@
 mod denormals;
 mod event;
 mod ops;
+mod score;
 mod synth;
 mod triple_buffer;
 mod view;
@@ -14,6 +15,7 @@ mod worker;
 pub use denormals::FlushDenormals;
 pub use event::{SynthEvent, TimedEvent};
 pub use ops::{Operation, Stamped, ToWorker};
+pub use score::{Score, ScorePlayer};
 pub use synth::{Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth};
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
 pub use view::{MIDI_KEYS, MechanicsView, MeterView, Views};
