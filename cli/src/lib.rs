@@ -366,8 +366,6 @@ fn probe_interval_frames(args: &RenderArgs, rate: f64) -> Result<Option<usize>, 
 /// Runs `orchard presets`: the built-in presets, one line each, or with
 /// `--paths` every property path of one preset and its value.
 pub fn run_presets(args: &PresetsArgs) -> Result<String, String> {
-    use orchard_engine::instrument::BUILTIN_PRESETS;
-
     if let Some(name) = &args.paths {
         let preset = Preset::load(name).map_err(|e| e.to_string())?;
         let lines: Vec<String> = preset
@@ -381,7 +379,7 @@ pub fn run_presets(args: &PresetsArgs) -> Result<String, String> {
         return Ok(lines.join("\n"));
     }
     let mut lines = Vec::new();
-    for (name, _) in BUILTIN_PRESETS {
+    for (name, _) in orchard_engine::families::builtin_presets() {
         let preset = Preset::load(name).map_err(|e| format!("{name}: {e}"))?;
         lines.push(format!("{name:<14}{}", preset.description));
     }

@@ -11,9 +11,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use orchard_engine::mech::PropertyAccess;
-use orchard_engine::mech::action::Action;
-use orchard_engine::rt::{MeterView, Subscriber, Synth};
+use orchard_engine::rt::{Mechanics, MeterView, Subscriber, Synth};
 
 use super::wav::partial_path;
 
@@ -28,8 +26,8 @@ Probe paths (each a CSV column; sampled every --probe-interval):
   key/N:string_energy_j              energy of key N's strings, J (measured ~60 times a second)
   key/N:peak_force_n                 largest felt force of key N's last strike, N
   output:peak, output:rms            output level over the interval, full scale 1 (both channels)
-  action:NAME                        the action's settings in use (e.g. action:let_off, m)
-  any preset path                    e.g. tuning:a4_hz (constant; see --set)
+  any preset path                    e.g. tuning:a4_hz; the action's settings by their preset paths
+                                     (action:blow_distance_m, hammers:start_gap_m, velocity:curve) as in use
 N is a MIDI key (60 is middle C). Probes of the action need an instrument with one (grand-piano).";
 
 /// What one key probe measures.
@@ -59,7 +57,7 @@ impl Source {
     /// Resolves `path` against the instrument `synth` plays; the error is one
     /// line naming the path.
     fn resolve(path: &str, synth: &Synth) -> Result<Self, String> {
-        let action = synth.lock_step_action();
+        let action = moving_mechanics(synth);
         let needs_action = |source: Source| match action {
             Some(_) => Ok(source),
             None => Err(format!(
@@ -203,7 +201,7 @@ impl Recorder {
     /// Writes one row: the probes' values now (the synthesiser's time).
     pub fn record(&mut self, synth: &Synth) -> Result<(), String> {
         let meters = self.meters.as_mut().map(|m| *m.latest());
-        let action = synth.lock_step_action();
+        let action = moving_mechanics(synth);
         let mut line = (synth.samples_rendered() as f64 / synth.sample_rate()).to_string();
         for source in &self.sources {
             let value = value(source, synth, action, meters.as_ref(), &self.level);
@@ -244,20 +242,30 @@ impl Drop for Recorder {
     }
 }
 
+/// The mechanics of `synth` if they have keys that move (an action), to
+/// probe; `None` for strikers thrown straight from the velocity.
+fn moving_mechanics(synth: &Synth) -> Option<&dyn Mechanics> {
+    let lowest = synth.preset().keyboard.lowest_key;
+    synth
+        .lock_step_mechanics()
+        .filter(|m| m.striker_travel(lowest).is_some())
+}
+
 /// The value of `source` now.
 fn value(
     source: &Source,
     synth: &Synth,
-    action: Option<&Action>,
+    action: Option<&dyn Mechanics>,
     meters: Option<&MeterView>,
     level: &Level,
 ) -> f64 {
-    let from_action = |f: &dyn Fn(&Action) -> Option<f64>| action.and_then(f).unwrap_or(f64::NAN);
+    let from_action =
+        |f: &dyn Fn(&dyn Mechanics) -> Option<f64>| action.and_then(f).unwrap_or(f64::NAN);
     match source {
         Source::Action(path) => from_action(&|a| a.property(path)),
-        Source::Sostenuto => from_action(&|a| Some(f64::from(u8::from(a.sostenuto())))),
+        Source::Sostenuto => from_action(&|a| Some(f64::from(u8::from(a.pedals().sostenuto)))),
         Source::Key(key, quantity) => match quantity {
-            KeyQuantity::HammerTravel => from_action(&|a| a.hammer_travel(*key)),
+            KeyQuantity::HammerTravel => from_action(&|a| a.striker_travel(*key)),
             KeyQuantity::Damper => from_action(&|a| a.damper(*key)),
             KeyQuantity::Down => from_action(&|a| a.key_down(*key).map(|d| f64::from(u8::from(d)))),
             KeyQuantity::StringEnergy => meters.map_or(f64::NAN, |m| {

@@ -219,7 +219,7 @@ fn probes_record_a_note_and_the_pedal() {
         "key/60:peak_force_n",
         "pedals:sustain",
         "output:rms",
-        "action:let_off",
+        "hammers:start_gap_m",
         "tuning:a4_hz",
     ];
     let csv_path = dir.join("probes.csv");
@@ -292,7 +292,7 @@ fn probes_record_a_note_and_the_pedal() {
     all("pedals:sustain", 2.55, 3.0, &|v| v < 0.01);
     all("output:rms", 0.0, 0.5, &|v| v == 0.0);
     assert!(max("output:rms", 0.5, 1.0) > 1e-3);
-    all("action:let_off", 0.0, 3.0, &|v| v > 0.0 && v < 0.01);
+    all("hammers:start_gap_m", 0.0, 3.0, &|v| v > 0.0 && v < 0.01);
     all("tuning:a4_hz", 0.0, 3.0, &|v| v == 440.0);
     std::fs::remove_dir_all(dir).ok();
 }

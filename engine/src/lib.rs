@@ -10,16 +10,24 @@
 //! - [`wdf`]: wave-digital elements, adaptors and nonlinear roots.
 //! - [`resonators`]: waveguide strings and the filters inside them.
 //! - [`instrument`]: instrument descriptions (presets as data) and struck-string voices.
-//! - [`rt`]: the audio-thread synthesiser that plays voices from note events.
+//! - [`rt`]: the audio-thread synthesiser that plays any instrument family from
+//!   note events, and the seams a family fills ([`rt::Family`], [`rt::Voices`],
+//!   [`rt::Mechanics`]).
+//! - [`families`]: the instrument families (grand piano, mallets and bars) and
+//!   the registry of them.
 //! - [`analysis`]: measurements on rendered audio (pitch, level).
+//! - [`props`]: the one property system: paths, declarations, the property
+//!   tree, what can be probed.
 //! - [`mech`]: the mechanical scheduler (models, agents, mechanisms, long-term
 //!   behaviour).
 #![warn(missing_docs)]
 
 pub mod analysis;
 mod capacity;
+pub mod families;
 pub mod instrument;
 pub mod mech;
+pub mod props;
 pub mod random;
 pub mod resonators;
 pub mod rt;

@@ -3,6 +3,7 @@
 //! allocates.
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
+use orchard_engine::families::grand_piano::PianoVoices;
 use orchard_engine::instrument::{Preset, SHARED_HAMMERS};
 use orchard_engine::rt::{Operation, Synth, SynthEvent, TimedEvent, Voices};
 
@@ -24,7 +25,7 @@ struct Run {
 
 /// Strikes `keys` at 3 m/s before sample 0 (all at once) or at `launch_at[i]`,
 /// their dampers lifted at sample 0, and renders `frames` samples.
-fn run(voices: &mut Voices, keys: &[u8], launch_at: Option<&[usize]>, frames: usize) -> Run {
+fn run(voices: &mut PianoVoices, keys: &[u8], launch_at: Option<&[usize]>, frames: usize) -> Run {
     let strike = |key| Operation::Strike {
         key,
         speed_m_s: 3.0,
@@ -82,7 +83,7 @@ fn largest_step(output: &[f64], range: std::ops::Range<usize>) -> f64 {
 fn pool_exhaustion_steals_without_a_click() {
     let preset = Preset::default_grand();
     let frames = (0.4 * FS) as usize;
-    let mut shared = Voices::with_hammers(&preset, FS, 4).unwrap();
+    let mut shared = PianoVoices::with_hammers(&preset, FS, 4).unwrap();
     assert_eq!(shared.hammers().len(), 4);
     let stolen = run(&mut shared, &CHORD, None, frames);
     assert_eq!(shared.stolen_contacts(), 4, "steals at {:?}", stolen.steals);
@@ -98,7 +99,7 @@ fn pool_exhaustion_steals_without_a_click() {
         assert!(waited_s < 5e-3, "key {key} waited {waited_s} s");
     }
 
-    let mut ample = Voices::with_hammers(&preset, FS, CHORD.len()).unwrap();
+    let mut ample = PianoVoices::with_hammers(&preset, FS, CHORD.len()).unwrap();
     let reference = run(&mut ample, &CHORD, Some(&stolen.launches), frames);
     assert_eq!(ample.stolen_contacts(), 0);
     assert_eq!(reference.launches, stolen.launches);
@@ -135,8 +136,8 @@ fn pool_exhaustion_steals_without_a_click() {
 fn exhausted_pool_never_allocates() {
     let preset = Preset::default_grand();
     let cluster: Vec<u8> = (48..72).collect();
-    let mut voices = Voices::new(&preset, FS).unwrap();
-    let mut few = Voices::with_hammers(&preset, FS, 4).unwrap();
+    let mut voices = PianoVoices::new(&preset, FS).unwrap();
+    let mut few = PianoVoices::with_hammers(&preset, FS, 4).unwrap();
     let (mut l, mut r) = (vec![0.0f32; 256], vec![0.0f32; 256]);
     let mut peak = 0.0f32;
     assert_no_alloc(|| {

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::{peak_frequency, rms};
+use orchard_engine::families::grand_piano::PianoVoices;
+use orchard_engine::families::mallet_bar::BarVoices;
 use orchard_engine::instrument::{Preset, StrikeReport};
 use orchard_engine::rt::{
     InstrumentLoader, Operation, RealtimeOptions, Score, Synth, SynthError, SynthEvent, Voices,
@@ -588,7 +590,7 @@ fn live_edits_are_deterministic_across_runs_and_block_sizes() {
 #[test]
 fn voices_continuing_the_same_instrument_render_the_same_samples() {
     let grand = Preset::default_grand();
-    let mut old = Voices::new(&grand, FS).unwrap();
+    let mut old = PianoVoices::new(&grand, FS).unwrap();
     let (mut left, mut right) = ([0.0f32; 200], [0.0f32; 200]);
     let strike = |key, speed_m_s| Operation::Strike {
         key,
@@ -603,7 +605,7 @@ fn voices_continuing_the_same_instrument_render_the_same_samples() {
     }
     old.apply(strike(50, 0.5));
     old.render(&mut left[..7], &mut right[..7], |_, _, _| {});
-    let mut new = Voices::new(&grand, FS).unwrap();
+    let mut new = PianoVoices::new(&grand, FS).unwrap();
     assert!(new.continue_from(&old));
     let (mut new_left, mut new_right) = ([0.0f32; 200], [0.0f32; 200]);
     for _ in 0..50 {
@@ -614,6 +616,6 @@ fn voices_continuing_the_same_instrument_render_the_same_samples() {
     assert_eq!(new.strike_report(50), old.strike_report(50));
     assert!(new.strike_report(50).unwrap().contacts > 0);
     // Another shape is refused and leaves the voices as they are.
-    let mut bars = Voices::new(&Preset::load("mallet-bar").unwrap(), FS).unwrap();
+    let mut bars = BarVoices::new(&Preset::load("mallet-bar").unwrap(), FS).unwrap();
     assert!(!bars.continue_from(&old) && !bars.is_active());
 }

@@ -2,10 +2,11 @@
 //! ticking, the ratchet's one-way motion, the `Model` contract, adaptive
 //! stepping around impacts, and errors from broken descriptions.
 
+use orchard_engine::mech::Model;
 use orchard_engine::mech::mechanism::{
     BuildError, IntegrationParameters, Mechanism, MechanismDescription, builtin, run,
 };
-use orchard_engine::mech::{Model, PropertyAccess, PropertyError};
+use orchard_engine::props::{PropertyAccess, PropertyError};
 
 /// A balance wheel on its hairspring, alone: Gelsey's balance data (inertia 20,
 /// hairspring 15 per rad relaxed at 90°), friction as given.
@@ -488,7 +489,7 @@ fn failed_newton_and_overlong_steps_ask_for_shorter_ones() {
 /// with the path and range named.
 #[test]
 fn mechanism_properties_declare_into_the_property_tree() {
-    use orchard_engine::mech::{Mode, PropertyTree};
+    use orchard_engine::props::{Mode, PropertyTree};
     let m = Mechanism::from_toml(orchard_engine::mech::mechanism::builtin("escapement").unwrap())
         .unwrap();
     let mut tree = PropertyTree::new();

@@ -5,8 +5,9 @@ use std::sync::{Arc, Mutex};
 
 use orchard_engine::mech::{
     Controller, InputProbe, Interpolation, Model, ModelId, ModelState, Monitor, OutputProbe,
-    PropertyAccess, PropertyError, RootModel, SchedulerError, Slot, StepAdjustment,
+    RootModel, SchedulerError, Slot, StepAdjustment,
 };
+use orchard_engine::props::{PropertyAccess, PropertyError};
 
 /// Stiffness of the wall, N/m.
 const WALL: f64 = 1e7;

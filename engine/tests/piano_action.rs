@@ -1,8 +1,14 @@
 //! The grand action at control rate: timing, velocity curve, repetition,
 //! dampers and pedals.
 
-use orchard_engine::mech::action::{Action, ActionCommand, ActionEvent, ActionSettings};
-use orchard_engine::mech::{Model, PropertyAccess, PropertyError};
+use orchard_engine::families::grand_piano::GrandPiano;
+use orchard_engine::families::grand_piano::action::{
+    Action, ActionCommand, ActionEvent, ActionSettings,
+};
+use orchard_engine::instrument::Preset;
+use orchard_engine::mech::Model;
+use orchard_engine::props::{PropertyAccess, PropertyError};
+use orchard_engine::rt::Family;
 
 const C4: u8 = 60;
 
@@ -210,24 +216,36 @@ fn save_and_restore_are_bit_identical() {
 }
 
 #[test]
-fn properties_are_checked_against_their_ranges() {
-    let mut action = Action::new(ActionSettings::default());
-    action.set_property("action:let_off", 0.003).unwrap();
-    assert_eq!(action.property("action:let_off"), Some(0.003));
+fn settings_are_edited_by_the_presets_paths_within_its_ranges() {
+    let grand = Preset::default_grand();
+    let mut mechanics = GrandPiano.mechanics(&grand);
+    mechanics
+        .set_property("hammers:start_gap_m", 0.003)
+        .unwrap();
+    assert_eq!(mechanics.property("hammers:start_gap_m"), Some(0.003));
+    let (min, max) = grand.property_info("hammers:start_gap_m").unwrap().range;
     assert_eq!(
-        action.set_property("action:let_off", 0.5),
+        mechanics.set_property("hammers:start_gap_m", 0.5),
         Err(PropertyError::OutOfRange {
-            path: "action:let_off".into(),
+            path: "hammers:start_gap_m".into(),
             value: 0.5,
-            min: 0.0005,
-            max: 0.01
+            min,
+            max,
         })
     );
-    assert!(action.set_property("action:let_off", f64::NAN).is_err());
+    assert!(
+        mechanics
+            .set_property("hammers:start_gap_m", f64::NAN)
+            .is_err()
+    );
     assert_eq!(
-        action.set_property("action:colour", 1.0),
+        mechanics.set_property("action:colour", 1.0),
         Err(PropertyError::UnknownPath("action:colour".into()))
     );
+    // The pedals are the player's: read, never set.
+    assert_eq!(mechanics.property("pedals:sustain"), Some(0.0));
+    assert!(mechanics.set_property("pedals:sustain", 1.0).is_err());
+    let mut action = Action::new(ActionSettings::default());
     assert!(!action.command(f64::NAN, ActionCommand::Sustain(1.0)));
     // Keys outside the keyboard are ignored.
     assert!(action.command(

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::peak_frequency;
+use orchard_engine::families::grand_piano::action::ActionSettings;
 use orchard_engine::instrument::Preset;
-use orchard_engine::mech::action::ActionSettings;
 use orchard_engine::random::SplitMix64;
 use orchard_engine::rt::{RealtimeOptions, Score, Synth, SynthEvent};
 
@@ -68,9 +68,9 @@ fn edits(count: usize, seconds: f64, seed: u64) -> Vec<(usize, &'static str, f64
         .map(|i| {
             let at = rng.below(frames) as usize;
             match i % 5 {
-                0 => (at, "action:curve", 0.5 + rng.below(200) as f64 / 100.0),
+                0 => (at, "velocity:curve", 0.5 + rng.below(200) as f64 / 100.0),
                 1 => (at, "action:restitution", rng.below(90) as f64 / 100.0),
-                2 => (at, "action:curve", f64::NAN),
+                2 => (at, "velocity:curve", f64::NAN),
                 3 => (at, "action:key_return_s", f64::INFINITY),
                 _ => (at, "action:no_such_property", 1.0),
             }
@@ -263,11 +263,11 @@ fn render_blocks_at(
 #[test]
 fn bad_property_edits_are_refused() {
     let mut synth = Synth::new(&piano(), FS).unwrap();
-    synth.set_property("action:curve", f64::NAN);
-    synth.set_property("action:curve", f64::INFINITY);
-    synth.set_property("action:curve", -3.0);
+    synth.set_property("velocity:curve", f64::NAN);
+    synth.set_property("velocity:curve", f64::INFINITY);
+    synth.set_property("velocity:curve", -3.0);
     synth.set_property("action:nonsense", 1.0);
-    synth.set_property("action:curve", 2.0);
+    synth.set_property("velocity:curve", 2.0);
     synth.note_on(60, f32::NAN);
     synth.note_on(61, f32::INFINITY);
     synth.set_sustain(f32::NAN);
@@ -275,7 +275,7 @@ fn bad_property_edits_are_refused() {
     let (mut l, mut r) = (vec![0.0f32; 9_600], vec![0.0f32; 9_600]);
     synth.process(&mut l, &mut r);
     assert_eq!(synth.rejected_edits(), Some(4));
-    assert_eq!(synth.property("action:curve"), Some(2.0));
+    assert_eq!(synth.property("velocity:curve"), Some(2.0));
     assert!(l.iter().chain(&r).all(|s| s.is_finite()));
     assert!(
         l.iter().any(|&s| s != 0.0),
@@ -362,7 +362,7 @@ fn views_show_the_mechanics_and_meters_without_blocking() {
     .unwrap();
     let mut views = synth.take_views().unwrap();
     assert!(synth.take_views().is_none());
-    let c4 = 60 - 21;
+    let c4 = 60;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let reading = std::sync::Arc::clone(&stop);
     let reader = std::thread::spawn(move || {
@@ -437,7 +437,7 @@ fn the_action_catches_the_hammer_the_strings_threw_back() {
     let blow = 0.047;
     let fallen = speed * dt + 0.5 * 9.81 * dt * dt;
     let expected = (blow - fallen) / blow;
-    let travel = f64::from(view.hammer_travel[60 - 21]);
+    let travel = f64::from(view.hammer_travel[60]);
     assert!(
         (travel - expected).abs() < 2e-5,
         "travel {travel}, from the measured rebound {expected}"

@@ -19,26 +19,134 @@ pub fn set_base_preset(preset: Preset) -> bool {
     BASE_PRESET.set(preset).is_ok()
 }
 
+/// What a host parameter reaches in a preset: checked against the preset's
+/// declarations by the tests, so renaming a property breaks a test, not a
+/// knob.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// One property path of a component every preset has (`tuning:a4_hz`).
+    Path(&'static str),
+    /// Field `field` of every object of kind `kind` (`stiff-strings`,
+    /// `felt-hammers`, `soundboard`), on the object itself or on each of its
+    /// anchors.
+    Field {
+        /// The objects' kind, as a preset names it (`[KIND.NAME]`).
+        kind: &'static str,
+        /// The field.
+        field: &'static str,
+    },
+}
+
+impl Target {
+    /// Every property path of `preset` it reaches (none where the preset
+    /// lacks the part: a bar has no strings to detune).
+    pub fn paths(self, preset: &Preset) -> Vec<String> {
+        match self {
+            Self::Path(path) => preset
+                .get(path)
+                .map(|_| path.to_string())
+                .into_iter()
+                .collect(),
+            Self::Field { kind, field } => {
+                let objects: Vec<String> = preset
+                    .components()
+                    .into_iter()
+                    .filter(|c| c.kind == kind)
+                    .map(|c| c.path)
+                    .collect();
+                preset
+                    .paths()
+                    .into_iter()
+                    .filter(|path| {
+                        path.split_once(':').is_some_and(|(component, name)| {
+                            name == field
+                                && objects.iter().any(|object| {
+                                    component == object
+                                        || component
+                                            .strip_prefix(object.as_str())
+                                            .is_some_and(|rest| rest.starts_with("/anchor/"))
+                                })
+                        })
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// What each sound parameter (by its id) reaches; the output level and the
+/// instrument choice reach none.
+pub const TARGETS: &[(&str, Target)] = &[
+    (
+        "hardness",
+        Target::Field {
+            kind: "felt-hammers",
+            field: "felt_stiffness",
+        },
+    ),
+    (
+        "brightness",
+        Target::Field {
+            kind: "stiff-strings",
+            field: "loss_b2",
+        },
+    ),
+    (
+        "decay",
+        Target::Field {
+            kind: "stiff-strings",
+            field: "loss_b1",
+        },
+    ),
+    (
+        "detune",
+        Target::Field {
+            kind: "stiff-strings",
+            field: "detune_cents",
+        },
+    ),
+    (
+        "resonance",
+        Target::Field {
+            kind: "soundboard",
+            field: "body_gain",
+        },
+    ),
+    ("a4", Target::Path("tuning:a4_hz")),
+    ("stretch", Target::Path("tuning:stretch")),
+    ("velocity-curve", Target::Path("velocity:curve")),
+    ("width", Target::Path("output:stereo_width")),
+];
+
+/// How a parameter changes the properties it reaches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Change {
+    /// To this value.
+    To(f64),
+    /// By this factor, from the preset's value.
+    Times(f64),
+}
+
 /// The values of the sound parameters, as the host last set them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SoundSettings {
     /// The built-in instrument.
     pub instrument: Instrument,
-    /// −1 to 1: felt stiffness × 4^hardness (`HAMMERS/anchor/KEY:felt_stiffness`).
+    /// −1 to 1: felt stiffness × 4^hardness (every felt hammer's anchors).
     pub hardness: f32,
-    /// −1 to 1: string loss b2 ÷ 8^brightness (`STRINGS/anchor/KEY:loss_b2`).
+    /// −1 to 1: string loss b2 ÷ 8^brightness (every stiff string's anchors).
     pub brightness: f32,
-    /// 0.25 to 4: string loss b1 ÷ decay (`STRINGS/anchor/KEY:loss_b1`).
+    /// 0.25 to 4: string loss b1 ÷ decay (every stiff string's anchors).
     pub decay: f32,
-    /// Cents (`STRINGS:detune_cents`).
+    /// Cents (every stiff string's `detune_cents`).
     pub detune: f32,
-    /// Soundboard level (`SOUNDBOARD:body_gain`).
+    /// Soundboard level (every soundboard's `body_gain`).
     pub resonance: f32,
     /// Hz (`tuning:a4_hz`).
     pub a4: f32,
     /// 0 to 1 (`tuning:stretch`).
     pub stretch: f32,
-    /// Exponent (`velocity:curve`, and the action's `action:curve` at once).
+    /// Exponent (`velocity:curve`, the action's too).
     pub velocity_curve: f32,
     /// 0 to 1 (`output:stereo_width`).
     pub width: f32,
@@ -73,6 +181,22 @@ impl SoundSettings {
         preset
     }
 
+    /// What the parameter `id` does to the properties it reaches.
+    fn change(&self, id: &str) -> Option<Change> {
+        Some(match id {
+            "hardness" => Change::Times(4f64.powf(f64::from(self.hardness))),
+            "brightness" => Change::Times(8f64.powf(-f64::from(self.brightness))),
+            "decay" => Change::Times(1.0 / f64::from(self.decay)),
+            "detune" => Change::To(decimal(self.detune)),
+            "resonance" => Change::To(decimal(self.resonance)),
+            "a4" => Change::To(decimal(self.a4)),
+            "stretch" => Change::To(decimal(self.stretch)),
+            "velocity-curve" => Change::To(decimal(self.velocity_curve)),
+            "width" => Change::To(decimal(self.width)),
+            _ => return None,
+        })
+    }
+
     /// The chosen instrument with these settings applied.
     pub fn instrument(&self) -> Preset {
         let mut preset = match BASE_PRESET.get() {
@@ -81,29 +205,18 @@ impl SoundSettings {
                 .expect("the built-in presets are tested to load"),
         };
         let base = preset.clone();
-        let absolute = [
-            (":detune_cents", self.detune),
-            (":body_gain", self.resonance),
-            ("tuning:a4_hz", self.a4),
-            ("tuning:stretch", self.stretch),
-            ("velocity:curve", self.velocity_curve),
-            ("output:stereo_width", self.width),
-        ];
-        let scaled = [
-            (":felt_stiffness", 4f64.powf(f64::from(self.hardness))),
-            (":loss_b2", 8f64.powf(-f64::from(self.brightness))),
-            (":loss_b1", 1.0 / f64::from(self.decay)),
-        ];
-        for path in base.paths() {
-            let set_to = absolute
-                .iter()
-                .find(|(suffix, _)| path.ends_with(suffix))
-                .map(|&(_, value)| decimal(value))
-                .or_else(|| {
-                    let (_, factor) = scaled.iter().find(|(suffix, _)| path.ends_with(suffix))?;
-                    Some(base.get(&path)? * factor)
-                });
-            if let Some(value) = set_to {
+        for &(id, target) in TARGETS {
+            let Some(change) = self.change(id) else {
+                continue;
+            };
+            for path in target.paths(&base) {
+                let value = match change {
+                    Change::To(value) => value,
+                    Change::Times(factor) => match base.get(&path) {
+                        Some(value) => value * factor,
+                        None => continue,
+                    },
+                };
                 // Out of the preset's range: the property keeps its value.
                 let _ = preset.set(&path, value);
             }
@@ -121,6 +234,7 @@ fn decimal(value: f32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nice_plug::params::Params;
 
     fn defaults() -> SoundSettings {
         SoundSettings::from_params(&OrchardParams::default())
@@ -131,6 +245,40 @@ mod tests {
     fn defaults_leave_the_grand_as_it_is() {
         let settings = defaults();
         assert_eq!(settings.instrument(), Preset::default_grand());
+    }
+
+    /// Every host parameter but the output level and the instrument choice
+    /// reaches declared properties of the grand; each of its targets is a
+    /// parameter. Renaming a property or a parameter fails here.
+    #[test]
+    fn every_host_parameter_reaches_a_declared_property() {
+        let grand = Preset::default_grand();
+        let params = OrchardParams::default();
+        let ids: Vec<String> = params.param_map().into_iter().map(|(id, ..)| id).collect();
+        for id in &ids {
+            if id == "level" || id == "instrument" {
+                continue;
+            }
+            let (_, target) = TARGETS
+                .iter()
+                .find(|(target_id, _)| *target_id == id.as_str())
+                .unwrap_or_else(|| panic!("parameter {id} has no target"));
+            let paths = target.paths(&grand);
+            assert!(!paths.is_empty(), "parameter {id} reaches nothing");
+            for path in paths {
+                assert!(grand.property_info(&path).is_some(), "{id}: {path}");
+            }
+            assert!(defaults().change(id).is_some(), "{id} changes nothing");
+        }
+        for (id, _) in TARGETS {
+            assert!(ids.iter().any(|known| known == id), "no parameter {id}");
+        }
+        // A renamed field reaches nothing, and the test above would say so.
+        let renamed = Target::Field {
+            kind: "stiff-strings",
+            field: "detune",
+        };
+        assert!(renamed.paths(&grand).is_empty());
     }
 
     #[test]
@@ -151,7 +299,7 @@ mod tests {
         assert_eq!(p.get("tuning:a4_hz"), Some(442.0));
         assert_eq!(p.get("strings:detune_cents"), Some(2.0));
         let bars = SoundSettings {
-            instrument: Instrument::MalletBar,
+            instrument: Instrument::named("mallet-bar").unwrap(),
             ..settings
         }
         .instrument();

@@ -4,24 +4,24 @@ mod bar;
 mod contact;
 mod hammer_pool;
 mod key_params;
-mod key_voice;
 mod preset;
 mod strike;
 mod string_key;
 mod tuning;
+mod velocity_curve;
 mod voice;
 
 pub use bar::{BarError, BarParams, MalletBar};
 pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
-pub use key_voice::KeyVoice;
 pub use preset::{
-    ActionSpec, Anchored, BUILTIN_PRESETS, BarSet, ComponentInfo, DEFAULT_PRESET_TOML, DamperSet,
-    HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT, MAX_BAR_MODES, Object, OutputSpec, Preset,
-    PresetError, PropertyEdit, PropertyInfo, Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec,
-    StringAnchor, StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
+    ActionSpec, Anchored, BarSet, ComponentInfo, DEFAULT_PRESET_TOML, DamperSet, HammerAnchor,
+    HammerSet, Keyboard, LOSSLESS_FELT, MAX_BAR_MODES, Object, OutputSpec, Preset, PresetError,
+    PropertyEdit, PropertyInfo, Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec, StringAnchor,
+    StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};
 pub use tuning::{StretchedTuning, note_name, octave_widening_cents, parse_note_name};
+pub use velocity_curve::VelocityCurve;
 pub use voice::{StruckString, VoiceError};

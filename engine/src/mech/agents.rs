@@ -5,7 +5,8 @@
 
 use std::io::{self, Write};
 
-use super::model::{ModelState, PropertyAccess, PropertyError};
+use super::model::ModelState;
+use crate::props::{PropertyAccess, PropertyError};
 
 /// How an input probe's value varies between its knots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,28 +6,25 @@
 //! Sections 2.2–2.4) and Gelsey's automated reasoning about clockwork (seed
 //! `002_19044d9b103d0005.txt`).
 //!
-//! - [`model`]: the [`Model`] trait, its state and step adjustments, property
-//!   access by path.
-//! - [`action`]: the grand piano's action and pedals at control rate.
+//! - [`model`]: the [`Model`] trait, its state and step adjustments.
+//! - The grand piano's action and pedals are a model of the grand piano's
+//!   family ([`crate::families::grand_piano::action`]).
 //! - [`agents`]: input and output probes, controllers and monitors.
 //! - [`scheduler`]: the root model's advance loop, adaptive stepping, waypoints.
-//! - [`property`]: component paths, declared properties with ranges and units,
-//!   explicit or inherited values.
+//! - Properties by path (the property tree, access, errors) are the one
+//!   property system of [`crate::props`].
 //! - [`mechanism`]: Gelsey's mechanisms from geometry — parts, pairs, gears,
 //!   springs, penalty contact, an implicit adaptive integrator, presets.
 //! - [`long_term`]: long-term behaviour from a recorded run: the cycle of `M`
 //!   kinetic-energy minima, its period `D`, the change `A` of every state
 //!   variable per cycle, and gradual effects (Gelsey's Section 3).
 
-pub mod action;
 pub mod agents;
 pub mod long_term;
 pub mod mechanism;
 pub mod model;
-pub mod property;
 pub mod scheduler;
 
 pub use agents::{Agents, Controller, InputProbe, Interpolation, Monitor, OutputProbe, Slot};
-pub use model::{Model, ModelState, PropertyAccess, PropertyError, StepAdjustment};
-pub use property::{Mode, PropertyInfo, PropertyTree};
+pub use model::{Model, ModelState, StepAdjustment};
 pub use scheduler::{ModelId, RootModel, SchedulerError, Simulated};

@@ -8,7 +8,8 @@
 use std::any::Any;
 
 use super::agents::{Agents, AgentsState, same_time};
-use super::model::{Model, ModelState, PropertyAccess, PropertyError};
+use super::model::{Model, ModelState};
+use crate::props::{PropertyAccess, PropertyError};
 
 /// A model the root can advance and whose properties agents can reach.
 pub trait Simulated: Model + PropertyAccess + Send {

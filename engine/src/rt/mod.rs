@@ -4,6 +4,8 @@
 
 mod denormals;
 mod event;
+mod family;
+mod mechanics;
 mod ops;
 mod score;
 mod synth;
@@ -14,10 +16,14 @@ mod worker;
 
 pub use denormals::FlushDenormals;
 pub use event::{SynthEvent, TimedEvent};
+pub use family::Family;
+pub use mechanics::{Mechanics, Pedals};
 pub use ops::{Operation, Stamped, ToWorker};
 pub use score::{Score, ScorePlayer};
 pub use synth::{Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth};
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
 pub use view::{MIDI_KEYS, MechanicsView, MeterView, Views};
-pub use voices::{SynthError, Voices};
+pub use voices::{
+    CHUNK, SAMPLE_RATES_HZ, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix, stereo_gains,
+};
 pub use worker::{CONTROL_RATE_HZ, Worker};

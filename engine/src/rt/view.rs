@@ -3,23 +3,24 @@
 //! worker ever waits for the reader.
 
 use super::triple_buffer::Subscriber;
-use crate::mech::action::KEYS;
 
 /// The mechanics as the worker last published them (about 60 times a second).
+/// Per-key values are indexed by MIDI key; keys the instrument lacks read as
+/// at rest.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MechanicsView {
     /// The worker's time, s since the synthesiser was prepared.
     pub time_s: f64,
-    /// Per key from A0: the hammer's travel towards the string, 0 (at rest) to
-    /// 1 (at the string).
-    pub hammer_travel: [f32; KEYS],
-    /// Per key: the damper, 0 lifted to 1 down.
-    pub damper: [f32; KEYS],
-    /// Per key: held down.
-    pub key_down: [bool; KEYS],
-    /// Per key: the largest force of its hammer's last contact, N (from the
-    /// audio side).
-    pub last_contact_force_n: [f32; KEYS],
+    /// Per MIDI key: the striker's (hammer's, mallet's) travel towards what it
+    /// strikes, 0 (at rest) to 1 (touching).
+    pub hammer_travel: [f32; MIDI_KEYS],
+    /// Per MIDI key: the damper, 0 lifted to 1 down (1 for keys without one).
+    pub damper: [f32; MIDI_KEYS],
+    /// Per MIDI key: held down.
+    pub key_down: [bool; MIDI_KEYS],
+    /// Per MIDI key: the largest force of its striker's last contact, N (from
+    /// the audio side).
+    pub last_contact_force_n: [f32; MIDI_KEYS],
     /// Sustain pedal depth, 0 to 1.
     pub sustain: f32,
     /// Sostenuto pedal down.
@@ -34,10 +35,10 @@ impl Default for MechanicsView {
     fn default() -> Self {
         Self {
             time_s: 0.0,
-            hammer_travel: [0.0; KEYS],
-            damper: [1.0; KEYS],
-            key_down: [false; KEYS],
-            last_contact_force_n: [0.0; KEYS],
+            hammer_travel: [0.0; MIDI_KEYS],
+            damper: [1.0; MIDI_KEYS],
+            key_down: [false; MIDI_KEYS],
+            last_contact_force_n: [0.0; MIDI_KEYS],
             sustain: 0.0,
             sostenuto: false,
             una_corda: 0.0,

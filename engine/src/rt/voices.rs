@@ -1,23 +1,24 @@
-//! The audio-rate side of an instrument: every key's voice, joined through one
-//! bridge and soundboard where the instrument has one and mixed to stereo,
-//! playing the operations the mechanical worker sends with a few hammers
-//! shared by all the keys.
+//! The seam between an instrument family's audio-rate side and the
+//! synthesiser: every key's voice and the body they drive, playing the
+//! operations the mechanical worker sends.
 
+use std::any::Any;
 use std::f64::consts::FRAC_PI_4;
 use std::fmt;
 
 use super::ops::Operation;
 use crate::instrument::{
-    BarError, ContactTrace, HammerPool, KeyVoice, MalletBar, Preset, PresetError, Rebound,
-    Resonators, SHARED_HAMMERS, StrikeReport, StringKey, Topology, VoiceError,
+    BarError, ContactTrace, OutputSpec, PresetError, Rebound, StrikeReport, VoiceError,
 };
-use crate::resonators::{BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Soundboard};
 
-/// Frames rendered per pass over the keys; sets the size of the mixing buses.
-pub(super) const CHUNK: usize = 256;
+/// Frames a family renders per call at most; sets the size of the mixing buses.
+pub const CHUNK: usize = 256;
 
 /// Output level below which a voice counts as silent: −120 dBFS.
-const SILENCE_LEVEL: f64 = 1e-6;
+pub const SILENCE_LEVEL: f64 = 1e-6;
+
+/// The sample rates an instrument can be built for, Hz.
+pub const SAMPLE_RATES_HZ: std::ops::RangeInclusive<f64> = 8_000.0..=768_000.0;
 
 /// Why a synthesiser could not be prepared.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +36,8 @@ pub enum SynthError {
     },
     /// A key's bar cannot be built at this sample rate.
     Bar(BarError),
+    /// The preset names a family no registry knows, or no family fits it.
+    Family(String),
     /// The mechanical worker's thread could not be started.
     Worker(String),
     /// The last instrument loaded has not been installed yet.
@@ -50,6 +53,7 @@ impl fmt::Display for SynthError {
             Self::Preset(e) => e.fmt(f),
             Self::Key { key, reason } => write!(f, "key {key}: {reason}"),
             Self::Bar(e) => e.fmt(f),
+            Self::Family(reason) => reason.fmt(f),
             Self::Worker(reason) => write!(f, "cannot start the mechanical worker: {reason}"),
             Self::SwitchPending => {
                 write!(
@@ -63,732 +67,109 @@ impl fmt::Display for SynthError {
 
 impl std::error::Error for SynthError {}
 
-/// Every key's voice and the body they drive.
-///
-/// Strings strike with contact trees from one [`HammerPool`]; when it is
-/// exhausted a strike steals the quietest contact or waits for one to let go
-/// (see the pool's notes), and both are counted.
-///
-/// With a soundboard, every key's strings stand on one [`Bridge`]: the voices
-/// then advance together, the bridge sample by sample and each key's strings
-/// in chunks as far as their waves are known ahead, and a string whose damper is up
-/// runs while the bridge moves, so that it can answer it (sympathetic
-/// resonance); strings sleep only while a damper touches them, or when the
-/// whole bridge has gone quiet. Without one, each key runs on its own.
-///
-/// Allocates in [`Voices::new`] only; [`Voices::apply`], [`Voices::render`] and
-/// [`Voices::reset`] never allocate, lock or panic.
-#[derive(Debug, Clone)]
-pub struct Voices {
-    lowest_key: u8,
-    keys: Vec<KeyVoice>,
-    /// The hammers the keys with strings share; owner `i` is `keys[i]`.
-    hammers: HammerPool,
-    /// Left and right gains per key (equal-power pan times output gain).
-    key_gains: Vec<[f64; 2]>,
-    /// The bridge and soundboard all the keys' strings stand on, if any.
-    bridge: Option<Bridge>,
-    /// Output gain, per newton of bridge force.
-    gain_per_newton: f64,
-    /// Samples rendered on the bridge, for its grid of blocks.
-    clock: u64,
-    /// The keys sounding in this block whose strings are known a whole
-    /// block ahead even while struck, in key order (room for every key).
-    whole: Vec<usize>,
-    /// The other keys sounding in this block, in key order (room for every
-    /// key).
-    chunked: Vec<Sounding>,
-    /// Per key: how hard its strings push on the bridge at each sample of
-    /// the block, N.
-    pushes: Vec<[f64; BRIDGE_BLOCK]>,
-    /// Mixing buses for one chunk: bass-side and treble-side signal.
-    bus: Box<[[f64; 2]; CHUNK]>,
+/// `Ok` if `sample_rate` (Hz) is one an instrument can be built for.
+pub fn check_sample_rate(sample_rate: f64) -> Result<(), SynthError> {
+    if sample_rate.is_finite() && SAMPLE_RATES_HZ.contains(&sample_rate) {
+        Ok(())
+    } else {
+        Err(SynthError::SampleRate(sample_rate))
+    }
 }
 
-impl Voices {
-    /// Builds every key of `preset` at `sample_rate` (Hz), sharing
-    /// [`SHARED_HAMMERS`] hammers.
-    pub fn new(preset: &Preset, sample_rate: f64) -> Result<Self, SynthError> {
-        Self::with_hammers(preset, sample_rate, SHARED_HAMMERS)
-    }
+/// The left and right gains of a voice at `position` along the keyboard, 0
+/// (lowest key) to 1 (highest): bass to the left, treble to the right, as
+/// the player hears it, panned at equal power over the output's stereo
+/// width, times its gain.
+pub fn stereo_gains(output: &OutputSpec, position: f64) -> [f64; 2] {
+    let angle = FRAC_PI_4 * (1.0 + output.stereo_width * (2.0 * position - 1.0));
+    [
+        output.gain_per_newton * angle.cos(),
+        output.gain_per_newton * angle.sin(),
+    ]
+}
 
-    /// Builds every key of `preset` at `sample_rate` (Hz), sharing `hammers`
-    /// hammer contact trees (at least one).
-    pub fn with_hammers(
-        preset: &Preset,
-        sample_rate: f64,
-        hammers: usize,
-    ) -> Result<Self, SynthError> {
-        if !(sample_rate.is_finite() && (8_000.0..=768_000.0).contains(&sample_rate)) {
-            return Err(SynthError::SampleRate(sample_rate));
-        }
-        let topology = preset.topology().map_err(SynthError::Preset)?;
-        let (lowest, highest) = (preset.keyboard.lowest_key, preset.keyboard.highest_key);
-        let gain = preset.output.gain_per_newton;
-        let mut keys = Vec::with_capacity(usize::from(highest - lowest) + 1);
-        let mut key_gains = Vec::with_capacity(keys.capacity());
-        let span = f64::from(highest - lowest).max(1.0);
-        // Bass to the left, treble to the right, as the player hears it;
-        // `position` from 0 (lowest key) to 1 (highest).
-        let pan = |position: f64| {
-            let angle = FRAC_PI_4 * (1.0 + preset.output.stereo_width * (2.0 * position - 1.0));
-            [gain * angle.cos(), gain * angle.sin()]
-        };
-        let bridge = match topology.resonators {
-            Resonators::Strings(_) => topology.soundboard.and_then(|board| {
-                let mounts: Option<Vec<KeyOnBridge>> = (lowest..=highest)
-                    .map(|key| {
-                        let params = preset.key_params(key)?;
-                        Some(KeyOnBridge {
-                            position: f64::from(key - lowest) / span,
-                            admittance_s_per_kg: 1.0 / params.bridge_impedance_kg_s,
-                            string_impedance_kg_s: params.strings as f64
-                                * params.string.impedance(),
-                        })
-                    })
-                    .collect();
-                let pans = std::array::from_fn(|n| pan(n as f64 / (BRIDGE_NODES - 1) as f64));
-                // Node pans carry the output gain; the bridge decides silence in
-                // newtons of node force.
-                let pans = pans.map(|[l, r]: [f64; 2]| [l / gain, r / gain]);
-                Some(Bridge::new(
-                    &mounts?,
-                    Soundboard::new(&board.params(), sample_rate),
-                    pans,
-                    SILENCE_LEVEL / gain,
-                    sample_rate,
-                ))
-            }),
-            Resonators::Bars(_) => None,
-        };
-        for key in lowest..=highest {
-            let index = usize::from(key - lowest);
-            let mut voice = build_voice(
-                preset,
-                &topology,
-                key,
-                sample_rate,
-                SILENCE_LEVEL / gain,
-                |f| {
-                    bridge
-                        .as_ref()
-                        .map_or(1.0, |b| b.tuning_ratio(index, f, sample_rate))
-                },
-            )?;
-            if let (KeyVoice::Strings(strings), Some(bridge)) = (&mut voice, &bridge) {
-                strings.set_driven(bridge.is_coupled());
-            }
-            keys.push(voice);
-            key_gains.push(pan(index as f64 / span));
-        }
-        // The pool's trees are valid at any sample rate that passed the check
-        // above; the rate is all that can be wrong.
-        let key_count = keys.len();
-        let hammers = HammerPool::new(hammers, keys.len(), sample_rate)
-            .map_err(|_| SynthError::SampleRate(sample_rate))?;
-        Ok(Self {
-            lowest_key: lowest,
-            keys,
-            hammers,
-            key_gains,
-            bridge,
-            gain_per_newton: gain,
-            clock: 0,
-            whole: vec![0; key_count],
-            chunked: vec![Sounding::default(); key_count],
-            pushes: vec![[0.0; BRIDGE_BLOCK]; key_count],
-            bus: Box::new([[0.0; 2]; CHUNK]),
-        })
+/// Adds `gains` times `tick(frame index)` to each frame of `out`: a voice
+/// rendered on its own into a stereo bus.
+#[inline]
+pub fn mix(out: &mut [[f64; 2]], [left, right]: [f64; 2], mut tick: impl FnMut(usize) -> f64) {
+    for (i, frame) in out.iter_mut().enumerate() {
+        let y = tick(i);
+        frame[0] += left * y;
+        frame[1] += right * y;
     }
+}
 
-    /// The index of `key` in `keys` (its owner number in the pool).
-    fn index(&self, key: u8) -> Option<usize> {
-        let index = usize::from(key.checked_sub(self.lowest_key)?);
-        (index < self.keys.len()).then_some(index)
-    }
-
-    fn voice(&self, key: u8) -> Option<&KeyVoice> {
-        self.keys.get(self.index(key)?)
-    }
-
-    fn voice_mut(&mut self, key: u8) -> Option<&mut KeyVoice> {
-        let index = self.index(key)?;
-        self.keys.get_mut(index)
-    }
-
+/// An instrument family's audio-rate side: every key's voice and the body
+/// they drive.
+///
+/// Built off the audio thread; after that [`Voices::apply`],
+/// [`Voices::render`], [`Voices::reset`] and [`Voices::continue_from`] run on
+/// the audio thread and never allocate, lock or panic.
+pub trait Voices: Send {
     /// Carries out one operation of the mechanical worker now.
-    pub fn apply(&mut self, operation: Operation) {
-        match operation {
-            Operation::Strike {
-                key,
-                speed_m_s,
-                shifted,
-            } => {
-                if let Some(index) = self.index(key) {
-                    self.strike(index, speed_m_s, shifted);
-                }
-            }
-            Operation::Damper { key, amount } => {
-                let bridge_moves = self.bridge.as_ref().is_some_and(|b| !b.is_asleep());
-                if let Some(voice) = self.voice_mut(key) {
-                    voice.set_damper_amount(amount);
-                    // A damper lifting off a bridge that moves: the strings
-                    // answer it from now on.
-                    if let KeyVoice::Strings(strings) = voice
-                        && bridge_moves
-                        && strings.is_undamped()
-                    {
-                        strings.wake();
-                    }
-                }
-            }
-        }
-    }
+    fn apply(&mut self, operation: Operation);
 
-    /// Strikes `keys[index]` at `speed_m_s`: a bar with its mallet; strings
-    /// with a hammer from the pool, stolen if need be, or deferred until one
-    /// lets go (the damper lifts now either way).
-    fn strike(&mut self, index: usize, speed_m_s: f64, shifted: bool) {
-        // Strikes that have waited go first.
-        self.serve_deferred();
-        let hammers = &mut self.hammers;
-        let voice = &mut self.keys[index];
-        voice.shift_hammer(shifted);
-        let struck = match voice {
-            KeyVoice::Bar(bar) => {
-                bar.strike(speed_m_s);
-                true
-            }
-            KeyVoice::Strings(key) => key.strike(speed_m_s, hammers, index),
-        };
-        if !struck && !self.launch_stealing(index, speed_m_s) {
-            self.hammers.defer(index, speed_m_s);
-        }
-    }
-
-    /// Launches `keys[index]`'s hammer at `speed_m_s` with a contact stolen
-    /// from the quietest key, if any can go without a click.
-    fn launch_stealing(&mut self, index: usize, speed_m_s: f64) -> bool {
-        let Some(victim) = self.hammers.steal_quietest() else {
-            return false;
-        };
-        if let Some(KeyVoice::Strings(key)) = self.keys.get_mut(victim) {
-            key.hammer_stolen();
-        }
-        self.string_key(index)
-            .is_some_and(|(key, hammers)| key.launch(speed_m_s, hammers, index))
-    }
-
-    /// Launches the strikes that have waited, oldest first, while contacts are
-    /// free or can be stolen.
-    fn serve_deferred(&mut self) {
-        while let Some((index, speed_m_s)) = self.hammers.next_deferred() {
-            let launched = self
-                .string_key(index)
-                .is_none_or(|(key, hammers)| key.launch(speed_m_s, hammers, index))
-                || self.launch_stealing(index, speed_m_s);
-            if !launched {
-                return;
-            }
-            self.hammers.pop_deferred();
-        }
-    }
-
-    /// `keys[index]` if it has strings, with the pool it strikes with.
-    fn string_key(&mut self, index: usize) -> Option<(&mut StringKey, &mut HammerPool)> {
-        match self.keys.get_mut(index) {
-            Some(KeyVoice::Strings(key)) => Some((key, &mut self.hammers)),
-            _ => None,
-        }
-    }
-
-    /// Contacts taken from a key whose hammer was still grafted (it had struck
-    /// and let go), so far.
-    pub fn stolen_contacts(&self) -> u64 {
-        self.hammers.stolen_contacts()
-    }
-
-    /// Strikes that waited for a hammer to let go, so far.
-    pub fn deferred_strikes(&self) -> u64 {
-        self.hammers.deferred_strikes()
-    }
-
-    /// The shared hammers.
-    pub fn hammers(&self) -> &HammerPool {
-        &self.hammers
-    }
-
-    /// What the last strike of `key` did, if the key has strings.
-    pub fn strike_report(&self, key: u8) -> Option<&StrikeReport> {
-        self.voice(key).and_then(KeyVoice::report)
-    }
-
-    /// The contact force and felt compression of `key`'s last strike.
-    pub fn contact_trace(&self, key: u8) -> Option<&ContactTrace> {
-        self.voice(key).and_then(KeyVoice::contact_trace)
-    }
-
-    /// The strings `key`'s current (or last) strike hit, bit `i` for string `i`.
-    pub fn struck_strings(&self, key: u8) -> Option<u8> {
-        self.voice(key).and_then(KeyVoice::struck_strings)
-    }
-
-    /// How many times a voice went non-finite and was silenced, over all keys.
-    pub fn non_finite_resets(&self) -> u64 {
-        self.keys
-            .iter()
-            .map(|k| u64::from(k.non_finite_resets()))
-            .sum()
-    }
-
-    /// Energy of the waves on each key's strings from the lowest key, J (0 for
-    /// keys at rest and for bars), into `out`.
-    pub fn string_energies(&self, mut out: impl FnMut(u8, f64)) {
-        for (key, voice) in (self.lowest_key..).zip(&self.keys) {
-            out(
-                key,
-                if voice.is_active() {
-                    voice.string_energy_j()
-                } else {
-                    0.0
-                },
-            );
-        }
-    }
-
-    /// Energy of the waves on `key`'s strings now, J (0 for a key at rest, a
-    /// bar, or a key the instrument lacks).
-    pub fn string_energy_j(&self, key: u8) -> f64 {
-        self.voice(key)
-            .filter(|voice| voice.is_active())
-            .map_or(0.0, KeyVoice::string_energy_j)
-    }
-
-    /// How many keys are sounding or have a hammer in flight.
-    pub fn sounding_keys(&self) -> u32 {
-        self.keys.iter().filter(|k| k.is_active()).count() as u32
-    }
-
-    /// Whether any voice is sounding or the soundboard ringing.
-    pub fn is_active(&self) -> bool {
-        self.keys.iter().any(KeyVoice::is_active)
-            || self.hammers.has_deferred()
-            || self.bridge.as_ref().is_some_and(|b| !b.is_asleep())
-    }
-
-    /// Renders `left.len()` frames (at most 256) into `left` and `right`.
-    ///
-    /// `on_rebound(key, frame, how)` hears of every hammer that lets go of its
-    /// strings after a strike: at which frame of this call, and how.
-    pub fn render(
+    /// Renders `left.len()` frames (at most [`CHUNK`]) into `left` and
+    /// `right`, overwriting them. `on_rebound(key, frame, how)` hears of every
+    /// striker that lets go after a strike: at which frame of this call, and
+    /// how.
+    fn render(
         &mut self,
         left: &mut [f32],
         right: &mut [f32],
-        mut on_rebound: impl FnMut(u8, usize, Rebound),
-    ) {
-        let frames = left.len().min(right.len()).min(CHUNK);
-        self.bus[..frames].fill([0.0; 2]);
-        let mut done = 0;
-        while done < frames {
-            self.serve_deferred();
-            // While strikes wait, a contact may let go at any sample: go one
-            // sample at a time (the same samples whatever the block size).
-            let end = if self.hammers.has_deferred() {
-                done + 1
-            } else {
-                frames
-            };
-            if self.bridge.is_some() {
-                self.render_on_bridge(done, end, &mut on_rebound);
-            } else {
-                self.render_apart(done, end, &mut on_rebound);
-            }
-            done = end;
-        }
-        for ((l, r), &[bl, br]) in left
-            .iter_mut()
-            .zip(right.iter_mut())
-            .zip(&self.bus[..frames])
-        {
-            *l = bl as f32;
-            *r = br as f32;
-        }
-    }
-
-    /// Renders frames `from..to` of the bus key by key: keys that share no
-    /// bridge.
-    fn render_apart(
-        &mut self,
-        from: usize,
-        to: usize,
-        on_rebound: &mut impl FnMut(u8, usize, Rebound),
-    ) {
-        let bus = &mut self.bus[from..to];
-        for (key, (voice, &gains)) in
-            (self.lowest_key..).zip(self.keys.iter_mut().zip(&self.key_gains))
-        {
-            if voice.is_active()
-                && let Some((frame, how)) = voice.mix_into(bus, gains, &mut self.hammers)
-            {
-                on_rebound(key, from + frame, how);
-            }
-        }
-    }
-
-    /// Renders frames `from..to` of the bus with every sounding key's strings
-    /// joined at the bridge, in blocks that end on the [`BRIDGE_BLOCK`] grid
-    /// of samples rendered: there the bridge and quiet strings may go to
-    /// rest, so what sounds does not depend on how the audio is divided.
-    fn render_on_bridge(
-        &mut self,
-        from: usize,
-        to: usize,
-        on_rebound: &mut impl FnMut(u8, usize, Rebound),
-    ) {
-        let mut start = from;
-        while start < to {
-            let to_grid = BRIDGE_BLOCK - (self.clock % BRIDGE_BLOCK as u64) as usize;
-            let samples = (to - start).min(to_grid);
-            self.render_block(start, samples, on_rebound);
-            start += samples;
-            self.clock += samples as u64;
-            if self.clock.is_multiple_of(BRIDGE_BLOCK as u64) {
-                self.rest_quiet_strings();
-            }
-        }
-    }
-
-    /// Renders `samples` frames of the bus from `start`, the strings joined
-    /// at the bridge. Each key runs in chunks as long as the waves reaching
-    /// the bridge are known ahead, at most the whole block: its waves
-    /// arriving at the bridge for a chunk at once, then, once the bridge's
-    /// junction has been solved sample by sample through the chunk with
-    /// every key's push, its strings and hammer through the chunk. Keys
-    /// whose waves are known a whole block ahead even while a hammer strikes
-    /// them push first, in key order, then the others, in key order: the
-    /// same sums however the audio is divided.
-    fn render_block(
-        &mut self,
-        start: usize,
-        samples: usize,
-        on_rebound: &mut impl FnMut(u8, usize, Rebound),
-    ) {
-        let Some(bridge) = self.bridge.as_mut() else {
-            return;
-        };
-        if bridge.is_asleep() {
-            if !self.keys.iter().any(KeyVoice::is_active) {
-                return;
-            }
-            // The bridge starts moving: every string free to answer it runs.
-            for voice in &mut self.keys {
-                if let KeyVoice::Strings(key) = voice
-                    && key.is_undamped()
-                {
-                    key.wake();
-                }
-            }
-        }
-        bridge.begin_block(samples);
-        let (mut whole, mut chunked) = (0, 0);
-        for k in 0..self.keys.len() {
-            // The next key's waves are fetched while this one's arrive.
-            if let Some(KeyVoice::Strings(next)) = self.keys.get(k + 1)
-                && next.is_active()
-            {
-                next.prefetch();
-            }
-            if let KeyVoice::Strings(key) = &mut self.keys[k]
-                && key.is_active()
-            {
-                if key.lookahead_struck() >= BRIDGE_BLOCK {
-                    bridge.push_block(k, key.begin_block(samples));
-                    self.whole[whole] = k;
-                    whole += 1;
-                } else {
-                    let chunk = key.lookahead().min(BRIDGE_BLOCK);
-                    copy(key.begin_block(chunk.min(samples)), &mut self.pushes[k]);
-                    self.chunked[chunked] = Sounding {
-                        key: k,
-                        chunk,
-                        chunk_start: 0,
-                    };
-                    chunked += 1;
-                }
-            }
-        }
-        let chunked = &mut self.chunked[..chunked];
-        let mut rebounds = Rebounds::default();
-        for i in 0..samples {
-            for s in chunked.iter_mut() {
-                let k = s.key;
-                if i == s.chunk_start + s.chunk
-                    && let KeyVoice::Strings(key) = &mut self.keys[k]
-                {
-                    // The last chunk is solved: it ends, the next arrives.
-                    let chunk = s.chunk_start..i;
-                    end_chunk(
-                        key,
-                        k,
-                        bridge,
-                        &mut self.hammers,
-                        chunk,
-                        start,
-                        &mut rebounds,
-                    );
-                    copy(
-                        key.begin_block(s.chunk.min(samples - i)),
-                        &mut self.pushes[k][i..],
-                    );
-                    s.chunk_start = i;
-                }
-                bridge.push(k, i, self.pushes[k][i]);
-            }
-            let out = bridge.solve(i);
-            self.bus[start + i] = [self.gain_per_newton * out[0], self.gain_per_newton * out[1]];
-        }
-        let whole = &self.whole[..whole];
-        for (n, &k) in whole.iter().enumerate() {
-            // The next key's waves are fetched while this one's leave.
-            if let Some(KeyVoice::Strings(next)) = whole.get(n + 1).map(|&next| &self.keys[next]) {
-                next.prefetch();
-            }
-            if let KeyVoice::Strings(key) = &mut self.keys[k] {
-                end_chunk(
-                    key,
-                    k,
-                    bridge,
-                    &mut self.hammers,
-                    0..samples,
-                    start,
-                    &mut rebounds,
-                );
-            }
-        }
-        for s in chunked.iter() {
-            if let KeyVoice::Strings(key) = &mut self.keys[s.key] {
-                let chunk = s.chunk_start..samples;
-                end_chunk(
-                    key,
-                    s.key,
-                    bridge,
-                    &mut self.hammers,
-                    chunk,
-                    start,
-                    &mut rebounds,
-                );
-            }
-        }
-        rebounds.report(self.lowest_key, on_rebound);
-    }
-
-    /// At a block end on the grid: strings that have gone quiet under their
-    /// dampers go to rest; if every sounding string is quiet and the bridge
-    /// has been silent for 50 ms, everything goes to rest.
-    fn rest_quiet_strings(&mut self) {
-        let Some(bridge) = self.bridge.as_mut() else {
-            return;
-        };
-        let mut all_quiet = true;
-        for voice in &mut self.keys {
-            if let KeyVoice::Strings(key) = voice
-                && key.is_active()
-            {
-                key.sleep_if_silent();
-                all_quiet &= key.is_quiet();
-            }
-        }
-        if bridge.rest_if_quiet(all_quiet) {
-            for voice in &mut self.keys {
-                if let KeyVoice::Strings(key) = voice {
-                    key.sleep_if_quiet();
-                }
-            }
-        }
-    }
-
-    /// Whether `other` has the same shape: the same keys, each the same kind of
-    /// voice with the same parts (as many strings, the same bar modes), as
-    /// many shared hammers, and a soundboard if and only if this has one. Values (tuning,
-    /// losses, hammers' felt, gains) may differ.
-    pub fn same_shape(&self, other: &Voices) -> bool {
-        self.lowest_key == other.lowest_key
-            && self.keys.len() == other.keys.len()
-            && self
-                .keys
-                .iter()
-                .zip(&other.keys)
-                .all(|(a, b)| a.same_shape(b))
-            && self.hammers.same_shape(&other.hammers)
-            && self.bridge.is_some() == other.bridge.is_some()
-    }
-
-    /// Carries on everything sounding in `old`, a same-shaped instrument
-    /// (see [`Voices::same_shape`]) whose values differ: every key's waves,
-    /// dampers, hammers in flight and strike reports, the strikes waiting for
-    /// a hammer, the soundboard's ringing, the counts. From the next sample
-    /// they play on with this instrument's values. Returns false, changing
-    /// nothing, if the shapes differ.
-    ///
-    /// Allocates nothing, locks nothing: it may run on the audio thread.
-    pub fn continue_from(&mut self, old: &Voices) -> bool {
-        if !self.same_shape(old) {
-            return false;
-        }
-        self.hammers.continue_from(&old.hammers);
-        for (key, old_key) in self.keys.iter_mut().zip(&old.keys) {
-            key.continue_from(old_key, &mut self.hammers, &old.hammers);
-        }
-        if let (Some(bridge), Some(old_bridge)) = (self.bridge.as_mut(), old.bridge.as_ref()) {
-            bridge.continue_from(old_bridge);
-        }
-        self.clock = old.clock;
-        true
-    }
+        on_rebound: &mut dyn FnMut(u8, usize, Rebound),
+    );
 
     /// Everything at rest.
-    pub fn reset(&mut self) {
-        for key in &mut self.keys {
-            key.reset(&mut self.hammers);
-        }
-        self.hammers.reset();
-        if let Some(bridge) = self.bridge.as_mut() {
-            bridge.reset();
-        }
-    }
-}
+    fn reset(&mut self);
 
-/// A key sounding in a block, run in chunks of samples.
-#[derive(Debug, Clone, Copy, Default)]
-struct Sounding {
-    /// Its index in the keys.
-    key: usize,
-    /// Samples it runs at once (see [`StringKey::lookahead`]).
-    chunk: usize,
-    /// The first sample of the chunk it is in.
-    chunk_start: usize,
-}
+    /// Carries on everything sounding in `old`, the same family's voices of
+    /// the same shape with other values, from the next sample with these
+    /// values. Returns false, changing nothing, if the shapes differ (or
+    /// `old` is another family's).
+    fn continue_from(&mut self, old: &dyn Voices) -> bool;
 
-/// Copies `from` to the start of `to` (a few values: a loop, not a call).
-#[inline]
-fn copy(from: &[f64], to: &mut [f64]) {
-    for (t, &f) in to.iter_mut().zip(from) {
-        *t = f;
-    }
-}
+    /// The voices as their own type, for [`Voices::continue_from`] and
+    /// inspection.
+    fn as_any(&self) -> &dyn Any;
 
-/// Finishes samples `samples` of the block (starting at frame `start` of the
-/// bus) for key `keys[index]`, whose last chunk they are, once the bridge has
-/// solved them: one by one while a hammer touches its strings (noting where
-/// it lets go in `rebounds`), all at once otherwise.
-fn end_chunk(
-    key: &mut StringKey,
-    index: usize,
-    bridge: &Bridge,
-    hammers: &mut HammerPool,
-    samples: std::ops::Range<usize>,
-    start: usize,
-    rebounds: &mut Rebounds,
-) {
-    let mut velocities = [0.0; BRIDGE_BLOCK];
-    let velocities = &mut velocities[..samples.len()];
-    bridge.board_velocities(index, samples.start, velocities);
-    if key.has_hammer() {
-        for (offset, &velocity) in velocities.iter().enumerate() {
-            key.end_sample(hammers, offset, velocity);
-            rebounds.take_from(key, index, start + samples.start + offset);
-        }
-    } else {
-        key.end_block(velocities);
-    }
-}
+    /// Whether any voice is sounding or the body ringing.
+    fn is_active(&self) -> bool;
 
-/// Damper decay time of strings that have no damper, s: never engaged, but the
-/// strings need a finite value.
-const NO_DAMPER_T60_S: f64 = 1e9;
+    /// How many keys are sounding or have a striker in flight.
+    fn sounding_keys(&self) -> u32;
 
-/// Builds `key`'s voice as the topology says; strings are designed for their
-/// tuning times `bridge_tuning(tuning_hz)` (see [`Bridge::tuning_ratio`]).
-fn build_voice(
-    preset: &Preset,
-    topology: &Topology<'_>,
-    key: u8,
-    sample_rate: f64,
-    silence_threshold: f64,
-    bridge_tuning: impl Fn(f64) -> f64,
-) -> Result<KeyVoice, SynthError> {
-    let missing = || SynthError::Preset(PresetError::Topology(format!("key {key} has no values")));
-    match topology.resonators {
-        Resonators::Strings(_) => {
-            let mut params = preset.key_params(key).ok_or_else(missing)?;
-            params.bridge_tuning = bridge_tuning(params.string.fundamental_hz);
-            let (t60, travel) = topology
-                .dampers
-                .map_or((NO_DAMPER_T60_S, 0.006), |d| (d.t60_s, d.travel_s));
-            let mut voice = StringKey::new(
-                params,
-                sample_rate,
-                topology.hammers.start_gap_m,
-                t60,
-                travel,
-                silence_threshold,
-            )
-            .map_err(|reason| SynthError::Key { key, reason })?;
-            voice.set_has_damper(topology.dampers.is_some_and(|d| d.damps(key)));
-            Ok(KeyVoice::Strings(voice))
-        }
-        Resonators::Bars(_) => {
-            let params = preset.bar_params(key).ok_or_else(missing)?;
-            let voice =
-                MalletBar::new(&params, sample_rate, silence_threshold).map_err(SynthError::Bar)?;
-            Ok(KeyVoice::Bar(voice))
-        }
-    }
-}
+    /// How many times a voice went non-finite and was silenced.
+    fn non_finite_resets(&self) -> u64;
 
-/// Most rebounds one block can hold: one per hammer in flight, and there are
-/// [`SHARED_HAMMERS`].
-const MAX_REBOUNDS: usize = SHARED_HAMMERS;
-
-/// The hammers that let go of their strings during one block, reported in
-/// order of frame, then key: the same order whatever the block. Holds them
-/// in place, allocating nothing.
-struct Rebounds {
-    /// (frame, key index, how).
-    found: [(usize, usize, Rebound); MAX_REBOUNDS],
-    count: usize,
-}
-
-impl Default for Rebounds {
-    fn default() -> Self {
-        let none = Rebound {
-            speed_m_s: 0.0,
-            peak_force_n: 0.0,
-        };
-        Self {
-            found: [(0, 0, none); MAX_REBOUNDS],
-            count: 0,
-        }
-    }
-}
-
-impl Rebounds {
-    /// Takes the rebound of `key` (index `index`), if it let go, at `frame`.
-    fn take_from(&mut self, key: &mut StringKey, index: usize, frame: usize) {
-        if let Some(how) = key.take_rebound()
-            && let Some(slot) = self.found.get_mut(self.count)
-        {
-            *slot = (frame, index, how);
-            self.count += 1;
-        }
+    /// Contacts taken from a key still holding one, so far (families that
+    /// share strikers among keys).
+    fn stolen_contacts(&self) -> u64 {
+        0
     }
 
-    /// Reports every rebound through `on_rebound(key, frame, how)`.
-    fn report(mut self, lowest_key: u8, on_rebound: &mut impl FnMut(u8, usize, Rebound)) {
-        let found = &mut self.found[..self.count];
-        found.sort_unstable_by_key(|&(frame, index, _)| (frame, index));
-        for &(frame, index, how) in found.iter() {
-            on_rebound(lowest_key + index as u8, frame, how);
-        }
+    /// Energy of the waves on each sounding key's resonator, J, into
+    /// `out(key, joules)` (keys at rest may be left out).
+    fn resonator_energies(&self, _out: &mut dyn FnMut(u8, f64)) {}
+
+    /// Energy of the waves on `key`'s resonator now, J (0 at rest).
+    fn resonator_energy_j(&self, _key: u8) -> f64 {
+        0.0
+    }
+
+    /// What the last strike of `key` did, if its family reports strikes.
+    fn strike_report(&self, _key: u8) -> Option<&StrikeReport> {
+        None
+    }
+
+    /// The contact force and felt compression of `key`'s last strike.
+    fn contact_trace(&self, _key: u8) -> Option<&ContactTrace> {
+        None
+    }
+
+    /// The strings `key`'s current (or last) strike hit, bit `i` for string
+    /// `i` (families with several strings per key).
+    fn struck_strings(&self, _key: u8) -> Option<u8> {
+        None
     }
 }

@@ -1,36 +1,27 @@
-//! The mechanical worker: the instrument's slow mechanics (the grand action, or
-//! a thrown mallet) at control rate, turning the player's commands into
-//! timestamped operations for the audio thread. It owns the mechanical
-//! [`RootModel`] (the action is one of its models, advanced by the scheduler)
-//! and the [`PropertyTree`] that checks every property edit.
+//! The mechanical worker: the instrument family's slow mechanics (a grand
+//! action, a thrown mallet: a [`Mechanics`]) at control rate, turning the
+//! player's commands into timestamped operations for the audio thread. It owns
+//! the mechanical [`RootModel`] (the mechanics are one of its models, advanced
+//! by the scheduler) and the [`PropertyTree`] that checks every property edit.
 //!
 //! The worker steps a fixed grid of control samples. A grid sample `b` is
 //! stepped once every command stamped at or before `b` is known (a
-//! [`ToWorker::Clock`] later than `b` has arrived); what the action did in
+//! [`ToWorker::Clock`] later than `b` has arrived); what the mechanics did in
 //! `(b − period, b]` becomes operations stamped `b + latency`. The same messages
 //! therefore give the same operations whether the worker runs inline (lock-step)
 //! or on its own thread (realtime), and whatever the audio block size.
 
 use rtrb::{Consumer, Producer};
 
-use super::SynthEvent;
+use super::mechanics::{Mechanics, MechanicsModel};
 use super::ops::{Operation, Stamped, ToWorker};
-use super::synth::DEFAULT_RELEASE_VELOCITY;
 use super::triple_buffer::Publisher;
-use super::view::MechanicsView;
-use crate::instrument::Preset;
-use crate::mech::action::{
-    Action, ActionCommand, ActionEvent, KEYS, LOWEST_NOTE, VelocityCurve, key_index,
-};
-use crate::mech::property::PropertyTree;
+use super::view::{MIDI_KEYS, MechanicsView};
 use crate::mech::scheduler::{ModelId, RootModel};
+use crate::props::PropertyTree;
 
 /// Control rate of the mechanics, Hz.
 pub const CONTROL_RATE_HZ: f64 = 3_000.0;
-
-/// Action events one control period may produce: a let-off and a damper move
-/// for every key, twice over.
-const ACTION_EVENTS: usize = 4 * KEYS;
 
 /// Control steps between two views published for the editor (about 60 per second).
 const STEPS_PER_VIEW: u64 = 50;
@@ -43,14 +34,10 @@ const MIN_STEP_S: f64 = 1e-7;
 pub struct Worker {
     /// The mechanical models, advanced by the scheduler.
     root: RootModel,
-    /// The grand action among them, if the instrument has one.
-    action: Option<ModelId>,
-    /// The action's events of the present step.
-    events: Vec<(f64, ActionEvent)>,
+    /// The family's mechanics among them.
+    mechanics: ModelId,
     /// Every mechanical property: description, unit, range, value.
     properties: PropertyTree,
-    /// Velocity to hammer speed for instruments without an action.
-    velocity: VelocityCurve,
     sample_rate: f64,
     /// Samples per control period.
     period: u64,
@@ -67,8 +54,8 @@ pub struct Worker {
     /// Control steps since the last view.
     steps_since_view: u64,
 
-    /// Per key: the peak force of its hammer's last contact, N.
-    contact_force: [f32; KEYS],
+    /// Per MIDI key: the peak force of its striker's last contact, N.
+    contact_force: [f32; MIDI_KEYS],
 }
 
 impl std::fmt::Debug for Worker {
@@ -82,31 +69,23 @@ impl std::fmt::Debug for Worker {
 }
 
 impl Worker {
-    /// The mechanics of `preset` at `sample_rate` (Hz); operations are stamped
+    /// Runs `mechanics` at `sample_rate` (Hz); operations are stamped
     /// `latency` samples after the control step that makes them.
     ///
-    /// Allocates: the root model, the action's queues and the property tree.
-    pub fn new(preset: &Preset, sample_rate: f64, latency: u64) -> Self {
+    /// Allocates: the root model and the property tree.
+    pub fn new(mechanics: Box<dyn Mechanics>, sample_rate: f64, latency: u64) -> Self {
         let mut root =
             RootModel::new(MAX_STEP_S, MIN_STEP_S).expect("the worker's step sizes are valid");
         let mut properties = PropertyTree::new();
-        let action = preset.topology().ok().and_then(|t| {
-            let spec = t.action?;
-            let damper_travel_s = t.dampers.map_or(0.006, |d| d.travel_s);
-            let settings = spec.settings(preset.velocity, t.hammers.start_gap_m, damper_travel_s);
-            let action = Action::new(settings);
-            action.declare_properties(&mut properties);
-            Some(root.add_model("action", Box::new(action)))
-        });
+        mechanics.declare_properties(&mut properties);
+        let mechanics = root.add_model("mechanics", Box::new(MechanicsModel(mechanics)));
         // Nothing can fail at t = 0 without agents; a failure would only leave
         // the waypoint unsaved.
         let _ = root.initialize();
         Self {
             root,
-            action,
-            events: Vec::with_capacity(ACTION_EVENTS),
+            mechanics,
             properties,
-            velocity: preset.velocity,
             sample_rate,
             period: (sample_rate / CONTROL_RATE_HZ).round().max(1.0) as u64,
             next_step: 0,
@@ -115,17 +94,25 @@ impl Worker {
             rejected: 0,
             view: None,
             steps_since_view: 0,
-            contact_force: [0.0; KEYS],
+            contact_force: [0.0; MIDI_KEYS],
         }
     }
 
-    /// The grand action, if the instrument has one.
-    pub fn action(&self) -> Option<&Action> {
-        self.root.model_as(self.action?)
+    /// The family's mechanics.
+    pub fn mechanics(&self) -> &dyn Mechanics {
+        let model: &MechanicsModel = self
+            .root
+            .model_as(self.mechanics)
+            .expect("the worker's mechanics are a MechanicsModel");
+        model.0.as_ref()
     }
 
-    fn action_mut(&mut self) -> Option<&mut Action> {
-        self.root.model_as_mut(self.action?)
+    fn mechanics_mut(&mut self) -> &mut dyn Mechanics {
+        let model: &mut MechanicsModel = self
+            .root
+            .model_as_mut(self.mechanics)
+            .expect("the worker's mechanics are a MechanicsModel");
+        model.0.as_mut()
     }
 
     /// Every mechanical property, with its description, unit, range and value.
@@ -139,18 +126,16 @@ impl Worker {
     }
 
     /// Continues where `previous` (another instrument's mechanics) stopped: its
-    /// clock, its epoch and its view; the pedals and held keys, hammers at rest
-    /// ([`Action::continue_from`]).
+    /// clock, its epoch and its view; the pedals and held keys, strikers at
+    /// rest ([`Mechanics::continue_from`]).
     fn take_over(&mut self, previous: &mut Worker) {
         self.take_clock_and_view(previous);
-        if let (Some(old), Some(new)) = (previous.action(), self.action_mut()) {
-            new.continue_from(old);
-        }
+        self.mechanics_mut().continue_from(previous.mechanics());
     }
 
     /// Carries on everything `previous` (the same instrument with other
     /// values) is doing: its clock, epoch and view, what the editor sees, and
-    /// the whole action in motion ([`Action::continue_motion_from`]). The
+    /// the mechanics in motion ([`Mechanics::continue_motion_from`]). The
     /// operations `previous` has sent stay valid: no new epoch begins.
     ///
     /// Allocates nothing.
@@ -159,9 +144,8 @@ impl Worker {
         self.steps_since_view = previous.steps_since_view;
         self.rejected = previous.rejected;
         self.contact_force = previous.contact_force;
-        if let (Some(old), Some(new)) = (previous.action(), self.action_mut()) {
-            new.continue_motion_from(old);
-        }
+        self.mechanics_mut()
+            .continue_motion_from(previous.mechanics());
     }
 
     /// Takes `previous`'s place on the control grid, its epoch and its view.
@@ -176,7 +160,6 @@ impl Worker {
     /// sample.
     fn begin_epoch(&mut self, at: u64, epoch: u32) {
         self.epoch = epoch;
-        self.events.clear();
         self.next_step = at.div_ceil(self.period) * self.period;
     }
 
@@ -204,30 +187,19 @@ impl Worker {
                 speed_m_s,
                 peak_force_n,
             } => {
-                if let Some(slot) = key_index(key).map(|i| &mut self.contact_force[i]) {
+                if let Some(slot) = self.contact_force.get_mut(usize::from(key)) {
                     *slot = peak_force_n as f32;
                 }
                 let t = self.time_s(at);
-                if let Some(action) = self.action_mut() {
-                    action.command(
-                        t,
-                        ActionCommand::Rebound {
-                            note: key,
-                            speed: speed_m_s,
-                        },
-                    );
-                }
+                self.mechanics_mut().rebound(t, key, speed_m_s);
             }
-
             ToWorker::SetProperty { path, value } => {
                 if !self.set_property(path, value) {
                     self.rejected += 1;
                 }
             }
             ToWorker::Reset => {
-                if let Some(action) = self.action_mut() {
-                    action.reset();
-                }
+                self.mechanics_mut().reset();
                 self.begin_epoch(at, message.epoch);
             }
             ToWorker::Clock => self.run_until(at, out),
@@ -236,85 +208,43 @@ impl Worker {
         }
     }
 
-    /// Sets a mechanical property by path (`action:*`, see [`Action`]) in the
-    /// property tree and the model. Unknown paths and values outside the range
-    /// (NaN too) are refused: nothing changes and it returns false. Checked
-    /// before anything is built, so a refusal allocates nothing.
+    /// Sets a mechanical property by path (`action:*` on a grand) in the
+    /// property tree and the mechanics. Unknown paths and values outside the
+    /// range (NaN too) are refused: nothing changes and it returns false.
+    /// Checked before anything is built, so a refusal allocates nothing.
     pub fn set_property(&mut self, path: &str, value: f64) -> bool {
         if !self.properties.accepts(path, value) {
             return false;
         }
-        let Some(id) = self.action else {
-            return false;
-        };
         self.properties.set(path, value).is_ok()
-            && self.root.model_mut(id).set_property(path, value).is_ok()
+            && self
+                .root
+                .model_mut(self.mechanics)
+                .set_property(path, value)
+                .is_ok()
     }
 
     fn time_s(&self, sample: u64) -> f64 {
         sample as f64 / self.sample_rate
     }
 
-    /// A player's command at sample `at`.
-    fn perform(&mut self, at: u64, event: SynthEvent, out: &mut impl FnMut(Stamped<Operation>)) {
+    /// A player's command at sample `at`; operations it causes at once are
+    /// stamped `at + latency`.
+    fn perform(
+        &mut self,
+        at: u64,
+        event: super::SynthEvent,
+        out: &mut impl FnMut(Stamped<Operation>),
+    ) {
         let t = self.time_s(at);
-        let (latency, epoch, velocity_curve) = (self.latency, self.epoch, self.velocity);
-        let Some(action) = self.action_mut() else {
-            // No action: a note-on throws the hammer (mallet) itself, at once.
-            if let SynthEvent::NoteOn { key, velocity } = event
-                && velocity > 0.0
-            {
-                out(Stamped {
-                    at: at + latency,
-                    epoch,
-                    item: Operation::Strike {
-                        key,
-                        speed_m_s: velocity_curve.speed(f64::from(velocity)),
-                        shifted: false,
-                    },
-                });
-            }
-            return;
-        };
-        let mut command = |c| {
-            action.command(t, c);
-        };
-        match event {
-            SynthEvent::NoteOn { key, velocity } if velocity > 0.0 => {
-                let velocity = (velocity.min(1.0) * 127.0).round().max(1.0) as u8;
-                command(ActionCommand::KeyDown {
-                    note: key,
-                    velocity,
-                });
-            }
-            // Velocity 0 (or NaN) is a note-off, as in MIDI.
-            SynthEvent::NoteOn { key, .. } => command(ActionCommand::KeyUp {
-                note: key,
-                velocity: f64::from(DEFAULT_RELEASE_VELOCITY),
-            }),
-            SynthEvent::NoteOff { key, velocity } => command(ActionCommand::KeyUp {
-                note: key,
-                velocity: f64::from(velocity),
-            }),
-            SynthEvent::Sustain(depth) => {
-                command(ActionCommand::Sustain(f64::from(depth).clamp(0.0, 1.0)));
-            }
-            SynthEvent::Sostenuto(down) => command(ActionCommand::Sostenuto(down)),
-            SynthEvent::UnaCorda(depth) => {
-                command(ActionCommand::UnaCorda(f64::from(depth).clamp(0.0, 1.0)));
-            }
-            SynthEvent::AllNotesOff => {
-                for key in 0..KEYS as u8 {
-                    command(ActionCommand::KeyUp {
-                        note: LOWEST_NOTE + key,
-                        velocity: f64::from(DEFAULT_RELEASE_VELOCITY),
-                    });
-                }
-                command(ActionCommand::Sustain(0.0));
-                command(ActionCommand::Sostenuto(false));
-            }
-            SynthEvent::AllSoundOff => {}
-        }
+        let (stamp, epoch) = (at + self.latency, self.epoch);
+        self.mechanics_mut().perform(t, event, &mut |item| {
+            out(Stamped {
+                at: stamp,
+                epoch,
+                item,
+            });
+        });
     }
 
     /// Steps every grid sample before `clock`.
@@ -331,67 +261,50 @@ impl Worker {
         }
     }
 
-    /// Writes the present state of keys, hammers, dampers and pedals to the view.
+    /// Writes the present state of keys, strikers, dampers and pedals to the view.
     fn publish_view(&mut self, sample: u64) {
         let time_s = self.time_s(sample);
         let rejected_edits = self.rejected;
         let contact_force = self.contact_force;
-        let Some(action) = self.action.and_then(|id| self.root.model_as::<Action>(id)) else {
+        let Some(mut view) = self.view.take() else {
             return;
         };
-        let Some(view) = self.view.as_mut() else {
-            return;
-        };
+        let mechanics = self.mechanics();
         view.publish_with(|v| {
             v.time_s = time_s;
-            for (i, note) in (LOWEST_NOTE..).take(KEYS).enumerate() {
-                v.hammer_travel[i] = action.hammer_travel(note).unwrap_or(0.0) as f32;
-                v.damper[i] = action.damper(note).unwrap_or(1.0) as f32;
-                v.key_down[i] = action.key_down(note).unwrap_or(false);
+            for key in 0..MIDI_KEYS as u8 {
+                let i = usize::from(key);
+                v.hammer_travel[i] = mechanics.striker_travel(key).unwrap_or(0.0) as f32;
+                v.damper[i] = mechanics.damper(key).unwrap_or(1.0) as f32;
+                v.key_down[i] = mechanics.key_down(key).unwrap_or(false);
             }
             v.last_contact_force_n = contact_force;
-            v.sustain = action.sustain() as f32;
-            v.sostenuto = action.sostenuto();
-            v.una_corda = action.una_corda() as f32;
+            let pedals = mechanics.pedals();
+            v.sustain = pedals.sustain as f32;
+            v.sostenuto = pedals.sostenuto;
+            v.una_corda = pedals.una_corda as f32;
             v.rejected_edits = rejected_edits;
         });
+        self.view = Some(view);
     }
 
-    /// Advances the mechanics to grid sample `b` and sends what the action did.
+    /// Advances the mechanics to grid sample `b` and sends what they did.
     fn step(&mut self, b: u64, out: &mut impl FnMut(Stamped<Operation>)) {
         let t1 = self.time_s(b);
         // The step before the first grid sample starts before 0, so that
         // commands at 0 are taken at the first step.
         let t0 = (b as f64 - self.period as f64) / self.sample_rate;
-        let (latency, epoch) = (self.latency, self.epoch);
-        // The action is solved in closed form and has no agents: the step
-        // cannot fail.
+        let (stamp, epoch) = (b + self.latency, self.epoch);
+        // The built-in mechanics are solved in closed form and have no
+        // agents: the step cannot fail.
         let _ = self.root.advance(t0, t1);
-        let Some(id) = self.action else {
-            return;
-        };
-        let Some(action) = self.root.model_as_mut::<Action>(id) else {
-            return;
-        };
-        let events = &mut self.events;
-        action.drain_events(events);
-        let shifted = action.una_corda() >= 0.5;
-        for &(_, event) in events.iter() {
-            let item = match event {
-                ActionEvent::LetOff { note, speed } => Operation::Strike {
-                    key: note,
-                    speed_m_s: speed,
-                    shifted,
-                },
-                ActionEvent::Damper { note, amount } => Operation::Damper { key: note, amount },
-            };
+        self.mechanics_mut().drain_operations(&mut |item| {
             out(Stamped {
-                at: b + latency,
+                at: stamp,
                 epoch,
                 item,
             });
-        }
-        events.clear();
+        });
     }
 }
 

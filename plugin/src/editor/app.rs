@@ -14,7 +14,7 @@ use orchard_engine::rt::{MechanicsView, MeterView};
 use super::browser::{Browser, BrowserAction};
 use super::clockwork::ClockworkView;
 use super::controls::{self, Gestures};
-use super::keyboard::{Keyboard, LOWEST_KEY};
+use super::keyboard::{Keyboard, Keys};
 use super::layout::ZOOM_RANGE;
 use super::meters::{self, Scope};
 use super::session::EditSession;
@@ -111,7 +111,8 @@ impl EditorApp {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     if self.session.selection.len() == 1 && self.session.selection.contains(PROBES)
                     {
-                        probes::show(ui, &self.mechanics, &self.meters);
+                        let keys = Keys::of(&self.session.preset().keyboard);
+                        probes::show(ui, keys, &self.mechanics, &self.meters);
                     } else {
                         properties::show(ui, &mut self.session);
                     }
@@ -205,15 +206,17 @@ impl EditorApp {
 
     /// The mechanism above the keyboard, keys aligned.
     fn playing_surface(&mut self, ui: &mut Ui) {
-        mechanism::show(ui, 120.0, &self.mechanics, &self.meters);
+        let keys = Keys::of(&self.session.preset().keyboard);
+        mechanism::show(ui, 120.0, keys, &self.mechanics, &self.meters);
         let mechanics = &self.mechanics;
         let down = |key: u8| {
-            key.checked_sub(LOWEST_KEY)
-                .and_then(|i| mechanics.key_down.get(usize::from(i)))
+            mechanics
+                .key_down
+                .get(usize::from(key))
                 .copied()
                 .unwrap_or(false)
         };
-        for event in self.keyboard.show(ui, 80.0, &down) {
+        for event in self.keyboard.show(ui, 80.0, keys, &down) {
             self.link.play(event);
         }
     }

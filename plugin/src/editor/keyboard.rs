@@ -4,10 +4,30 @@
 use egui::{Color32, CornerRadius, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2};
 use orchard_engine::rt::SynthEvent;
 
-/// The keyboard's keys, A0 to C8.
-pub const LOWEST_KEY: u8 = 21;
-/// The highest key drawn.
-pub const HIGHEST_KEY: u8 = 108;
+/// The keys an instrument has, lowest and highest MIDI key (from its
+/// preset's keyboard): what the keyboard and the mechanism above it draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keys {
+    /// Lowest MIDI key.
+    pub lowest: u8,
+    /// Highest MIDI key.
+    pub highest: u8,
+}
+
+impl Keys {
+    /// The keys of `keyboard`.
+    pub fn of(keyboard: &orchard_engine::instrument::Keyboard) -> Self {
+        Self {
+            lowest: keyboard.lowest_key,
+            highest: keyboard.highest_key,
+        }
+    }
+
+    /// Every key, lowest first.
+    pub fn iter(self) -> std::ops::RangeInclusive<u8> {
+        self.lowest..=self.highest
+    }
+}
 /// Velocity at the back edge of a key (MIDI 16 of 127); the front edge gives 1.
 const SOFTEST_VELOCITY: f32 = 16.0 / 127.0;
 
@@ -22,22 +42,24 @@ pub fn is_black(key: u8) -> bool {
 #[derive(Debug, Clone, Copy)]
 pub struct KeyGeometry {
     rect: Rect,
+    keys: Keys,
     white_width: f32,
 }
 
 impl KeyGeometry {
-    /// The keys laid out across `rect`.
-    pub fn new(rect: Rect) -> Self {
-        let whites = (LOWEST_KEY..=HIGHEST_KEY).filter(|&k| !is_black(k)).count();
+    /// `keys` laid out across `rect`.
+    pub fn new(rect: Rect, keys: Keys) -> Self {
+        let whites = keys.iter().filter(|&k| !is_black(k)).count().max(1);
         Self {
             rect,
+            keys,
             white_width: rect.width() / whites as f32,
         }
     }
 
     /// The horizontal span of `key`: `(left, right)`, in points.
     pub fn span(&self, key: u8) -> (f32, f32) {
-        let whites_before = (LOWEST_KEY..key).filter(|&k| !is_black(k)).count() as f32;
+        let whites_before = (self.keys.lowest..key).filter(|&k| !is_black(k)).count() as f32;
         let left = self.rect.left() + whites_before * self.white_width;
         if is_black(key) {
             let half = 0.3 * self.white_width;
@@ -63,7 +85,7 @@ impl KeyGeometry {
         if !self.rect.contains(pos) {
             return None;
         }
-        let keys = LOWEST_KEY..=HIGHEST_KEY;
+        let keys = self.keys.iter();
         keys.clone()
             .filter(|&k| is_black(k))
             .chain(keys.filter(|&k| !is_black(k)))
@@ -86,9 +108,15 @@ pub struct Keyboard {
 }
 
 impl Keyboard {
-    /// Draws the keyboard into `height` points of `ui`; `down` says which keys
-    /// the instrument has down (indexed from A0). Returns the notes to play.
-    pub fn show(&mut self, ui: &mut Ui, height: f32, down: &dyn Fn(u8) -> bool) -> Vec<SynthEvent> {
+    /// Draws `keys` into `height` points of `ui`; `down` says which keys the
+    /// instrument has down (by MIDI key). Returns the notes to play.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        height: f32,
+        keys: Keys,
+        down: &dyn Fn(u8) -> bool,
+    ) -> Vec<SynthEvent> {
         let (rect, response) = ui.allocate_exact_size(
             Vec2::new(ui.available_width(), height),
             Sense::click_and_drag(),
@@ -96,11 +124,11 @@ impl Keyboard {
         response.widget_info(|| {
             egui::WidgetInfo::labeled(egui::Role::Group, true, "On-screen keyboard")
         });
-        let geometry = KeyGeometry::new(rect);
+        let geometry = KeyGeometry::new(rect, keys);
         let painter = ui.painter_at(rect);
         let pressed = |key: u8| self.held == Some(key) || down(key);
         for black in [false, true] {
-            for key in (LOWEST_KEY..=HIGHEST_KEY).filter(|&k| is_black(k) == black) {
+            for key in keys.iter().filter(|&k| is_black(k) == black) {
                 let fill = match (black, pressed(key)) {
                     (_, true) => Color32::from_rgb(230, 160, 70),
                     (false, false) => Color32::from_gray(245),
@@ -152,14 +180,23 @@ impl Keyboard {
 mod tests {
     use super::*;
 
+    /// A grand's 88 keys, A0 to C8.
+    const GRAND: Keys = Keys {
+        lowest: 21,
+        highest: 108,
+    };
+
     fn geometry() -> KeyGeometry {
-        KeyGeometry::new(Rect::from_min_size(Pos2::ZERO, Vec2::new(520.0, 100.0)))
+        KeyGeometry::new(
+            Rect::from_min_size(Pos2::ZERO, Vec2::new(520.0, 100.0)),
+            GRAND,
+        )
     }
 
     #[test]
     fn every_key_is_found_where_it_is_drawn() {
         let g = geometry();
-        for key in LOWEST_KEY..=HIGHEST_KEY {
+        for key in GRAND.iter() {
             let r = g.key_rect(key);
             // Low on a white key, below the black keys' ends.
             let probe = Pos2::new(r.center().x, r.top() + 0.9 * r.height());

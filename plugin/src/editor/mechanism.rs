@@ -7,7 +7,7 @@
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, Vec2, pos2};
 use orchard_engine::rt::{MechanicsView, MeterView};
 
-use super::keyboard::{HIGHEST_KEY, KeyGeometry, LOWEST_KEY};
+use super::keyboard::{KeyGeometry, Keys};
 
 /// Energy on a key's strings drawn at full brightness, J (a loud bass note).
 const FULL_GLOW_J: f32 = 0.05;
@@ -26,9 +26,9 @@ fn glow(energy_j: f32) -> f32 {
     (1.0 + (energy_j / FULL_GLOW_J).log10() / GLOW_DECADES).clamp(0.0, 1.0)
 }
 
-/// Draws the mechanism into `height` points of `ui`, keys laid out as the
-/// keyboard below it lays them out.
-pub fn show(ui: &mut Ui, height: f32, mechanics: &MechanicsView, meters: &MeterView) {
+/// Draws the mechanism of `keys` into `height` points of `ui`, laid out as
+/// the keyboard below it lays them out.
+pub fn show(ui: &mut Ui, height: f32, keys: Keys, mechanics: &MechanicsView, meters: &MeterView) {
     let (whole, _) =
         ui.allocate_exact_size(Vec2::new(ui.available_width(), height), Sense::hover());
     let painter = ui.painter_at(whole);
@@ -36,14 +36,14 @@ pub fn show(ui: &mut Ui, height: f32, mechanics: &MechanicsView, meters: &MeterV
     let band = Rect::from_min_size(whole.min, Vec2::new(whole.width(), PEDAL_BAND));
     pedals(ui, band, mechanics);
     let rect = Rect::from_min_max(pos2(whole.left(), band.bottom()), whole.max);
-    let geometry = KeyGeometry::new(rect);
+    let geometry = KeyGeometry::new(rect, keys);
     // A side view of each key's strings: the string across the top, the
     // damper resting on it from above, the hammer rising to it from below.
     let string_y = rect.top() + 0.3 * rect.height();
     let rest_y = rect.bottom() - 0.08 * rect.height();
     let damper_lift = 0.2 * rect.height();
-    for key in LOWEST_KEY..=HIGHEST_KEY {
-        let index = usize::from(key - LOWEST_KEY);
+    for key in keys.iter() {
+        let index = usize::from(key);
         let (left, right) = geometry.span(key);
         let x = 0.5 * (left + right);
         let width = (right - left).max(2.0);

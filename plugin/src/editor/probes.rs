@@ -5,10 +5,10 @@
 use egui::{Grid, Ui};
 use orchard_engine::rt::{MechanicsView, MeterView};
 
-use super::keyboard::{HIGHEST_KEY, LOWEST_KEY};
+use super::keyboard::Keys;
 
 /// Shows the pedals, and every key that is down or sounding.
-pub fn show(ui: &mut Ui, mechanics: &MechanicsView, meters: &MeterView) {
+pub fn show(ui: &mut Ui, keys: Keys, mechanics: &MechanicsView, meters: &MeterView) {
     ui.label(format!(
         "pedals: sustain {:.2}, sostenuto {}, una corda {:.2}",
         mechanics.sustain,
@@ -30,8 +30,8 @@ pub fn show(ui: &mut Ui, mechanics: &MechanicsView, meters: &MeterView) {
                 ui.strong(heading);
             }
             ui.end_row();
-            for key in LOWEST_KEY..=HIGHEST_KEY {
-                let index = usize::from(key - LOWEST_KEY);
+            for key in keys.iter() {
+                let index = usize::from(key);
                 let energy = meters.string_energy_j[usize::from(key)];
                 if !mechanics.key_down[index]
                     && energy <= 0.0

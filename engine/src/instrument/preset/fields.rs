@@ -10,7 +10,7 @@ use super::properties::ValueKind;
 use super::topology::{StrikeAnchor, StrikeSpec};
 use super::{Keyboard, OutputSpec};
 use crate::instrument::StretchedTuning;
-use crate::mech::action::VelocityCurve;
+use crate::instrument::VelocityCurve;
 use crate::wdf::UNUSED_RELAXATION_S;
 
 /// What a field is, for a musician: its name, SI unit (`""` for a ratio or a

@@ -50,20 +50,11 @@ pub use properties::{ComponentInfo, PropertyInfo, ValueKind};
 pub use topology::{Resonators, StrikeAnchor, StrikeSpec, Topology};
 
 use super::StretchedTuning;
-use crate::mech::action::VelocityCurve;
+use crate::instrument::VelocityCurve;
 use check::Checker;
 
 /// The instrument every front end plays when no other is chosen, embedded at build time.
 pub const DEFAULT_PRESET_TOML: &str = include_str!("../../../../presets/grand-piano.toml");
-
-/// The instruments built into every binary: (name, preset text).
-pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
-    ("grand-piano", DEFAULT_PRESET_TOML),
-    (
-        "mallet-bar",
-        include_str!("../../../../presets/mallet-bar.toml"),
-    ),
-];
 
 /// An instrument: its objects and how they interact, and how it is tuned, played
 /// and heard.
@@ -74,6 +65,11 @@ pub struct Preset {
     pub name: String,
     /// One line on what it is.
     pub description: String,
+    /// The instrument family that plays it (`grand-piano`, `mallet-bar`: see
+    /// [`crate::families`]); a preset that names none is played by the first
+    /// family that fits its objects.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
     /// Reference pitch and stretch.
     pub tuning: StretchedTuning,
     /// Which MIDI keys exist.
@@ -197,7 +193,10 @@ impl fmt::Display for PresetError {
             Self::UnknownPath(path) => write!(f, "the preset has no property `{path}`"),
             Self::CannotInherit { path, reason } => write!(f, "{path} cannot inherit: {reason}"),
             Self::Unknown(name) => {
-                let names: Vec<_> = BUILTIN_PRESETS.iter().map(|(n, _)| *n).collect();
+                let names: Vec<_> = crate::families::builtin_presets()
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect();
                 write!(
                     f,
                     "no preset `{name}`: neither a file nor a built-in preset ({})",
@@ -216,9 +215,10 @@ impl Preset {
         Self::from_toml(DEFAULT_PRESET_TOML).expect("the embedded preset is tested to be valid")
     }
 
-    /// A built-in preset by name (see [`BUILTIN_PRESETS`]).
+    /// A built-in preset of a registered family by name (see
+    /// [`crate::families::builtin_presets`]).
     pub fn builtin(name: &str) -> Option<Result<Self, PresetError>> {
-        BUILTIN_PRESETS
+        crate::families::builtin_presets()
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, text)| Self::from_toml(text))
@@ -293,7 +293,7 @@ impl Preset {
         }
         let topology = topology::resolve(self.objects()?, &self.strikes, root)?;
         if topology.action.is_some() {
-            let (lo, hi) = crate::mech::action::NOTES;
+            let (lo, hi) = ActionSpec::NOTES;
             let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
             keyboard.range("lowest_key", lowest_key, f64::from(lo), 127.0, keys)?;
             keyboard.range("highest_key", highest_key, 0.0, f64::from(hi), keys)?;

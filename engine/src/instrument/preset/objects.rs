@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 use super::PresetError;
 use super::anchored::{Anchored, value_at};
 use super::check::Checker;
-use crate::mech::action::{ActionSettings, VelocityCurve};
 use crate::resonators::SoundboardParams;
 use crate::wdf::{FeltLaw, UNUSED_RELAXATION_S};
 
@@ -385,27 +384,8 @@ pub struct ActionSpec {
 }
 
 impl ActionSpec {
-    /// The action's settings with the player's `velocity` curve, the hammers'
-    /// let-off distance `let_off_m` (m) and dampers that travel in
-    /// `damper_travel_s` (s).
-    pub fn settings(
-        &self,
-        velocity: VelocityCurve,
-        let_off_m: f64,
-        damper_travel_s: f64,
-    ) -> ActionSettings {
-        ActionSettings {
-            blow_distance: self.blow_distance_m,
-            let_off: let_off_m,
-            check_drop: self.check_drop_m,
-            velocity,
-            restitution: self.restitution,
-            key_return_s: self.key_return_s,
-            repetition_rise: self.repetition_rise,
-            damper_travel_s,
-            realistic_travel: self.realistic_travel,
-        }
-    }
+    /// The keys a grand action has: MIDI 21 (A0) to 108 (C8).
+    pub const NOTES: (u8, u8) = (21, 108);
 
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         c.range(

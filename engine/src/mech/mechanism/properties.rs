@@ -5,8 +5,8 @@
 //! `contact:<property>`. Only moving parts have properties.
 
 use super::runtime::Mechanism;
-use crate::mech::model::{PropertyAccess, PropertyError};
-use crate::mech::property::{PropertyInfo as TreeInfo, PropertyTree};
+use crate::props::{PropertyAccess, PropertyError};
+use crate::props::{PropertyInfo as TreeInfo, PropertyTree};
 
 /// Which component a property belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

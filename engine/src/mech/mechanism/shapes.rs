@@ -82,9 +82,9 @@ mod tests {
     use std::f64::consts::{PI, TAU};
 
     use super::*;
-    use crate::mech::PropertyAccess;
     use crate::mech::mechanism::builtin;
     use crate::mech::mechanism::geometry::rotate;
+    use crate::props::PropertyAccess;
 
     fn escapement() -> Mechanism {
         Mechanism::from_toml(builtin("escapement").unwrap()).unwrap()

@@ -76,7 +76,7 @@ impl Handover {
         old.voices.render(
             &mut old_left[..frames],
             &mut old_right[..frames],
-            |_, _, _| {},
+            &mut |_, _, _| {},
         );
         let fade = self.length as f64;
         for i in 0..frames {

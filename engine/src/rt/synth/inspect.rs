@@ -3,16 +3,16 @@
 //! [`crate::rt::Views`] instead, which work in both modes).
 
 use super::{Link, Synth};
-use crate::mech::action::Action;
+use crate::rt::Mechanics;
 
 impl Synth {
-    /// The grand action as the worker has advanced it so far (its last control
-    /// step at or before the end of the last block): hammer travel, dampers,
-    /// keys and pedals. `None` in realtime mode (the worker lives on its own
-    /// thread) and for instruments without an action.
-    pub fn lock_step_action(&self) -> Option<&Action> {
+    /// The family's mechanics as the worker has advanced them so far (its
+    /// last control step at or before the end of the last block): strikers,
+    /// dampers, keys, pedals and properties. `None` in realtime mode (the
+    /// worker lives on its own thread).
+    pub fn lock_step_mechanics(&self) -> Option<&dyn Mechanics> {
         match &self.link {
-            Link::LockStep { host, .. } => host.worker.action(),
+            Link::LockStep { host, .. } => Some(host.worker.mechanics()),
             Link::Realtime { .. } => None,
         }
     }

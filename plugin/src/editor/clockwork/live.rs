@@ -5,8 +5,9 @@
 
 use std::time::Instant;
 
+use orchard_engine::mech::Model;
 use orchard_engine::mech::mechanism::{self, Mechanism, Stepper};
-use orchard_engine::mech::{Model, PropertyAccess};
+use orchard_engine::props::PropertyAccess;
 
 /// Longest simulated time one frame advances, s. A slower frame (a stall, a
 /// window being dragged) is not caught up: the mechanism runs slower than

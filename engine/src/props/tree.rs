@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::PropertyError;
+use super::access::PropertyError;
 
 /// What a property is: shown by the editor, checked on every change.
 #[derive(Debug, Clone, PartialEq)]

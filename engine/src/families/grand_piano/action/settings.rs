@@ -1,0 +1,75 @@
+//! The action's settings: regulation (blow distance, let-off, check), the
+//! velocity curve, restitution, key return, repetition and damper travel.
+
+use crate::instrument::{ActionSpec, VelocityCurve};
+
+/// The action's settings (all properties, under `action:`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ActionSettings {
+    /// Hammer blow distance, m (44–49 mm on grands).
+    pub blow_distance: f64,
+    /// Let-off: distance from the string where the jack releases, m (1–3 mm).
+    pub let_off: f64,
+    /// How far below the string the check catches a falling hammer, m.
+    pub check_drop: f64,
+    /// From key velocity to hammer speed at the string.
+    pub velocity: VelocityCurve,
+    /// Fraction of the strike speed the hammer rebounds with.
+    pub restitution: f64,
+    /// Time for a released key to rise fully, s.
+    pub key_return_s: f64,
+    /// Fraction of the key's dip it must rise before the repetition resets.
+    pub repetition_rise: f64,
+    /// Time a damper takes to travel fully, s.
+    pub damper_travel_s: f64,
+    /// Simulate the jack's whole stroke (1) or throw from let-off (0).
+    pub realistic_travel: bool,
+}
+
+impl ActionSettings {
+    /// The settings a preset's action `spec` describes, with the player's
+    /// `velocity` curve, the hammers' let-off distance `let_off_m` (m) and
+    /// dampers that travel in `damper_travel_s` (s).
+    pub fn of(
+        spec: &ActionSpec,
+        velocity: VelocityCurve,
+        let_off_m: f64,
+        damper_travel_s: f64,
+    ) -> Self {
+        Self {
+            blow_distance: spec.blow_distance_m,
+            let_off: let_off_m,
+            check_drop: spec.check_drop_m,
+            velocity,
+            restitution: spec.restitution,
+            key_return_s: spec.key_return_s,
+            repetition_rise: spec.repetition_rise,
+            damper_travel_s,
+            realistic_travel: spec.realistic_travel,
+        }
+    }
+}
+
+impl Default for ActionSettings {
+    fn default() -> Self {
+        Self {
+            blow_distance: 0.047,
+            let_off: 0.002,
+            check_drop: 0.015,
+            velocity: VelocityCurve::default(),
+            restitution: 0.5,
+            key_return_s: 0.04,
+            repetition_rise: 0.3,
+            damper_travel_s: 0.006,
+            realistic_travel: false,
+        }
+    }
+}
+
+impl ActionSettings {
+    /// Hammer speed at the string for MIDI velocity `velocity`, m/s.
+    pub fn strike_speed(&self, velocity: u8) -> f64 {
+        self.velocity
+            .speed(f64::from(velocity.clamp(1, 127)) / 127.0)
+    }
+}

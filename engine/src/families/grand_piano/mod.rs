@@ -1,0 +1,62 @@
+//! The grand piano: each key's one to three stiff strings struck by felt
+//! hammers shared through a pool, standing on one bridge and soundboard,
+//! thrown by a grand action with its dampers and pedals.
+
+pub mod action;
+mod mechanics;
+mod voices;
+
+pub use mechanics::PianoMechanics;
+pub use voices::PianoVoices;
+
+use super::thrown::ThrownStrikers;
+use crate::instrument::{DEFAULT_PRESET_TOML, Preset, Resonators};
+use crate::rt::{Family, Mechanics, SynthError, Voices};
+use action::ActionSettings;
+
+/// Damper travel time when the piano has no dampers, s (the action still
+/// times its damper levers).
+const UNDAMPED_TRAVEL_S: f64 = 0.006;
+
+/// The grand piano family.
+#[derive(Debug, Clone, Copy)]
+pub struct GrandPiano;
+
+impl Family for GrandPiano {
+    fn name(&self) -> &'static str {
+        "grand-piano"
+    }
+
+    fn presets(&self) -> &'static [(&'static str, &'static str)] {
+        &[("grand-piano", DEFAULT_PRESET_TOML)]
+    }
+
+    fn fits(&self, preset: &Preset) -> bool {
+        preset
+            .topology()
+            .is_ok_and(|t| matches!(t.resonators, Resonators::Strings(_)))
+    }
+
+    fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
+        Ok(Box::new(PianoVoices::new(preset, sample_rate)?))
+    }
+
+    /// The grand action the preset describes; without one, a note-on
+    /// throws the hammer at once.
+    fn mechanics(&self, preset: &Preset) -> Box<dyn Mechanics> {
+        let action = preset.topology().ok().and_then(|t| {
+            let spec = t.action?;
+            let damper_travel_s = t.dampers.map_or(UNDAMPED_TRAVEL_S, |d| d.travel_s);
+            Some(ActionSettings::of(
+                spec,
+                preset.velocity,
+                t.hammers.start_gap_m,
+                damper_travel_s,
+            ))
+        });
+        match action {
+            Some(settings) => Box::new(PianoMechanics::new(settings, preset)),
+            None => Box::new(ThrownStrikers::new(preset.velocity)),
+        }
+    }
+}

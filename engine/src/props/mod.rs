@@ -1,0 +1,30 @@
+//! Orchard's one property system (seed `003_a92b96e90f40cbbd.txt`, Sections
+//! 2.2 and 2.4): every component has a path, every property a full path
+//! `COMPONENT:NAME`, declared once with its unit, range, kind, description and
+//! whether it is inherited.
+//!
+//! - A preset's properties (`tuning:a4_hz`, `hammers/anchor/60:felt_stiffness`,
+//!   `strings/key/61:loss_b1`) are declared by the preset's objects: each
+//!   field's unit and description in its object's field table, its range by
+//!   the checks that validate it ([`crate::instrument::Preset::property_info`]).
+//!   Presets, `render --set`, the editor's panels and the host's parameters
+//!   all go through these paths.
+//! - The mechanics' properties live in a [`PropertyTree`]: the clockwork's
+//!   parts and springs declare their own; a family's mechanics declare the
+//!   preset properties they change while playing, with the preset's
+//!   declarations (the grand action's `action:blow_distance_m`,
+//!   `hammers:start_gap_m`, `velocity:curve`), so an edit has one path
+//!   whether it goes to the preset or to the running worker.
+//! - What can be watched while playing (a key's hammer travel, its strings'
+//!   energy, the pedals, the output's level) is declared in [`PROBES`].
+//!
+//! [`PropertyAccess`] reads and writes a model's properties by path;
+//! [`PropertyError`] says why an edit was refused.
+
+mod access;
+mod probes;
+mod tree;
+
+pub use access::{PropertyAccess, PropertyError};
+pub use probes::{PROBES, Probe, ProbeDeclaration, ProbeQuantity};
+pub use tree::{ExplicitValues, Mode, PropertyInfo, PropertyPath, PropertyTree, SavedProperties};

@@ -1,0 +1,38 @@
+//! What makes an instrument family: how its presets are recognised, and how
+//! its audio-rate voices and its mechanics are built from one. The
+//! synthesiser plays any family through this seam; the families themselves
+//! and the registry of them live in [`crate::families`].
+
+use super::mechanics::Mechanics;
+use super::voices::{SynthError, Voices};
+use crate::instrument::Preset;
+
+/// An instrument family: a grand piano, mallets and bars, a music box…
+///
+/// Building allocates (it runs off the audio thread).
+pub trait Family: Sync {
+    /// The name presets give in `family = "…"` (`grand-piano`).
+    fn name(&self) -> &'static str;
+
+    /// Its built-in presets: (name, TOML text).
+    fn presets(&self) -> &'static [(&'static str, &'static str)];
+
+    /// Whether a preset that names no family is one of this family's, by
+    /// its objects.
+    fn fits(&self, preset: &Preset) -> bool;
+
+    /// Every key's voice of `preset` at `sample_rate` (Hz, already checked to
+    /// lie in [`super::voices::SAMPLE_RATES_HZ`]).
+    fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError>;
+
+    /// The mechanics of `preset`, for the worker.
+    fn mechanics(&self, preset: &Preset) -> Box<dyn Mechanics>;
+}
+
+impl std::fmt::Debug for dyn Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Family")
+            .field("name", &self.name())
+            .finish_non_exhaustive()
+    }
+}

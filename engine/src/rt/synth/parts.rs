@@ -1,0 +1,96 @@
+//! What a synthesiser is made of but its link to the worker: the family's
+//! voices and worker, and every queue between them, the loader and the editor.
+
+use rtrb::{Consumer, Producer, RingBuffer};
+
+use super::loader::{InstrumentLoader, Prepared};
+use crate::families::family_of;
+use crate::instrument::Preset;
+use crate::rt::family::Family;
+use crate::rt::ops::{Operation, Stamped, ToWorker};
+use crate::rt::triple_buffer::{Subscriber, triple_buffer};
+use crate::rt::view::MechanicsView;
+use crate::rt::voices::{SynthError, Voices, check_sample_rate};
+use crate::rt::worker::{Worker, WorkerHost};
+
+/// Messages the audio thread may have in flight to the worker.
+const COMMAND_QUEUE: usize = 4096;
+/// Operations the worker may have in flight to the audio thread.
+const OPERATION_QUEUE: usize = 8192;
+/// Replaced instruments that may wait for the loader to free them.
+const SWITCHES_IN_FLIGHT: usize = 8;
+
+/// Everything a synthesiser is made of but its link to the worker.
+pub(super) struct Parts {
+    pub voices: Box<dyn Voices>,
+    pub preset: Preset,
+    pub family: &'static str,
+    pub mechanics: Subscriber<MechanicsView>,
+    pub to_worker: Producer<Stamped<ToWorker>>,
+    pub from_worker: Consumer<Stamped<Operation>>,
+    pub instruments: Consumer<Box<Prepared>>,
+    pub replaced: Producer<Box<Prepared>>,
+    pub loader: InstrumentLoader,
+}
+
+impl Parts {
+    /// The voices and worker of `preset`, and every queue between them, the
+    /// loader and the editor.
+    pub fn new(
+        preset: &Preset,
+        sample_rate: f64,
+        latency: u64,
+    ) -> Result<(Self, WorkerHost), SynthError> {
+        let family = family_of(preset)?;
+        let (voices, mut worker) = build(family, preset, sample_rate, latency)?;
+        let (mechanics_publisher, mechanics) = triple_buffer(MechanicsView::default());
+        worker.publish_view_to(mechanics_publisher);
+        let (to_worker, commands) = RingBuffer::new(COMMAND_QUEUE);
+        let (operations, from_worker) = RingBuffer::new(OPERATION_QUEUE);
+        let (workers, installs) = RingBuffer::new(1);
+        let (retired_in, retired) = RingBuffer::new(SWITCHES_IN_FLIGHT);
+        let (instruments_in, instruments) = RingBuffer::new(1);
+        let (replaced, replaced_out) = RingBuffer::new(SWITCHES_IN_FLIGHT);
+        let host = WorkerHost {
+            worker,
+            commands,
+            operations,
+            installs,
+            retired: retired_in,
+        };
+        let parts = Self {
+            voices,
+            preset: preset.clone(),
+            family: family.name(),
+            mechanics,
+            to_worker,
+            from_worker,
+            instruments,
+            replaced,
+            loader: InstrumentLoader {
+                sample_rate,
+                latency,
+                instruments: instruments_in,
+                workers,
+                replaced: replaced_out,
+                retired,
+            },
+        };
+        Ok((parts, host))
+    }
+}
+
+/// `preset`'s voices and worker, as `family` builds them, at `sample_rate`
+/// (Hz); the worker's operations come `latency` samples after the control
+/// step that makes them.
+pub(super) fn build(
+    family: &dyn Family,
+    preset: &Preset,
+    sample_rate: f64,
+    latency: u64,
+) -> Result<(Box<dyn Voices>, Box<Worker>), SynthError> {
+    check_sample_rate(sample_rate)?;
+    let voices = family.voices(preset, sample_rate)?;
+    let worker = Box::new(Worker::new(family.mechanics(preset), sample_rate, latency));
+    Ok((voices, worker))
+}

@@ -1,0 +1,434 @@
+//! The family seam, proved from outside the engine: a toy family defined only
+//! here — a plucked string with a plectrum for mechanics — registers with the
+//! engine and plays through `Synth` and through the plugin, loaded in this
+//! process by a CLAP host, as the built-in families do, with no change to the
+//! realtime layer.
+
+use std::any::Any;
+use std::f64::consts::TAU;
+use std::sync::OnceLock;
+
+use clack_extensions::params::{ParamInfoBuffer, PluginParams};
+use clack_host::events::event_types::{NoteOnEvent, ParamValueEvent};
+use clack_host::prelude::*;
+
+use orchard_engine::analysis::peak_frequency;
+use orchard_engine::families;
+use orchard_engine::families::mallet_bar::MalletBars;
+use orchard_engine::instrument::{Preset, Rebound};
+use orchard_engine::mech::{Model, ModelState, StepAdjustment};
+use orchard_engine::props::{PropertyAccess, PropertyError};
+use orchard_engine::rt::{
+    CHUNK, Family, MIDI_KEYS, Mechanics, Operation, Synth, SynthError, SynthEvent, Voices,
+};
+
+const FS: f64 = 48_000.0;
+
+/// Time from a key going down to the plectrum plucking its string, s.
+const PLUCK_DELAY_S: f64 = 0.010;
+
+/// Decay of the toy string, s to fall 60 dB.
+const T60_S: f64 = 1.0;
+
+/// Each key's string: one damped mode at the key's pitch.
+struct ToyStrings {
+    lowest_key: u8,
+    /// Per key: (2 r cos ω, r², y[n−1], y[n−2]).
+    modes: Vec<[f64; 4]>,
+    /// Per key: the pluck waiting to enter the next sample.
+    pending: Vec<f64>,
+}
+
+impl Voices for ToyStrings {
+    fn apply(&mut self, operation: Operation) {
+        if let Operation::Strike { key, speed_m_s, .. } = operation
+            && let Some(slot) = key
+                .checked_sub(self.lowest_key)
+                .and_then(|i| self.pending.get_mut(usize::from(i)))
+        {
+            *slot += 0.1 * speed_m_s;
+        }
+    }
+
+    fn render(
+        &mut self,
+        left: &mut [f32],
+        right: &mut [f32],
+        _on_rebound: &mut dyn FnMut(u8, usize, Rebound),
+    ) {
+        let frames = left.len().min(right.len()).min(CHUNK);
+        for n in 0..frames {
+            let mut sum = 0.0;
+            for (mode, pending) in self.modes.iter_mut().zip(&mut self.pending) {
+                let [a1, a2, y1, y2] = *mode;
+                let y = a1 * y1 - a2 * y2 + *pending;
+                *pending = 0.0;
+                *mode = [a1, a2, y, y1];
+                sum += y;
+            }
+            left[n] = sum as f32;
+            right[n] = sum as f32;
+        }
+    }
+
+    fn reset(&mut self) {
+        for mode in &mut self.modes {
+            mode[2] = 0.0;
+            mode[3] = 0.0;
+        }
+        self.pending.fill(0.0);
+    }
+
+    fn continue_from(&mut self, _old: &dyn Voices) -> bool {
+        false
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn is_active(&self) -> bool {
+        self.modes.iter().any(|m| m[2].abs() > 1e-7)
+    }
+
+    fn sounding_keys(&self) -> u32 {
+        self.modes.iter().filter(|m| m[2].abs() > 1e-7).count() as u32
+    }
+
+    fn non_finite_resets(&self) -> u64 {
+        0
+    }
+}
+
+/// A plectrum per key: it plucks `PLUCK_DELAY_S` after the key goes down.
+struct Plectrum {
+    /// Per MIDI key: when to pluck (s) and how hard (m/s), if due.
+    due: [Option<(f64, f64)>; MIDI_KEYS],
+    /// Per MIDI key: plucked in the last step, how hard.
+    plucked: [Option<f64>; MIDI_KEYS],
+}
+
+impl Model for Plectrum {
+    fn initialize(&mut self, _t: f64) {}
+
+    fn advance(&mut self, _t0: f64, t1: f64) -> Option<StepAdjustment> {
+        for (due, plucked) in self.due.iter_mut().zip(&mut self.plucked) {
+            if let Some((at, speed)) = *due
+                && at <= t1
+            {
+                *plucked = Some(speed);
+                *due = None;
+            }
+        }
+        None
+    }
+
+    fn save_state(&self) -> ModelState {
+        ModelState::default()
+    }
+
+    fn may_reject_steps(&self) -> bool {
+        false
+    }
+
+    fn restore_state(&mut self, _state: &ModelState) {}
+}
+
+impl PropertyAccess for Plectrum {
+    fn property(&self, _path: &str) -> Option<f64> {
+        None
+    }
+
+    fn set_property(&mut self, path: &str, _value: f64) -> Result<(), PropertyError> {
+        Err(PropertyError::UnknownPath(path.into()))
+    }
+}
+
+impl Mechanics for Plectrum {
+    fn perform(&mut self, t_s: f64, event: SynthEvent, _now: &mut dyn FnMut(Operation)) {
+        if let SynthEvent::NoteOn { key, velocity } = event
+            && velocity > 0.0
+            && let Some(due) = self.due.get_mut(usize::from(key))
+        {
+            *due = Some((t_s + PLUCK_DELAY_S, 1.0 + f64::from(velocity)));
+        }
+    }
+
+    fn drain_operations(&mut self, out: &mut dyn FnMut(Operation)) {
+        for (key, plucked) in self.plucked.iter_mut().enumerate() {
+            if let Some(speed_m_s) = plucked.take() {
+                out(Operation::Strike {
+                    key: key as u8,
+                    speed_m_s,
+                    shifted: false,
+                });
+            }
+        }
+    }
+
+    fn reset(&mut self) {
+        self.due = [None; MIDI_KEYS];
+        self.plucked = [None; MIDI_KEYS];
+    }
+
+    fn continue_motion_from(&mut self, _previous: &dyn Mechanics) {}
+}
+
+/// The toy family.
+struct ToyPluck;
+
+impl Family for ToyPluck {
+    fn name(&self) -> &'static str {
+        "toy-pluck"
+    }
+
+    fn presets(&self) -> &'static [(&'static str, &'static str)] {
+        static PRESETS: OnceLock<[(&str, &str); 1]> = OnceLock::new();
+        PRESETS.get_or_init(|| [("toy-pluck", toy_preset_text())])
+    }
+
+    fn fits(&self, _preset: &Preset) -> bool {
+        false
+    }
+
+    fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
+        let keys = preset.keyboard.lowest_key..=preset.keyboard.highest_key;
+        let r = 1000f64.powf(-1.0 / (T60_S * sample_rate));
+        let modes = keys
+            .clone()
+            .map(|key| {
+                let omega = TAU * preset.tuning.target(key, |_| 0.0) / sample_rate;
+                [2.0 * r * omega.cos(), r * r, 0.0, 0.0]
+            })
+            .collect::<Vec<_>>();
+        Ok(Box::new(ToyStrings {
+            lowest_key: *keys.start(),
+            pending: vec![0.0; modes.len()],
+            modes,
+        }))
+    }
+
+    fn mechanics(&self, _preset: &Preset) -> Box<dyn Mechanics> {
+        Box::new(Plectrum {
+            due: [None; MIDI_KEYS],
+            plucked: [None; MIDI_KEYS],
+        })
+    }
+}
+
+/// The toy family's preset: the mallet bars' keyboard and tuning, played
+/// by the toy family.
+fn toy_preset_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        // The mallet family's own preset (not through the registry, which
+        // asks this family for its presets).
+        let [(_, text)] = MalletBars.presets() else {
+            panic!("the mallet family has one preset");
+        };
+        let bars = Preset::from_toml(text).unwrap();
+        let toy = text
+            .replace("family = \"mallet-bar\"", "family = \"toy-pluck\"")
+            .replace(&format!("name = \"{}\"", bars.name), "name = \"Toy pluck\"");
+        assert_ne!(
+            toy, *text,
+            "the mallet preset names its family and its name"
+        );
+        toy
+    })
+}
+
+/// The toy preset, its family registered.
+fn toy_preset() -> Preset {
+    families::register(&ToyPluck);
+    Preset::from_toml(toy_preset_text()).unwrap()
+}
+
+#[test]
+fn a_family_defined_outside_the_engine_plays_through_synth() {
+    let mut synth = Synth::new(&toy_preset(), FS).unwrap();
+    let frames = (0.5 * FS) as usize;
+    let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
+    synth.note_on(69, 0.8);
+    for (l, r) in left.chunks_mut(64).zip(right.chunks_mut(64)) {
+        synth.process(l, r);
+    }
+    // Its mechanics decide when it sounds: nothing before the plectrum
+    // plucks, 10 ms after the key (within a control period of 1/3 ms).
+    let onset = left.iter().position(|x| x.abs() > 1e-6).unwrap();
+    let onset_s = onset as f64 / FS;
+    assert!(
+        (PLUCK_DELAY_S..PLUCK_DELAY_S + 0.001).contains(&onset_s),
+        "plucked at {onset_s} s"
+    );
+    // Its voices decide what sounds: A4 from the preset's tuning.
+    let pitch = peak_frequency(&left[onset..], FS, 200.0, 1000.0).unwrap();
+    assert!((pitch - 440.0).abs() < 1.0, "sounds at {pitch} Hz");
+    assert_eq!(left, right);
+}
+
+#[test]
+fn a_preset_naming_an_unknown_family_is_refused_with_the_known_ones() {
+    let mut preset = Preset::load("mallet-bar").unwrap();
+    preset.family = Some("harpsichord".into());
+    let error = Synth::new(&preset, FS).unwrap_err().to_string();
+    assert!(
+        error.contains("harpsichord")
+            && error.contains("grand-piano")
+            && error.contains("mallet-bar"),
+        "{error}"
+    );
+}
+
+struct HostShared;
+
+impl SharedHandler<'_> for HostShared {
+    fn request_restart(&self) {}
+    fn request_process(&self) {}
+    fn request_callback(&self) {}
+}
+
+struct InProcessHost;
+
+impl HostHandlers for InProcessHost {
+    type Shared<'a> = HostShared;
+    type MainThread<'a> = ();
+    type AudioProcessor<'a> = ();
+}
+
+/// The plugin's CLAP entry, loaded from this process (not from a bundle), so
+/// that it sees the families registered here.
+fn in_process_entry() -> PluginEntry {
+    // SAFETY: nice-plug's entry is a `clap_plugin_entry` of the same C
+    // layout as clack's, alive for the whole process.
+    unsafe {
+        let raw = &orchard::clap_entry as *const _ as *const clack_host::entry::EntryDescriptor;
+        PluginEntry::load_from_raw(&*raw, c"orchard-in-process").unwrap()
+    }
+}
+
+/// Renders `frames` at `FS` in blocks of 256 from a new instance, choosing
+/// the instrument called `instrument_name` at frame 0 and playing A4 at
+/// frame 2560.
+fn render_in_plugin(entry: &PluginEntry, instrument_name: &str, frames: usize) -> Vec<f32> {
+    let host = HostInfo::new(
+        "Orchard toy test",
+        "Orchard",
+        "https://example.invalid",
+        "0.1.0",
+    )
+    .unwrap();
+    let factory = entry.get_plugin_factory().unwrap();
+    let id = factory.plugin_descriptors().next().unwrap().id().unwrap();
+    let mut instance =
+        PluginInstance::<InProcessHost>::new(|_| HostShared, |_| (), entry, id, &host).unwrap();
+    let params: PluginParams = instance.plugin_shared_handle().get_extension().unwrap();
+    let mut instrument = None;
+    for i in 0..params.count(&instance.plugin_handle()) {
+        let mut buffer = ParamInfoBuffer::new();
+        if let Some(info) = params.get_info(&instance.plugin_handle(), i, &mut buffer)
+            && info.name == b"Instrument"
+        {
+            instrument = Some((info.id, info.max_value));
+        }
+    }
+    let info = instrument.expect("an instrument parameter");
+    let (instrument_id, steps) = info;
+    let choices = orchard::Instrument::names();
+    let index = choices.iter().position(|&n| n == instrument_name).unwrap();
+    // Hosts see the choice as a normalised value, index over the last index.
+    let value = index as f64 / (choices.len() - 1) as f64 * steps;
+    let config = PluginAudioConfiguration {
+        sample_rate: FS,
+        min_frames_count: 1,
+        max_frames_count: 256,
+    };
+    let processor = instance.activate(|_, _| (), config).unwrap();
+    let out = std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let mut processor = processor.start_processing().unwrap();
+                let mut out = vec![0.0f32; frames];
+                let (mut left, mut right) = ([0.0f32; 256], [0.0f32; 256]);
+                let mut input_ports = AudioPorts::with_capacity(0, 0);
+                let mut output_ports = AudioPorts::with_capacity(2, 1);
+                let mut events = EventBuffer::with_capacity(4);
+                let mut start = 0;
+                while start < frames {
+                    let len = 256.min(frames - start);
+                    events.clear();
+                    if start == 0 {
+                        events.push(&ParamValueEvent::new(
+                            0,
+                            instrument_id,
+                            Pckn::match_all(),
+                            value,
+                        ));
+                    }
+                    // The note once the instrument has been rebuilt.
+                    if start == 2560 {
+                        events.push(&NoteOnEvent::new(
+                            0,
+                            Pckn::new(0u16, 0u16, 69u16, 0u32),
+                            0.8,
+                        ));
+                    }
+                    let inputs = input_ports.with_input_buffers([] as [AudioPortBuffer<
+                        [InputChannel<f32>; 0],
+                        [InputChannel<f64>; 0],
+                    >; 0]);
+                    let mut outputs = output_ports.with_output_buffers([AudioPortBuffer {
+                        latency: 0,
+                        channels: AudioPortBufferType::f32_output_only(
+                            [&mut left[..len], &mut right[..len]].into_iter(),
+                        ),
+                    }]);
+                    processor
+                        .process(
+                            &inputs,
+                            &mut outputs,
+                            &InputEvents::from_buffer(&events),
+                            &mut OutputEvents::void(),
+                            Some(start as u64),
+                            None,
+                        )
+                        .unwrap();
+                    out[start..start + len].copy_from_slice(&left[..len]);
+                    start += len;
+                    if start == 256 {
+                        // The chosen instrument is built off the audio
+                        // thread: give it time before the note.
+                        std::thread::sleep(std::time::Duration::from_millis(300));
+                    }
+                }
+                (processor.stop_processing(), out)
+            })
+            .join()
+            .unwrap()
+    });
+    let (processor, out) = out;
+    instance.deactivate(processor);
+    out
+}
+
+/// The host's instrument list comes from the registry: the toy family's
+/// preset is offered beside the built-in ones, and choosing it plays the toy
+/// family in the plugin (its plectrum's delay, its string's pitch).
+#[test]
+fn a_family_defined_outside_the_engine_plays_in_the_plugin() {
+    families::register(&ToyPluck);
+    let entry = in_process_entry();
+    let choices = orchard::Instrument::names();
+    assert!(choices.contains(&"Toy pluck"), "{choices:?}");
+    assert!(choices.contains(&"Grand piano"), "{choices:?}");
+    let out = render_in_plugin(&entry, "Toy pluck", (0.5 * FS) as usize);
+    let note_on = 2560;
+    let onset = out.iter().position(|x| x.abs() > 1e-6).unwrap();
+    let delay_s = (onset - note_on) as f64 / FS;
+    assert!(
+        (PLUCK_DELAY_S..PLUCK_DELAY_S + 0.002).contains(&delay_s),
+        "plucked {delay_s} s after the note"
+    );
+    let pitch = peak_frequency(&out[onset..], FS, 200.0, 1000.0).unwrap();
+    assert!((pitch - 440.0).abs() < 1.0, "sounds at {pitch} Hz");
+}
