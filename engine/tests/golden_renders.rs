@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use orchard_engine::instrument::Preset;
-use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, Synth, SynthEvent, TimedEvent};
+use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, Score, Synth, SynthEvent};
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
 use serde::Deserialize;
@@ -180,11 +180,12 @@ fn render(scene: &Scene) -> (Vec<f32>, Vec<f32>) {
     let mut synth = Synth::new(&preset, SAMPLE_RATE).unwrap();
     let frames = (LENGTH_S * SAMPLE_RATE) as usize;
     let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
-    let events = scene.events.iter().map(|&(at_s, event)| TimedEvent {
-        offset: (at_s * SAMPLE_RATE) as usize,
-        event: event.into(),
-    });
-    synth.process_events(&mut left, &mut right, events);
+    let events = scene
+        .events
+        .iter()
+        .map(|&(at_s, event)| ((at_s * SAMPLE_RATE) as u64, event.into()));
+    let score = Score::new(events, frames as u64);
+    score.player().play(&mut synth, &mut left, &mut right);
     (left, right)
 }
 

@@ -12,7 +12,7 @@ use orchard_engine::families::grand_piano::PianoVoices;
 use orchard_engine::families::mallet_bar::BarVoices;
 use orchard_engine::instrument::{Preset, StrikeReport};
 use orchard_engine::rt::{
-    InstrumentLoader, Operation, RealtimeOptions, Synth, SynthError, SynthEvent, TimedEvent, Voices,
+    InstrumentLoader, Operation, RealtimeOptions, Score, Synth, SynthError, SynthEvent, Voices,
 };
 
 #[global_allocator]
@@ -69,7 +69,8 @@ fn render(
     let mut synth = Synth::new(start, FS).unwrap();
     let mut loader = synth.take_loader().unwrap();
     let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
-    let mut next_event = 0;
+    let score = Score::new(score.iter().map(|&(at, event)| (at as u64, event)), 0);
+    let mut player = score.player();
     for begin in (0..frames).step_by(block) {
         let end = (begin + block).min(frames);
         for &(_, how, preset) in installs.iter().filter(|i| i.0 == begin) {
@@ -78,17 +79,7 @@ fn render(
                 Install::Switch => loader.load(preset).unwrap(),
             }
         }
-        let first = next_event;
-        while next_event < score.len() && score[next_event].0 < end {
-            next_event += 1;
-        }
-        let events = score[first..next_event]
-            .iter()
-            .map(|&(at, event)| TimedEvent {
-                offset: at - begin,
-                event,
-            });
-        synth.process_events(&mut left[begin..end], &mut right[begin..end], events);
+        player.play(&mut synth, &mut left[begin..end], &mut right[begin..end]);
     }
     loader.collect();
     (synth, (left, right))
@@ -513,26 +504,14 @@ fn live_installs_allocate_nothing_on_the_audio_thread() {
         };
         let mut loader = synth.take_loader().unwrap();
         let (mut left, mut right) = (vec![0.0f32; block], vec![0.0f32; block]);
-        let mut next_event = 0;
+        let score = Score::new(score.iter().map(|&(at, event)| (at as u64, event)), 0);
+        let mut player = score.player();
         for begin in (0..frames).step_by(block) {
-            let end = begin + block;
             for (_, preset) in edits.iter().filter(|(at, _)| *at == begin) {
                 // Off the audio thread: build the edited instrument.
                 load_live_when_ready(&mut loader, preset);
             }
-            let first = next_event;
-            while next_event < score.len() && score[next_event].0 < end {
-                next_event += 1;
-            }
-            assert_no_alloc(|| {
-                let events = score[first..next_event]
-                    .iter()
-                    .map(|&(at, event)| TimedEvent {
-                        offset: at - begin,
-                        event,
-                    });
-                synth.process_events(&mut left, &mut right, events);
-            });
+            assert_no_alloc(|| player.play(&mut synth, &mut left, &mut right));
             if realtime {
                 std::thread::sleep(Duration::from_secs_f64(block as f64 / FS));
             }

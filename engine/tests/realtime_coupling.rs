@@ -9,7 +9,7 @@ use orchard_engine::analysis::peak_frequency;
 use orchard_engine::families::grand_piano::action::ActionSettings;
 use orchard_engine::instrument::Preset;
 use orchard_engine::random::SplitMix64;
-use orchard_engine::rt::{RealtimeOptions, Synth, SynthEvent, TimedEvent};
+use orchard_engine::rt::{RealtimeOptions, Score, Synth, SynthEvent};
 
 #[global_allocator]
 static ALLOCATOR: AllocDisabler = AllocDisabler;
@@ -90,19 +90,12 @@ fn render_blocks(
     pace: Option<Duration>,
 ) -> (Vec<f32>, Vec<f32>) {
     let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
-    let mut next = 0;
+    let score = Score::new(score.iter().map(|&(at, event)| (at as u64, event)), 0);
+    let mut player = score.player();
     let started = Instant::now();
     for start in (0..frames).step_by(block) {
         let end = (start + block).min(frames);
-        let first = next;
-        while next < score.len() && score[next].0 < end {
-            next += 1;
-        }
-        let events = score[first..next].iter().map(|&(at, event)| TimedEvent {
-            offset: at - start,
-            event,
-        });
-        synth.process_events(&mut left[start..end], &mut right[start..end], events);
+        player.play(synth, &mut left[start..end], &mut right[start..end]);
         if let Some(period) = pace {
             // Keep to real time, as a sound card would.
             let due = period * (end / block) as u32;
@@ -319,7 +312,9 @@ fn a_long_session_never_allocates_on_the_audio_thread() {
         let switches = [(frames / 3, bars), (2 * frames / 3, piano())];
         let mut names = Vec::new();
         let (mut left, mut right) = (vec![0.0f32; block], vec![0.0f32; block]);
-        let (mut next, mut next_edit) = (0, 0);
+        let score = Score::new(score.iter().map(|&(at, event)| (at as u64, event)), 0);
+        let mut player = score.player();
+        let mut next_edit = 0;
         let mut peak = 0.0f32;
         for start in (0..frames).step_by(block) {
             let end = start + block;
@@ -333,21 +328,13 @@ fn a_long_session_never_allocates_on_the_audio_thread() {
                 loader.collect();
                 names.push(synth.preset().name.clone());
             }
-            let first = next;
-            while next < score.len() && score[next].0 < end {
-                next += 1;
-            }
             assert_no_alloc(|| {
                 while next_edit < edits.len() && edits[next_edit].0 < end {
                     let (_, path, value) = edits[next_edit];
                     synth.set_property(path, value);
                     next_edit += 1;
                 }
-                let events = score[first..next].iter().map(|&(at, event)| TimedEvent {
-                    offset: at - start,
-                    event,
-                });
-                synth.process_events(&mut left, &mut right, events);
+                player.play(&mut synth, &mut left, &mut right);
             });
             peak = left.iter().chain(&right).fold(peak, |m, s| m.max(s.abs()));
         }

@@ -298,10 +298,10 @@ fn processing_never_allocates() {
 /// frames is bit-identical.
 #[test]
 fn block_size_does_not_change_the_sound() {
-    use orchard_engine::rt::{SynthEvent, TimedEvent};
+    use orchard_engine::rt::{Score, SynthEvent};
     let sample_rate = 44_100.0;
     let frames = 30_000;
-    // (frame, event): a chord, a repeated note, releases.
+    // (frame, event), not in order: a chord, a repeated note, releases.
     let score = [
         (
             0,
@@ -344,19 +344,13 @@ fn block_size_does_not_change_the_sound() {
         (17_777, SynthEvent::Sustain(0.0)),
         (20_000, SynthEvent::AllNotesOff),
     ];
+    let score = Score::new(score, 0);
     let render = |block: usize| {
         let mut synth = Synth::new(&Preset::default_grand(), sample_rate).unwrap();
         let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
-        for start in (0..frames).step_by(block) {
-            let end = (start + block).min(frames);
-            let events = score
-                .iter()
-                .filter(|(frame, _)| (start..end).contains(frame))
-                .map(|&(frame, event)| TimedEvent {
-                    offset: frame - start,
-                    event,
-                });
-            synth.process_events(&mut left[start..end], &mut right[start..end], events);
+        let mut player = score.player();
+        for (l, r) in left.chunks_mut(block).zip(right.chunks_mut(block)) {
+            player.play(&mut synth, l, r);
         }
         (left, right)
     };

@@ -1,5 +1,6 @@
-//! Orchard as a VST3 and CLAP instrument plugin, plus the pieces its command-line
-//! renderer and standalone app share.
+//! Orchard as a VST3 and CLAP instrument plugin, plus what its standalone app
+//! shares with it. The command-line renderer is a crate of its own
+//! (`orchard-cli`), so that the plugin links none of its dependencies.
 //!
 //! Lifecycle contract: `activate` builds the synthesiser for the host's sample rate
 //! (the only place that allocates); `process` and `reset` run on the audio thread
@@ -8,7 +9,6 @@
 
 #[cfg(test)]
 mod audio_isolation;
-pub mod cli;
 pub mod editor;
 pub mod link;
 mod params;

@@ -6,14 +6,15 @@
 
 use std::path::PathBuf;
 
-mod common;
-use common::{one_note, orchard, read_wav, scratch};
-
 use clack_extensions::params::{ParamInfoBuffer, PluginParams};
 use clack_extensions::render::{PluginRender, RenderMode};
 use clack_extensions::state::PluginState;
 use clack_host::events::event_types::{NoteOffEvent, NoteOnEvent, ParamValueEvent};
 use clack_host::prelude::*;
+use orchard_cli::render;
+use orchard_cli::score::{Score, ScoreEvent};
+use orchard_engine::instrument::Preset;
+use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, Synth, SynthEvent};
 
 /// nice-plug's instances in one process share one background thread, which
 /// the last instance to go shuts down; instances torn down on several test
@@ -519,27 +520,40 @@ fn reactivates_at_another_sample_rate() {
     });
 }
 
-/// The command-line renderer and the plugin (under clack-host in offline
-/// render mode) given the same note produce the same audio, bit for bit.
+/// The command-line renderer (`orchard render`'s playback, from the
+/// `orchard-cli` library) and the plugin (under clack-host in offline render
+/// mode) given the same note produce the same audio, bit for bit.
 #[test]
 fn the_renderer_and_the_plugin_agree_bit_for_bit() {
     with_plugin(|entry| {
-        let dir = scratch("renderer-and-plugin");
-        let midi = dir.join("note.mid");
-        // Middle C at velocity 100 from 1 s (two beats at 120 bpm) for 0.5 s.
-        one_note(&midi, 60, 100, 2, 1);
-        let wav = dir.join("note.wav");
-        let rendered = orchard(&[
-            "render",
-            midi.to_str().unwrap(),
-            "-o",
-            wav.to_str().unwrap(),
-            "--format",
-            "float32",
-        ]);
-        assert!(rendered.status.success(), "{rendered:?}");
-        let (_, interleaved) = read_wav(&wav);
-        let cli_left: Vec<f32> = interleaved.iter().step_by(2).copied().collect();
+        // Middle C at velocity 100 from 1 s for 0.5 s, as a MIDI file with
+        // the note at two beats of 120 bpm for one beat reads.
+        let events = vec![
+            ScoreEvent {
+                time_s: 1.0,
+                event: SynthEvent::NoteOn {
+                    key: 60,
+                    velocity: 100.0 / 127.0,
+                },
+            },
+            ScoreEvent {
+                time_s: 1.5,
+                event: SynthEvent::NoteOff {
+                    key: 60,
+                    velocity: DEFAULT_RELEASE_VELOCITY,
+                },
+            },
+        ];
+        let score = Score::new(events, 1.5);
+        let preset = Preset::load(orchard_cli::DEFAULT_PRESET).unwrap();
+        let mut synth = Synth::new(&preset, 48_000.0).unwrap();
+        let mut cli_left = Vec::new();
+        let max_tail_s = 20.0;
+        render::render(&mut synth, &score, max_tail_s, render::BLOCK, |_, l, _| {
+            cli_left.extend_from_slice(l);
+            Ok(())
+        })
+        .unwrap();
 
         let mut instance = instance(entry);
         let render: PluginRender = instance
@@ -573,6 +587,5 @@ fn the_renderer_and_the_plugin_agree_bit_for_bit() {
             .zip(&plugin[0][..n])
             .position(|(a, b)| a != b);
         assert_eq!(first, None, "they differ from frame {first:?}");
-        std::fs::remove_dir_all(dir).ok();
     });
 }

@@ -1,6 +1,7 @@
-//! A performance as timed synthesiser events.
+//! A performance as timed synthesiser events, in seconds: what a MIDI file or
+//! the demo holds before a sample rate is chosen.
 
-use orchard_engine::rt::SynthEvent;
+use orchard_engine::rt::{self, SynthEvent};
 
 /// One event at a time in seconds from the start.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,5 +30,13 @@ impl Score {
             events,
             end_s: end_s.max(last),
         }
+    }
+
+    /// The score at `sample_rate` (Hz), for the engine to play: every time
+    /// (negative ones as 0) rounded to the nearest sample.
+    pub fn at_rate(&self, sample_rate: f64) -> rt::Score {
+        let sample_of = |seconds: f64| (seconds.max(0.0) * sample_rate).round() as u64;
+        let events = self.events.iter().map(|e| (sample_of(e.time_s), e.event));
+        rt::Score::new(events, sample_of(self.end_s))
     }
 }

@@ -5,8 +5,8 @@ use std::collections::HashSet;
 use std::f64::consts::TAU;
 use std::path::Path;
 
-use orchard::cli::analyze::report;
-use orchard::cli::plot::{PlotSize, write_png};
+use orchard_cli::analyze::report;
+use orchard_cli::plot::{PlotSize, write_png};
 use orchard_engine::mech::long_term::{Trace, Unit, Variable};
 
 mod common;

@@ -30,7 +30,7 @@ fn demo_renders_to_a_readable_wav() {
     // dampers, ring on quietly with what the bridge gave them for a few
     // seconds more (their late T60 is 2–8 s), and the render stops when all
     // is silent, well before the 20 s the tail may last.
-    let end = orchard::cli::demo::phrase().end_s;
+    let end = orchard_cli::demo::phrase().end_s;
     assert!(
         seconds >= end && seconds < end + 5.0,
         "{seconds} s for a {end} s phrase"

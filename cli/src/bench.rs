@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use clap::ValueEnum;
 use orchard_engine::instrument::Preset;
 use orchard_engine::random::SplitMix64;
-use orchard_engine::rt::{Synth, SynthEvent, TimedEvent};
+use orchard_engine::rt::{Score, Synth, SynthEvent};
 
 use super::BenchArgs;
 
@@ -58,43 +58,44 @@ impl Scenario {
     }
 }
 
+/// What `scenario` plays at `sample_rate` (Hz), its strikes at their nearest
+/// samples, ending `tail_s` seconds after the last strike.
+fn scenario_score(scenario: Scenario, sample_rate: f64, tail_s: f64) -> Score {
+    let strikes = scenario.strikes();
+    let sample_of = |seconds: f64| (seconds * sample_rate).round() as u64;
+    let glissando = scenario == Scenario::Glissando;
+    let mut events = Vec::with_capacity(2 * strikes.len() + 1);
+    if glissando {
+        // The sustain pedal holds every string free as the hand slides on.
+        events.push((0, SynthEvent::Sustain(1.0)));
+    }
+    for (i, &(at_s, key)) in strikes.iter().enumerate() {
+        let at = sample_of(at_s);
+        if glissando && i > 0 {
+            let key = strikes[i - 1].1;
+            events.push((at, SynthEvent::NoteOff { key, velocity: 0.5 }));
+        }
+        events.push((at, SynthEvent::NoteOn { key, velocity: 0.7 }));
+    }
+    let end_s = strikes.last().map_or(0.0, |s| s.0) + tail_s;
+    Score::new(events, (end_s * sample_rate).ceil() as u64)
+}
+
 /// Renders `scenario` for `tail_s` seconds after its last strike at
 /// `sample_rate`; returns (audio seconds, CPU seconds).
 fn measure(scenario: Scenario, sample_rate: f64, tail_s: f64) -> Result<(f64, f64), String> {
     let preset = Preset::default_grand();
     let mut synth = Synth::new(&preset, sample_rate).map_err(|e| e.to_string())?;
-    let strikes = scenario.strikes();
-    let end_s = strikes.last().map_or(0.0, |s| s.0) + tail_s;
-    let frames = (end_s * sample_rate).ceil() as usize;
+    let score = scenario_score(scenario, sample_rate, tail_s);
+    let frames = score.end_sample();
     let (mut left, mut right) = (vec![0.0f32; BLOCK], vec![0.0f32; BLOCK]);
-    let mut next = 0;
+    let mut player = score.player();
     let mut sink = 0.0f32;
-    let glissando = scenario == Scenario::Glissando;
-    if glissando {
-        // The sustain pedal holds every string free as the hand slides on.
-        synth.apply(SynthEvent::Sustain(1.0));
-    }
     let start = Instant::now();
-    let mut frame = 0;
-    while frame < frames {
-        let now_s = frame as f64 / sample_rate;
-        while next < strikes.len() && strikes[next].0 <= now_s {
-            if glissando && next > 0 {
-                synth.apply(SynthEvent::NoteOff {
-                    key: strikes[next - 1].1,
-                    velocity: 0.5,
-                });
-            }
-            synth.apply(SynthEvent::NoteOn {
-                key: strikes[next].1,
-                velocity: 0.7,
-            });
-            next += 1;
-        }
-        let n = BLOCK.min(frames - frame);
-        synth.process(&mut left[..n], &mut right[..n]);
+    while player.sample() < frames {
+        let n = BLOCK.min((frames - player.sample()) as usize);
+        player.play(&mut synth, &mut left[..n], &mut right[..n]);
         sink += left[0] + right[n - 1];
-        frame += n;
     }
     let cpu_s = start.elapsed().as_secs_f64();
     if !sink.is_finite() {
@@ -108,29 +109,28 @@ const SESSION_S: f64 = 60.0;
 /// Notes per second in the dense session.
 const SESSION_NOTES_PER_S: f64 = 12.0;
 
-/// The dense session: (frame, event), sorted. Random keys and velocities, each
+/// The dense session: random keys and velocities over [`SESSION_S`], each
 /// held 0.1–2 s, the sustain pedal down and up every 3 s.
-fn session_score(sample_rate: f64) -> Vec<(usize, SynthEvent)> {
+fn session_score(sample_rate: f64) -> Score {
     let mut rng = SplitMix64::new(1);
     let frames = (SESSION_S * sample_rate) as u64;
     let notes = (SESSION_S * SESSION_NOTES_PER_S) as usize;
     let mut score = Vec::with_capacity(2 * notes + 40);
     for _ in 0..notes {
-        let at = rng.below(frames) as usize;
+        let at = rng.below(frames);
         let key = 21 + rng.below(88) as u8;
         let velocity = (1 + rng.below(127)) as f32 / 127.0;
-        let hold = ((0.1 + 1.9 * rng.unit()) * sample_rate) as usize;
+        let hold = ((0.1 + 1.9 * rng.unit()) * sample_rate) as u64;
         score.push((at, SynthEvent::NoteOn { key, velocity }));
         score.push((at + hold, SynthEvent::NoteOff { key, velocity: 0.5 }));
     }
-    for (i, at) in (0..frames as usize)
+    for (i, at) in (0..frames)
         .step_by((3.0 * sample_rate) as usize)
         .enumerate()
     {
         score.push((at, SynthEvent::Sustain(if i % 2 == 0 { 1.0 } else { 0.0 })));
     }
-    score.sort_by_key(|&(at, _)| at);
-    score
+    Score::new(score, frames)
 }
 
 /// The dense session as the plugin plays it (lock-step: the mechanics inline,
@@ -139,22 +139,14 @@ fn session_score(sample_rate: f64) -> Vec<(usize, SynthEvent)> {
 fn session(sample_rate: f64) -> Result<Vec<String>, String> {
     let mut synth = Synth::new(&Preset::default_grand(), sample_rate).map_err(|e| e.to_string())?;
     let score = session_score(sample_rate);
-    let frames = (SESSION_S * sample_rate) as usize;
+    // The notes still held at the end are not played out.
+    let frames = (SESSION_S * sample_rate) as u64;
     let (mut left, mut right) = (vec![0.0f32; BLOCK], vec![0.0f32; BLOCK]);
-    let mut times = Vec::with_capacity(frames / BLOCK + 1);
-    let mut next = 0;
-    for start in (0..frames).step_by(BLOCK) {
-        let end = start + BLOCK;
-        let first = next;
-        while next < score.len() && score[next].0 < end {
-            next += 1;
-        }
-        let events = score[first..next].iter().map(|&(at, event)| TimedEvent {
-            offset: at - start,
-            event,
-        });
+    let mut times = Vec::with_capacity(frames as usize / BLOCK + 1);
+    let mut player = score.player();
+    while player.sample() < frames {
         let began = Instant::now();
-        synth.process_events(&mut left, &mut right, events);
+        player.play(&mut synth, &mut left, &mut right);
         times.push(began.elapsed());
     }
     times.sort_unstable();

@@ -1,5 +1,11 @@
 //! The `orchard` command line: offline rendering of MIDI files and demos to WAV,
-//! the long-term analysis of mechanisms, and speed measurements.
+//! notes measured and compared with recordings, the long-term analysis of
+//! mechanisms, and speed measurements.
+//!
+//! A crate of its own so that the plugin links none of what only the command
+//! line needs (argument parsing, plots, progress bars, MIDI and audio files);
+//! it plays the engine (`orchard-engine`) directly.
+#![warn(missing_docs)]
 
 pub mod analyze;
 pub mod audio_file;

@@ -3,10 +3,10 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use orchard::cli::analyze::run_analyze;
-use orchard::cli::bench::run_bench;
-use orchard::cli::compare::run_compare;
-use orchard::cli::{Cli, Command, run_presets, run_render};
+use orchard_cli::analyze::run_analyze;
+use orchard_cli::bench::run_bench;
+use orchard_cli::compare::run_compare;
+use orchard_cli::{Cli, Command, run_presets, run_render};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# Runs every command the README shows, so that none of them rots.
+#
+# The commands are read from the README itself: every line of its ```sh blocks
+# (backslash continuations joined, trailing `# comments` dropped) and every
+# inline `cargo ...` span, each once, in the order they appear. A command added
+# to the README is run here without touching this script (so an inline
+# `cargo ...` span in the README must be a command that runs as written).
+#
+# Each runs as a reader would type it, from a scratch directory that stands
+# where a reader's clone would: there `cargo` is a shell function that points
+# cargo at this workspace (`--manifest-path`, its `.cargo/config.toml`,
+# `--locked`), so the files a command names (`demo.wav`, `song.mid`, ...) are
+# read and written in the scratch directory, and `../shared/recordings/...`
+# leads through a link to the project's recordings beside this clone. An alias
+# of `.cargo/config.toml` (`cargo xtask ...`) runs from the clone's root
+# instead (the xtask changes to it anyway). `song.mid`, the MIDI file the
+# README renders, is written first (`write_song_mid`).
+#
+# Short forms, where a command as written is long or belongs to another step
+# (`short_form`):
+#   cargo test --workspace, cargo test    skipped: .ci/run's tests step runs them
+#   sudo apt-get install ...              skipped: .ci/run's system packages step
+#   compare --keyboard ... --every N      --every 44: two keys instead of 22
+#   cargo bench ... --bench NAME          `-- --test`: each benchmark once
+#                                         (for `wdf` without the 1024-bipole
+#                                         tableau, which takes a minute to build)
+#   cargo run --release ... --bin orchard-standalone
+#                                         without --release: the debug build
+#                                         .ci/run's standalone step made
+#
+# After each command: its exit status must be 0; every file it was asked to
+# write (after -o, --output, --wav, --spectrogram, --plot, --probe-out) must be
+# there, new, and a WAV, PNG or CSV as its name says; an `--example` must print
+# a CSV `n,x,y` to stdout; and the clone must be as it was (a README command
+# changes nothing in it: `ORCHARD_BLESS_GOLDEN=1 ...` on the goldens the tests
+# just passed rewrites them byte for byte).
+#
+# Usage: .ci/readme_commands.sh (from anywhere; .ci/run calls it after the tests,
+# the bundle and the standalone build, whose builds it reuses: about a minute
+# then). Prints one line per command with its time; exits non-zero if any
+# failed.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/orchard-target}"
+export CARGO_TERM_COLOR=never
+SHARED="$REPO/../shared"
+# The benchmarks of `--bench wdf` kept in its short form.
+WDF_QUICK='circuit|polyphonic|bct_vs_wt/[a-z]+/[0-9]{1,3}$'
+# Fewer than this many commands found means the README was misread.
+LEAST_COMMANDS=15
+
+# The README's commands, one per line, in order, each once.
+readme_commands() {
+  local line command="" in_block=0
+  while IFS= read -r line; do
+    if [ "$in_block" -eq 0 ]; then
+      [[ $line == '```sh' ]] && in_block=1
+      continue
+    fi
+    if [[ $line == '```' ]]; then
+      in_block=0
+      continue
+    fi
+    command+="$line"
+    if [[ $command == *\\ ]]; then
+      command="${command%\\}"
+      continue
+    fi
+    # Drop a trailing comment, and surrounding and repeated blanks.
+    [[ $command =~ ^(.*[^[:space:]])[[:space:]]+#[[:space:]] ]] && command=${BASH_REMATCH[1]}
+    local words
+    read -ra words <<<"$command"
+    command="${words[*]}"
+    [[ -n $command && $command != \#* ]] && printf '%s\n' "$command"
+    command=""
+  done <"$REPO/README.md"
+  grep -o '`cargo [^`]*`' "$REPO/README.md" | tr -d '`'
+}
+
+# The command to run for a README command, or `skip: REASON`.
+short_form() {
+  local command=$1
+  case $command in
+    "cargo test --workspace" | "cargo test")
+      echo "skip: .ci/run's tests step runs it" ;;
+    "sudo apt-get install "*)
+      echo "skip: .ci/run's system packages step installs them" ;;
+    *" compare --keyboard "*)
+      sed -E 's/--every [0-9]+/--every 44/' <<<"$command" ;;
+    "cargo bench "*"--bench wdf")
+      echo "$command -- --test '$WDF_QUICK'" ;;
+    "cargo bench "*)
+      echo "$command -- --test" ;;
+    "cargo run --release "*"--bin orchard-standalone "*)
+      echo "${command/ --release/}" ;;
+    *)
+      echo "$command" ;;
+  esac
+}
+
+# cargo as the clone's: this workspace, its configuration, its lock file.
+cargo() {
+  local subcommand=$1
+  shift
+  if grep -qE "^$subcommand[[:space:]]*=" "$REPO/.cargo/config.toml"; then
+    (cd "$REPO" && command cargo "$subcommand" "$@")
+  else
+    command cargo --config "$REPO/.cargo/config.toml" "$subcommand" \
+      --manifest-path "$REPO/Cargo.toml" --locked "$@"
+  fi
+}
+
+# Writes song.mid: a type-0 Standard MIDI File, 480 ticks a beat at the
+# default 120 bpm: sustain down, C4 and E4 struck, G4 a beat (0.5 s) later,
+# and a beat after that the pedal up and every key released.
+write_song_mid() {
+  local track=(
+    00 b0 40 7f    # sustain (CC 64) down
+    00 90 3c 50    # C4 (60) on, velocity 80
+    00 90 40 46    # E4 on, velocity 70
+    83 60 90 43 5a # 480 ticks later: G4 on, velocity 90
+    83 60 b0 40 00 # 480 ticks later: sustain up,
+    00 80 3c 40    # and C4,
+    00 80 40 40    # E4
+    00 80 43 40    # and G4 off
+    00 ff 2f 00    # end of track
+  )
+  local length
+  length=$(printf '%08x' "${#track[@]}")
+  local bytes=(
+    4d 54 68 64 00 00 00 06 00 00 00 01 01 e0 # MThd: format 0, one track, 480 ticks a beat
+    4d 54 72 6b "${length:0:2}" "${length:2:2}" "${length:4:2}" "${length:6:2}"
+    "${track[@]}"
+  )
+  printf "$(printf '\\x%s' "${bytes[@]}")" >"$1"
+}
+
+# The files `$@` (a command's words) asks to be written.
+outputs_of() {
+  local words=("$@") i
+  for ((i = 0; i + 1 < ${#words[@]}; i++)); do
+    case ${words[i]} in
+      -o | --output | --wav | --spectrogram | --plot | --probe-out) echo "${words[i + 1]}" ;;
+    esac
+  done
+}
+
+# Checks that `$1` is a non-empty file of the kind its extension names.
+check_file() {
+  local path=$1
+  [ -s "$path" ] || { echo "  $path was not written"; return 1; }
+  case $path in
+    *.wav)
+      [[ $(head -c 4 "$path") == RIFF && $(head -c 12 "$path" | tail -c 4) == WAVE ]] ||
+        { echo "  $path is not a WAV file"; return 1; } ;;
+    *.png)
+      [[ $(head -c 4 "$path" | tail -c 3) == PNG ]] || { echo "  $path is not a PNG file"; return 1; } ;;
+    *.csv)
+      [[ $(head -n 1 "$path") == *,* && $(wc -l <"$path") -ge 2 ]] ||
+        { echo "  $path is not a CSV file with rows"; return 1; } ;;
+  esac
+}
+
+# Checks that `$1` holds a CSV `n,x,y` with rows of numbers.
+check_nxy_csv() {
+  local number='-?[0-9.]+(e[-+]?[0-9]+)?'
+  [[ $(head -n 1 "$1") == n,x,y ]] && sed -n 2p "$1" | grep -qE "^[0-9]+,$number,$number\$" ||
+    { echo "  stdout is not a CSV n,x,y: $(head -c 200 "$1")"; return 1; }
+}
+
+# What the clone looks like to git, to see that a command left it alone.
+clone_state() {
+  if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
+    { git -C "$REPO" status --porcelain --untracked-files=all; git -C "$REPO" diff; } | sha256sum
+  fi
+}
+
+# Runs one README command (as `$1` says, short form `$2`) in the scratch
+# directory and checks what it did.
+run_one() {
+  local command=$1 form=$2 before start status=0 words outputs=() path
+  read -ra words <<<"$form"
+  mapfile -t outputs < <(outputs_of "${words[@]}")
+  for path in "${outputs[@]}"; do rm -f "$path"; done
+  before=$(clone_state)
+  start=$SECONDS
+  eval "$form" </dev/null >"$scratch/stdout" 2>"$scratch/stderr" || status=$?
+  local took=$((SECONDS - start)) problems=""
+  if [ "$status" -ne 0 ]; then
+    problems+="  exit status $status"$'\n'
+  fi
+  for path in "${outputs[@]}"; do
+    problems+=$(check_file "$path")$'\n' || true
+  done
+  if [[ $form == *" --example "* ]]; then
+    problems+=$(check_nxy_csv "$scratch/stdout")$'\n' || true
+  fi
+  if [ "$(clone_state)" != "$before" ]; then
+    problems+="  it changed the clone: $(git -C "$REPO" status --short | head -n 5 | tr '\n' ' ')"$'\n'
+  fi
+  problems=$(sed '/^$/d' <<<"$problems")
+  local shown=$command
+  [ "$form" != "$command" ] && shown="$command  [short form: $form]"
+  if [ -z "$problems" ]; then
+    printf 'ok    %4d s  %s\n' "$took" "$shown"
+    return 0
+  fi
+  printf 'FAIL  %4d s  %s\n%s\n' "$took" "$shown" "$problems"
+  echo "  --- stderr (last lines)"
+  tail -n 15 "$scratch/stderr" | sed 's/^/  /'
+  echo "  --- stdout (last lines)"
+  tail -n 5 "$scratch/stdout" | sed 's/^/  /'
+  return 1
+}
+
+main() {
+  if [ ! -d "$SHARED/recordings" ]; then
+    echo "FAIL: $SHARED/recordings is missing (the README compares with it)"
+    return 1
+  fi
+  base=$(mktemp -d "${TMPDIR:-/tmp}/orchard-readme.XXXXXX")
+  trap 'rm -rf "$base"' EXIT
+  ln -s "$(cd "$SHARED" && pwd)" "$base/shared"
+  scratch="$base/orchard"
+  mkdir "$scratch"
+  cd "$scratch"
+  write_song_mid song.mid
+
+  local commands
+  mapfile -t commands < <(readme_commands | awk '!seen[$0]++')
+  if [ "${#commands[@]}" -lt "$LEAST_COMMANDS" ]; then
+    echo "FAIL: found ${#commands[@]} commands in README.md, expected at least $LEAST_COMMANDS"
+    return 1
+  fi
+  local command form failed=0 ran=0
+  for command in "${commands[@]}"; do
+    form=$(short_form "$command")
+    if [[ $form == skip:* ]]; then
+      printf 'skip          %s  [%s]\n' "$command" "${form#skip: }"
+      continue
+    fi
+    ran=$((ran + 1))
+    run_one "$command" "$form" || failed=$((failed + 1))
+  done
+  echo "README commands: $ran run, $failed failed, $((${#commands[@]} - ran)) skipped"
+  [ "$failed" -eq 0 ]
+}
+
+main
