@@ -1,8 +1,8 @@
 //! The family seam, proved from outside the engine: a toy family defined only
 //! here — a plucked string with a plectrum for mechanics — registers with the
-//! engine and plays through `Synth` and through the plugin, loaded in this
-//! process by a CLAP host, as the built-in families do, with no change to the
-//! realtime layer.
+//! engine and plays through `Synth`, through the command-line renderer and
+//! through the plugin, loaded in this process by a CLAP host, as the built-in
+//! families do, with no change to the realtime layer.
 
 use std::any::Any;
 use std::f64::consts::TAU;
@@ -430,5 +430,65 @@ fn a_family_defined_outside_the_engine_plays_in_the_plugin() {
         "plucked {delay_s} s after the note"
     );
     let pitch = peak_frequency(&out[onset..], FS, 200.0, 1000.0).unwrap();
+    assert!((pitch - 440.0).abs() < 1.0, "sounds at {pitch} Hz");
+}
+
+/// A Standard MIDI File of one track: A4 at velocity 100 from 0 to 0.5 s
+/// (480 ticks per quarter at the default 120 beats per minute).
+fn one_a4() -> Vec<u8> {
+    let track = [
+        0x00, 0x90, 69, 100, // note on at 0
+        0x83, 0x60, 0x80, 69, 64, // note off 480 ticks later
+        0x00, 0xFF, 0x2F, 0x00, // end of track
+    ];
+    let mut midi = b"MThd".to_vec();
+    midi.extend_from_slice(&[0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0]);
+    midi.extend_from_slice(b"MTrk");
+    midi.extend_from_slice(&(track.len() as u32).to_be_bytes());
+    midi.extend_from_slice(&track);
+    midi
+}
+
+/// The renderer finds the family of a preset file through the registry, as
+/// for the built-in ones.
+#[test]
+fn a_family_defined_outside_the_engine_renders_from_the_command_line() {
+    use clap::Parser;
+    use orchard_cli::{Cli, Command, audio_file::read_mono, run_render};
+
+    families::register(&ToyPluck);
+    let dir = std::env::temp_dir().join(format!("orchard-toy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (preset, midi, wav) = (dir.join("toy.toml"), dir.join("a4.mid"), dir.join("a4.wav"));
+    std::fs::write(&preset, toy_preset_text()).unwrap();
+    std::fs::write(&midi, one_a4()).unwrap();
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let cli = Cli::try_parse_from([
+        "orchard".to_string(),
+        "render".into(),
+        path(&midi),
+        "-o".into(),
+        path(&wav),
+        "--preset".into(),
+        path(&preset),
+        "--format".into(),
+        "float32".into(),
+        "--max-tail".into(),
+        "0.5".into(),
+    ])
+    .unwrap();
+    let Command::Render(args) = &cli.command else {
+        panic!("a render");
+    };
+    run_render(args).unwrap();
+    let audio = read_mono(&wav).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let onset = audio.signal.iter().position(|x| x.abs() > 1e-6).unwrap();
+    let onset_s = onset as f64 / audio.sample_rate;
+    assert!(
+        (PLUCK_DELAY_S..PLUCK_DELAY_S + 0.001).contains(&onset_s),
+        "plucked at {onset_s} s"
+    );
+    let pitch = peak_frequency(&audio.signal[onset..], audio.sample_rate, 200.0, 1000.0).unwrap();
     assert!((pitch - 440.0).abs() < 1.0, "sounds at {pitch} Hz");
 }

@@ -42,7 +42,7 @@ pub struct Cli {
 pub enum Command {
     /// Render a Standard MIDI File (or the built-in demo) to a WAV file, with
     /// property overrides and output probes.
-    #[command(after_help = probe::PROBE_HELP)]
+    #[command(after_help = probe::probe_help())]
     Render(RenderArgs),
     /// Report the long-term behaviour of a mechanism (cycle period,
     /// kinetic-energy minima per cycle, change of each part per cycle), or with

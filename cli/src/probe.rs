@@ -2,7 +2,7 @@
 //! sampled at a fixed interval over a render, written as CSV (`time_s`, then one
 //! column per probe, named by its path).
 //!
-//! What a probe path can name (see [`PROBE_HELP`]): the live mechanics of the
+//! What a probe path can name (declared once, in [`PROBES`]): the live mechanics of the
 //! grand action (pedals, and per key the hammer, damper and key), the audio
 //! side's per-key telemetry (string energy, the last strike's peak force), the
 //! output level, and any preset property (constant over a render).
@@ -11,44 +11,42 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use orchard_engine::props::{PROBES, Probe, ProbeQuantity};
 use orchard_engine::rt::{Mechanics, MeterView, Subscriber, Synth};
 
 use super::wav::partial_path;
 
-/// The probe paths, for `--help`.
-pub const PROBE_HELP: &str = "\
-Probe paths (each a CSV column; sampled every --probe-interval):
-  pedals:sustain, pedals:una_corda   pedal depth, 0 (up) to 1 (down)
-  pedals:sostenuto                   1 while the sostenuto pedal is down
-  key/N:hammer_travel                key N's hammer, 0 (at rest) to 1 (at the string)
-  key/N:damper                       key N's damper, 0 (lifted) to 1 (on the strings)
-  key/N:down                         1 while key N is held
-  key/N:string_energy_j              energy of key N's strings, J (measured ~60 times a second)
-  key/N:peak_force_n                 largest felt force of key N's last strike, N
-  output:peak, output:rms            output level over the interval, full scale 1 (both channels)
-  any preset path                    e.g. tuning:a4_hz; the action's settings by their preset paths
-                                     (action:blow_distance_m, hammers:start_gap_m, velocity:curve) as in use
-N is a MIDI key (60 is middle C). Probes of the action need an instrument with one (grand-piano).";
-
-/// What one key probe measures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum KeyQuantity {
-    HammerTravel,
-    Damper,
-    Down,
-    StringEnergy,
-    PeakForce,
+/// The probe paths, for `--help`: every declared probe ([`PROBES`]), then
+/// the properties a probe may also name.
+pub fn probe_help() -> String {
+    let mut help =
+        String::from("Probe paths (each a CSV column; sampled every --probe-interval):\n");
+    for declaration in PROBES {
+        let unit = match declaration.unit {
+            "" => String::new(),
+            unit => format!(", {unit}"),
+        };
+        help.push_str(&format!(
+            "  {:<34} {}{unit}\n",
+            declaration.pattern, declaration.description
+        ));
+    }
+    help.push_str(
+        "  any preset path                    e.g. tuning:a4_hz; the action's settings by their preset paths\n\
+         \x20                                    (action:blow_distance_m, hammers:start_gap_m, velocity:curve) as in use\n\
+         N is a MIDI key (60 is middle C). Probes of the action need an instrument with one (grand-piano).",
+    );
+    help
 }
 
 /// Where a probe's values come from.
 #[derive(Debug, Clone, PartialEq)]
 enum Source {
-    /// A live property of the action model (`pedals:*`, `action:*`).
-    Action(String),
-    Sostenuto,
-    Key(u8, KeyQuantity),
-    OutputPeak,
-    OutputRms,
+    /// Something watched while playing, as declared in [`PROBES`].
+    Watched(Probe),
+    /// A live property of the mechanics (the action's settings, by their
+    /// preset paths).
+    Mechanics(String),
     /// A preset property: the same all through the render.
     Constant(f64),
 }
@@ -65,28 +63,12 @@ impl Source {
                 synth.preset().name
             )),
         };
-        if let Some(rest) = path.strip_prefix("key/") {
-            let (key, quantity) = rest
-                .split_once(':')
-                .ok_or_else(|| format!("--probe {path}: expected key/N:QUANTITY"))?;
-            let key: u8 =
-                key.parse().ok().filter(|&k| k < 128).ok_or_else(|| {
-                    format!("--probe {path}: `{key}` is not a MIDI key (0 to 127)")
-                })?;
-            let quantity = match quantity {
-                "hammer_travel" => KeyQuantity::HammerTravel,
-                "damper" => KeyQuantity::Damper,
-                "down" => KeyQuantity::Down,
-                "string_energy_j" => KeyQuantity::StringEnergy,
-                "peak_force_n" => KeyQuantity::PeakForce,
-                other => {
-                    return Err(format!(
-                        "--probe {path}: no key quantity `{other}` (hammer_travel, damper, down, string_energy_j, peak_force_n)"
-                    ));
-                }
-            };
+        if let Some(parsed) = Probe::parse(path) {
+            let probe = parsed.map_err(|reason| format!("--probe {path}: {reason}"))?;
             let keyboard = synth.preset().keyboard;
-            if !(keyboard.lowest_key..=keyboard.highest_key).contains(&key) {
+            if let Probe::Key(key, _) = probe
+                && !(keyboard.lowest_key..=keyboard.highest_key).contains(&key)
+            {
                 return Err(format!(
                     "--probe {path}: key {key} is outside the {} preset's keyboard ({} to {})",
                     synth.preset().name,
@@ -94,22 +76,15 @@ impl Source {
                     keyboard.highest_key
                 ));
             }
-            let source = Source::Key(key, quantity);
-            return match quantity {
-                KeyQuantity::HammerTravel | KeyQuantity::Damper | KeyQuantity::Down => {
-                    needs_action(source)
-                }
-                KeyQuantity::StringEnergy | KeyQuantity::PeakForce => Ok(source),
+            let source = Source::Watched(probe);
+            return if probe.declaration().needs_mechanics {
+                needs_action(source)
+            } else {
+                Ok(source)
             };
         }
-        match path {
-            "output:peak" => return Ok(Source::OutputPeak),
-            "output:rms" => return Ok(Source::OutputRms),
-            "pedals:sostenuto" => return needs_action(Source::Sostenuto),
-            _ => {}
-        }
         if action.is_some_and(|a| a.property(path).is_some()) {
-            return Ok(Source::Action(path.to_string()));
+            return Ok(Source::Mechanics(path.to_string()));
         }
         if let Some(value) = synth.preset().get(path) {
             return Ok(Source::Constant(value));
@@ -261,20 +236,29 @@ fn value(
 ) -> f64 {
     let from_action =
         |f: &dyn Fn(&dyn Mechanics) -> Option<f64>| action.and_then(f).unwrap_or(f64::NAN);
+    let from_action_switch = |f: &dyn Fn(&dyn Mechanics) -> Option<bool>| {
+        from_action(&|a| f(a).map(|on| f64::from(u8::from(on))))
+    };
     match source {
-        Source::Action(path) => from_action(&|a| a.property(path)),
-        Source::Sostenuto => from_action(&|a| Some(f64::from(u8::from(a.pedals().sostenuto)))),
-        Source::Key(key, quantity) => match quantity {
-            KeyQuantity::HammerTravel => from_action(&|a| a.striker_travel(*key)),
-            KeyQuantity::Damper => from_action(&|a| a.damper(*key)),
-            KeyQuantity::Down => from_action(&|a| a.key_down(*key).map(|d| f64::from(u8::from(d)))),
-            KeyQuantity::StringEnergy => meters.map_or(f64::NAN, |m| {
-                f64::from(m.string_energy_j[usize::from(*key)])
-            }),
-            KeyQuantity::PeakForce => synth.strike_report(*key).map_or(0.0, |r| r.peak_force_n),
+        Source::Mechanics(path) => from_action(&|a| a.property(path)),
+        Source::Watched(probe) => match *probe {
+            Probe::Sustain => from_action(&|a| Some(a.pedals().sustain)),
+            Probe::UnaCorda => from_action(&|a| Some(a.pedals().una_corda)),
+            Probe::Sostenuto => from_action_switch(&|a| Some(a.pedals().sostenuto)),
+            Probe::Key(key, ProbeQuantity::StrikerTravel) => {
+                from_action(&|a| a.striker_travel(key))
+            }
+            Probe::Key(key, ProbeQuantity::Damper) => from_action(&|a| a.damper(key)),
+            Probe::Key(key, ProbeQuantity::Down) => from_action_switch(&|a| a.key_down(key)),
+            Probe::Key(key, ProbeQuantity::ResonatorEnergy) => {
+                meters.map_or(f64::NAN, |m| f64::from(m.string_energy_j[usize::from(key)]))
+            }
+            Probe::Key(key, ProbeQuantity::PeakForce) => {
+                synth.strike_report(key).map_or(0.0, |r| r.peak_force_n)
+            }
+            Probe::OutputPeak => level.peak,
+            Probe::OutputRms => level.rms(),
         },
-        Source::OutputPeak => level.peak,
-        Source::OutputRms => level.rms(),
         Source::Constant(value) => *value,
     }
 }
