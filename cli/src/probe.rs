@@ -250,9 +250,9 @@ fn value(
             }
             Probe::Key(key, ProbeQuantity::Damper) => from_action(&|a| a.damper(key)),
             Probe::Key(key, ProbeQuantity::Down) => from_action_switch(&|a| a.key_down(key)),
-            Probe::Key(key, ProbeQuantity::ResonatorEnergy) => {
-                meters.map_or(f64::NAN, |m| f64::from(m.string_energy_j[usize::from(key)]))
-            }
+            Probe::Key(key, ProbeQuantity::ResonatorEnergy) => meters.map_or(f64::NAN, |m| {
+                f64::from(m.resonator_energy_j[usize::from(key)])
+            }),
             Probe::Key(key, ProbeQuantity::PeakForce) => {
                 synth.strike_report(key).map_or(0.0, |r| r.peak_force_n)
             }

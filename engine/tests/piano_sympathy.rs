@@ -36,15 +36,15 @@ fn c4_energy_after_c3(c4_held: bool, c3_struck: bool) -> f64 {
         synth.note_on(C3, 110.0 / 127.0);
     }
     play(&mut synth, 0.3);
-    let c3_held = synth.string_energy_j(C3);
+    let c3_held = synth.resonator_energy_j(C3);
     synth.note_off(C3);
     play(&mut synth, 0.6);
     assert!(
-        synth.string_energy_j(C3) <= 1e-5 * c3_held,
+        synth.resonator_energy_j(C3) <= 1e-5 * c3_held,
         "C3's dampers stop it: {} J from {c3_held} J",
-        synth.string_energy_j(C3)
+        synth.resonator_energy_j(C3)
     );
-    synth.string_energy_j(C4)
+    synth.resonator_energy_j(C4)
 }
 
 /// With C4 held down softly and C3 struck staccato, C4's strings ring on after
@@ -80,8 +80,8 @@ fn with_the_pedal_down_c3_excites_its_harmonics() {
     play(&mut synth, 0.1);
     synth.note_off(C3);
     play(&mut synth, 1.5);
-    let c3 = synth.string_energy_j(C3);
-    let energy = |key: u8| synth.string_energy_j(key);
+    let c3 = synth.resonator_energy_j(C3);
+    let energy = |key: u8| synth.resonator_energy_j(key);
     for (key, name) in [(60u8, "C4"), (67, "G4"), (72, "C5")] {
         assert!(
             energy(key) > 1e-6 * c3,
@@ -117,9 +117,9 @@ fn with_the_pedal_up_the_dampers_stop_everything() {
     let highest_damped = 88;
     for key in 21..=highest_damped {
         assert!(
-            synth.string_energy_j(key) < 1e-12,
+            synth.resonator_energy_j(key) < 1e-12,
             "key {key} rings with {:.3e} J",
-            synth.string_energy_j(key)
+            synth.resonator_energy_j(key)
         );
     }
     let mut late_peak = 0.0f32;

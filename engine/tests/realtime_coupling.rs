@@ -396,15 +396,15 @@ fn views_show_the_mechanics_and_meters_without_blocking() {
     // With the pedal down every string runs, free to answer the bridge.
     assert_eq!(meters.sounding_keys, 88);
     // The strings' energy: C4's, and far less on every other string.
-    let c4_energy = meters.string_energy_j[60];
+    let c4_energy = meters.resonator_energy_j[60];
     assert!(c4_energy > 0.0);
     let others = (21..=108).filter(|&k| k != 60);
     assert!(
         others
-            .map(|k| meters.string_energy_j[k])
+            .map(|k| meters.resonator_energy_j[k])
             .all(|e| e < 0.1 * c4_energy),
         "{:?}",
-        meters.string_energy_j
+        meters.resonator_energy_j
     );
 }
 
@@ -437,7 +437,7 @@ fn the_action_catches_the_hammer_the_strings_threw_back() {
     let blow = 0.047;
     let fallen = speed * dt + 0.5 * 9.81 * dt * dt;
     let expected = (blow - fallen) / blow;
-    let travel = f64::from(view.hammer_travel[60]);
+    let travel = f64::from(view.striker_travel[60]);
     assert!(
         (travel - expected).abs() < 2e-5,
         "travel {travel}, from the measured rebound {expected}"

@@ -265,7 +265,7 @@ fn damper_silences_a_released_note() {
     for _ in 0..100 {
         synth.process(&mut l, &mut r);
     }
-    assert_eq!(synth.string_energy_j(48), 0.0);
+    assert_eq!(synth.resonator_energy_j(48), 0.0);
     assert!(peak(&l) < held * 1e-4, "{} vs {held}", peak(&l));
 }
 

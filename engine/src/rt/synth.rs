@@ -43,7 +43,7 @@ use parts::Parts;
 /// Release velocity of a note-off that carries none (MIDI's 64 of 127).
 pub const DEFAULT_RELEASE_VELOCITY: f32 = 0.5;
 
-/// Control periods between two measurements of the strings' energy (the
+/// Control periods between two measurements of the resonators' energy (the
 /// editor's view rate, about 60 per second).
 const ENERGY_REPORTS_EVERY_STEPS: u64 = 50;
 /// What has gone wrong, counted (read with [`Synth::counters`]).
@@ -90,12 +90,12 @@ pub struct Synth {
     handover: Handover,
     /// The loader's end, until taken.
     loader: Option<InstrumentLoader>,
-    /// Samples between two measurements of the strings' energy.
+    /// Samples between two measurements of the resonators' energy.
     energy_interval: u64,
     /// The sample of the next measurement.
     next_energy_report: u64,
-    /// The strings' energy per MIDI key at the last measurement, J.
-    string_energy: [f32; MIDI_KEYS],
+    /// The resonators' energy per MIDI key at the last measurement, J.
+    resonator_energy: [f32; MIDI_KEYS],
     /// Where the meters go after every block.
     meters: Publisher<MeterView>,
     /// The editor's ends of the views, until taken.
@@ -165,7 +165,7 @@ impl Synth {
                     .round()
                     .max(1.0) as u64,
             next_energy_report: 0,
-            string_energy: [0.0; MIDI_KEYS],
+            resonator_energy: [0.0; MIDI_KEYS],
             instruments: parts.instruments,
             replaced: parts.replaced,
             handover: Handover::new(parts.loader.sample_rate),

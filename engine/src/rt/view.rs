@@ -13,7 +13,7 @@ pub struct MechanicsView {
     pub time_s: f64,
     /// Per MIDI key: the striker's (hammer's, mallet's) travel towards what it
     /// strikes, 0 (at rest) to 1 (touching).
-    pub hammer_travel: [f32; MIDI_KEYS],
+    pub striker_travel: [f32; MIDI_KEYS],
     /// Per MIDI key: the damper, 0 lifted to 1 down (1 for keys without one).
     pub damper: [f32; MIDI_KEYS],
     /// Per MIDI key: held down.
@@ -35,7 +35,7 @@ impl Default for MechanicsView {
     fn default() -> Self {
         Self {
             time_s: 0.0,
-            hammer_travel: [0.0; MIDI_KEYS],
+            striker_travel: [0.0; MIDI_KEYS],
             damper: [1.0; MIDI_KEYS],
             key_down: [false; MIDI_KEYS],
             last_contact_force_n: [0.0; MIDI_KEYS],
@@ -65,10 +65,10 @@ pub struct MeterView {
     pub late_operations: u64,
     /// Voices muted and reset because they went non-finite.
     pub non_finite_resets: u64,
-    /// Per MIDI key: the energy of the waves on its strings, J, measured about
-    /// 60 times a second (0 for keys at rest, bars and keys the instrument
-    /// lacks).
-    pub string_energy_j: [f32; MIDI_KEYS],
+    /// Per MIDI key: the energy of the waves on its resonator (a piano key's
+    /// strings), J, measured about 60 times a second (0 for keys at rest,
+    /// families that do not measure it and keys the instrument lacks).
+    pub resonator_energy_j: [f32; MIDI_KEYS],
 }
 
 impl Default for MeterView {
@@ -80,7 +80,7 @@ impl Default for MeterView {
             sounding_keys: 0,
             late_operations: 0,
             non_finite_resets: 0,
-            string_energy_j: [0.0; MIDI_KEYS],
+            resonator_energy_j: [0.0; MIDI_KEYS],
         }
     }
 }

@@ -157,10 +157,4 @@ pub trait Voices: Send {
     fn contact_trace(&self, _key: u8) -> Option<&ContactTrace> {
         None
     }
-
-    /// The strings `key`'s current (or last) strike hit, bit `i` for string
-    /// `i` (families with several strings per key).
-    fn struck_strings(&self, _key: u8) -> Option<u8> {
-        None
-    }
 }

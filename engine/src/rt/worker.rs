@@ -274,7 +274,7 @@ impl Worker {
             v.time_s = time_s;
             for key in 0..MIDI_KEYS as u8 {
                 let i = usize::from(key);
-                v.hammer_travel[i] = mechanics.striker_travel(key).unwrap_or(0.0) as f32;
+                v.striker_travel[i] = mechanics.striker_travel(key).unwrap_or(0.0) as f32;
                 v.damper[i] = mechanics.damper(key).unwrap_or(1.0) as f32;
                 v.key_down[i] = mechanics.key_down(key).unwrap_or(false);
             }

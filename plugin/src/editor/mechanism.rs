@@ -49,7 +49,7 @@ pub fn show(ui: &mut Ui, height: f32, keys: Keys, mechanics: &MechanicsView, met
         let width = (right - left).max(2.0);
 
         // The string, brighter and thicker the more energy it carries.
-        let light = glow(meters.string_energy_j[usize::from(key)]);
+        let light = glow(meters.resonator_energy_j[usize::from(key)]);
         let string_colour = Color32::from_rgb(
             (90.0 + 165.0 * light) as u8,
             (90.0 + 130.0 * light) as u8,
@@ -76,7 +76,7 @@ pub fn show(ui: &mut Ui, height: f32, keys: Keys, mechanics: &MechanicsView, met
 
         // The hammer, from rest (travel 0) up to the string (travel 1).
         let travel = mechanics
-            .hammer_travel
+            .striker_travel
             .get(index)
             .copied()
             .unwrap_or(0.0)

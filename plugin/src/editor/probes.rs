@@ -32,15 +32,15 @@ pub fn show(ui: &mut Ui, keys: Keys, mechanics: &MechanicsView, meters: &MeterVi
             ui.end_row();
             for key in keys.iter() {
                 let index = usize::from(key);
-                let energy = meters.string_energy_j[usize::from(key)];
+                let energy = meters.resonator_energy_j[usize::from(key)];
                 if !mechanics.key_down[index]
                     && energy <= 0.0
-                    && mechanics.hammer_travel[index] <= 0.0
+                    && mechanics.striker_travel[index] <= 0.0
                 {
                     continue;
                 }
                 ui.label(format!("key/{key}"));
-                ui.label(format!("{:.2}", mechanics.hammer_travel[index]));
+                ui.label(format!("{:.2}", mechanics.striker_travel[index]));
                 ui.label(format!("{:.2}", mechanics.damper[index]));
                 ui.label(format!("{:.1}", mechanics.last_contact_force_n[index]));
                 ui.label(format!("{energy:.2e}"));

@@ -229,6 +229,12 @@ impl PianoVoices {
         }
     }
 
+    /// The strings `key`'s current (or last) strike hit, bit `i` for string
+    /// `i` (`None` for a key the piano lacks).
+    pub fn struck_strings(&self, key: u8) -> Option<u8> {
+        self.key(key).map(StringKey::struck_strings)
+    }
+
     /// Strikes that waited for a hammer to let go, so far.
     pub fn deferred_strikes(&self) -> u64 {
         self.hammers.deferred_strikes()
@@ -716,9 +722,5 @@ impl Voices for PianoVoices {
 
     fn contact_trace(&self, key: u8) -> Option<&ContactTrace> {
         self.key(key).map(StringKey::contact_trace)
-    }
-
-    fn struck_strings(&self, key: u8) -> Option<u8> {
-        self.key(key).map(StringKey::struck_strings)
     }
 }

@@ -5,7 +5,7 @@ use super::Synth;
 use super::link::Link;
 use crate::instrument::{ContactTrace, StrikeReport};
 use crate::rt::ops::{Operation, ToWorker};
-use crate::rt::{DEFAULT_RELEASE_VELOCITY, SynthEvent};
+use crate::rt::{DEFAULT_RELEASE_VELOCITY, SynthEvent, Voices};
 
 impl Synth {
     /// Strikes `key` with normalised `velocity` (MIDI velocity / 127, 0 to 1).
@@ -88,16 +88,16 @@ impl Synth {
         self.voices.contact_trace(key)
     }
 
-    /// Energy of the waves on `key`'s strings now, J (0 while they are at
-    /// rest, and for keys without strings).
-    pub fn string_energy_j(&self, key: u8) -> f64 {
+    /// Energy of the waves on `key`'s resonator (a piano key's strings) now,
+    /// J (0 while it is at rest, and for families that do not measure it).
+    pub fn resonator_energy_j(&self, key: u8) -> f64 {
         self.voices.resonator_energy_j(key)
     }
 
-    /// The strings `key`'s current (or last) strike hit, bit `i` for string `i`
-    /// (`None` for keys without strings).
-    pub fn struck_strings(&self, key: u8) -> Option<u8> {
-        self.voices.struck_strings(key)
+    /// The family's voices, to ask what only its family knows (downcast
+    /// with [`Voices::as_any`]).
+    pub fn voices(&self) -> &dyn Voices {
+        self.voices.as_ref()
     }
 
     /// Whether any voice is sounding or the soundboard ringing.

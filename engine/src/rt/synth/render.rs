@@ -29,7 +29,7 @@ impl Synth {
         while done < frames {
             self.step_lock_step_worker();
             self.apply_due_operations();
-            self.measure_string_energies();
+            self.measure_resonator_energies();
             let mut n = (frames - done).min(CHUNK);
             if let Link::LockStep { period, .. } = &self.link {
                 n = n.min((period - self.now % period) as usize);
@@ -78,7 +78,7 @@ impl Synth {
         let ((peak_l, rms_l), (peak_r, rms_r)) = (level(&left[..frames]), level(&right[..frames]));
         let counters = self.counters();
         let (samples, sounding_keys) = (self.now, self.voices.sounding_keys());
-        let string_energy = &self.string_energy;
+        let resonator_energy = &self.resonator_energy;
         self.meters.publish_with(|m| {
             m.samples = samples;
             m.peak = [peak_l, peak_r];
@@ -86,7 +86,7 @@ impl Synth {
             m.sounding_keys = sounding_keys;
             m.late_operations = counters.late_operations;
             m.non_finite_resets = counters.non_finite_resets;
-            m.string_energy_j = *string_energy;
+            m.resonator_energy_j = *resonator_energy;
         });
         self.clock_realtime_worker();
     }
@@ -123,13 +123,13 @@ impl Synth {
 
     /// About 60 times a second: measures the energy on the strings of every
     /// sounding key, for the meters.
-    fn measure_string_energies(&mut self) {
+    fn measure_resonator_energies(&mut self) {
         // Nobody has taken the views: nobody reads the energies.
         if self.views.is_some() || self.now < self.next_energy_report {
             return;
         }
         self.next_energy_report = self.now + self.energy_interval;
-        let energies = &mut self.string_energy;
+        let energies = &mut self.resonator_energy;
         energies.fill(0.0);
         self.voices.resonator_energies(&mut |key, joules| {
             energies[usize::from(key)] = joules as f32;
