@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use nice_plug::params::persist::PersistentField;
 use nice_plug::prelude::*;
@@ -265,10 +265,26 @@ impl OrchardParams {
     }
 }
 
+/// Shows a value with `digits` decimals (and no minus sign on a zero), so
+/// that text read back gives the same text again: value → text → value →
+/// text is stable, as hosts and validators expect.
+fn rounded(digits: usize) -> Arc<dyn Fn(f32) -> String + Send + Sync> {
+    Arc::new(move |value| {
+        let text = format!("{value:.digits$}");
+        match text.strip_prefix('-') {
+            Some(magnitude) if magnitude.chars().all(|c| c == '0' || c == '.') => {
+                magnitude.to_string()
+            }
+            _ => text,
+        }
+    })
+}
+
 impl Default for OrchardParams {
     fn default() -> Self {
-        let linear = |name: &str, default: f32, min: f32, max: f32| {
+        let linear = |name: &str, default: f32, min: f32, max: f32, digits: usize| {
             FloatParam::new(name, default, FloatRange::Linear { min, max })
+                .with_value_to_string(rounded(digits))
         };
         Self {
             output_level: FloatParam::new(
@@ -285,8 +301,8 @@ impl Default for OrchardParams {
             .with_value_to_string(formatters::v2s_f32_gain_to_db(1))
             .with_string_to_value(formatters::s2v_f32_gain_to_db()),
             instrument: EnumParam::new("Instrument", Instrument::DEFAULT),
-            hardness: linear("Hammer hardness", 0.0, -1.0, 1.0),
-            brightness: linear("Brightness", 0.0, -1.0, 1.0),
+            hardness: linear("Hammer hardness", 0.0, -1.0, 1.0, 3),
+            brightness: linear("Brightness", 0.0, -1.0, 1.0, 3),
             decay: FloatParam::new(
                 "Decay",
                 1.0,
@@ -296,11 +312,12 @@ impl Default for OrchardParams {
                     factor: FloatRange::skew_factor(-1.0),
                 },
             )
-            .with_unit("×"),
-            detune: linear("Unison detune", 0.7, 0.0, 10.0).with_unit(" cents"),
-            resonance: linear("String resonance", 0.6, 0.0, 2.0),
-            a4: linear("A4 tuning", 440.0, 415.0, 466.0).with_unit(" Hz"),
-            stretch: linear("Stretch", 1.0, 0.0, 1.0),
+            .with_unit("×")
+            .with_value_to_string(rounded(3)),
+            detune: linear("Unison detune", 0.7, 0.0, 10.0, 2).with_unit(" cents"),
+            resonance: linear("String resonance", 0.6, 0.0, 2.0, 3),
+            a4: linear("A4 tuning", 440.0, 415.0, 466.0, 2).with_unit(" Hz"),
+            stretch: linear("Stretch", 1.0, 0.0, 1.0, 3),
             velocity_curve: FloatParam::new(
                 "Velocity curve",
                 1.0,
@@ -309,8 +326,9 @@ impl Default for OrchardParams {
                     max: 3.0,
                     factor: FloatRange::skew_factor(-1.0),
                 },
-            ),
-            width: linear("Stereo width", 0.6, 0.0, 1.0),
+            )
+            .with_value_to_string(rounded(3)),
+            width: linear("Stereo width", 0.6, 0.0, 1.0, 3),
             state: VersionedState {
                 state: Mutex::new(InstrumentState {
                     format: STATE_FORMAT,
@@ -326,6 +344,34 @@ impl Default for OrchardParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every parameter's text reads back as the same value: value → text →
+    /// value → text gives the same text, over a sweep of values including
+    /// the one clap-validator tripped over (4/9) and both ends.
+    #[test]
+    fn every_parameter_round_trips_through_its_text() {
+        let params = OrchardParams::default();
+        let sweep = (0..=1000).map(|i| i as f32 / 1000.0).chain([
+            4.0 / 9.0,
+            1.0 / 3.0,
+            2.0 / 3.0,
+            1e-7,
+            1.0 - 1e-7,
+        ]);
+        for (id, param, _) in params.param_map() {
+            for normalized in sweep.clone() {
+                // SAFETY: the pointers are to `params`, alive for the loop.
+                let (text, again) = unsafe {
+                    let text = param.normalized_value_to_string(normalized, true);
+                    let back = param
+                        .string_to_normalized_value(&text)
+                        .unwrap_or_else(|| panic!("{id}: `{text}` does not read back"));
+                    (text, param.normalized_value_to_string(back, true))
+                };
+                assert_eq!(text, again, "{id} at {normalized}");
+            }
+        }
+    }
 
     #[test]
     fn states_of_format_1_load_as_commands_and_format_2_round_trips() {
