@@ -273,14 +273,15 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         (Some(path), false) => midi_file::read(path)?,
         (None, false) => return Err("give a MIDI file or --demo".into()),
     };
-    if !(args.max_tail.is_finite() && args.max_tail >= 0.0) {
+    if !(0.0..=MAX_TAIL_S).contains(&args.max_tail) {
         return Err(format!(
-            "--max-tail {} must be a non-negative number of seconds",
+            "--max-tail {:?} must be between 0 and {MAX_TAIL_S} s",
             args.max_tail
         ));
     }
     let rate = f64::from(args.sample_rate);
     let probe_every = probe_interval_frames(args, rate)?;
+    check_outputs(args)?;
     let preset = args.instrument.load()?;
     let mut synth = Synth::new(&preset, rate).map_err(|e| e.to_string())?;
     let mut recorder = match &args.probe_out {
@@ -339,6 +340,54 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
 
 /// Frames between probe rows (`--probe-interval`), if probes are asked for;
 /// checks that `--probe` and `--probe-out` come together.
+/// The longest ring-out after a score's last event, s.
+pub const MAX_TAIL_S: f64 = 600.0;
+
+/// Refuses, before anything is rendered, outputs that cannot be written as
+/// asked: a directory for the WAV or the probes' CSV, and both in one file.
+fn check_outputs(args: &RenderArgs) -> Result<(), String> {
+    let outputs = [
+        ("-o", Some(&args.output)),
+        ("--probe-out", args.probe_out.as_ref()),
+    ];
+    for (flag, path) in outputs {
+        let Some(path) = path else { continue };
+        let text = path.to_string_lossy();
+        if path.is_dir() || text.ends_with(std::path::MAIN_SEPARATOR) {
+            return Err(format!(
+                "{flag} {}: is a directory; give a file name in it",
+                path.display()
+            ));
+        }
+    }
+    if let Some(csv) = &args.probe_out
+        && same_file(csv, &args.output)
+    {
+        return Err(format!(
+            "--probe-out {}: the same file as -o; give the probes a file of their own",
+            csv.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name the same file (existing or not): the same name
+/// in the same directory, however either is spelt.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let resolve = |path: &Path| {
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        (
+            parent.canonicalize().ok(),
+            path.file_name().map(|n| n.to_owned()),
+        )
+    };
+    let (a, b) = (resolve(a), resolve(b));
+    a.0.is_some() && a == b
+}
+
 fn probe_interval_frames(args: &RenderArgs, rate: f64) -> Result<Option<usize>, String> {
     match (args.probes.is_empty(), &args.probe_out) {
         (true, None) => Ok(None),

@@ -358,3 +358,43 @@ fn bad_probes_fail_cleanly() {
     assert!(!out.exists() && !csv.exists());
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Outputs that cannot be written as asked are refused before rendering,
+/// and an existing file named twice is left as it was.
+#[test]
+fn bad_outputs_are_refused_before_rendering() {
+    let dir = scratch("bad-outputs");
+    let out = dir.join("out.wav");
+    std::fs::write(&out, b"keep me").unwrap();
+    let out_arg = out.to_str().unwrap();
+    let spelt_otherwise = dir.join(".").join("out.wav");
+    let folder = format!("{}/", dir.join("folder").display());
+    for (args, mentions) in [
+        (
+            vec![
+                "-o",
+                out_arg,
+                "--probe",
+                "output:rms",
+                "--probe-out",
+                spelt_otherwise.to_str().unwrap(),
+            ],
+            "the same file as -o",
+        ),
+        (vec!["-o", dir.to_str().unwrap()], "is a directory"),
+        (vec!["-o", &folder], "is a directory"),
+        (
+            vec!["-o", out_arg, "--max-tail", "1e300"],
+            "--max-tail 1e300 must be between 0 and 600 s",
+        ),
+        (
+            vec!["-o", out_arg, "--max-tail=-1"],
+            "must be between 0 and 600 s",
+        ),
+    ] {
+        let full = [&["render", "--demo"][..], &args].concat();
+        common::assert_clean_failure(&orchard(&full), mentions);
+    }
+    assert_eq!(std::fs::read(&out).unwrap(), b"keep me");
+    std::fs::remove_dir_all(dir).ok();
+}
