@@ -57,6 +57,9 @@ pub fn report(trace: &Trace, plot: Option<&Path>) -> Result<String, String> {
     Ok(text)
 }
 
+/// The largest mechanism file read, bytes.
+const MAX_MECHANISM_BYTES: u64 = 16 << 20;
+
 /// Interval at which a run is recorded for the analysis, s: short against
 /// the escapement's 7.4 s balance period and its tooth drops of about 0.1 s.
 const SAMPLE_INTERVAL: f64 = 0.005;
@@ -73,8 +76,10 @@ const MIN_STEP: f64 = 1e-10;
 fn simulate(preset: &str, duration: f64) -> Result<Trace, String> {
     let text = match mechanism::builtin(preset) {
         Some(text) => text.to_string(),
-        None if Path::new(preset).is_file() => std::fs::read_to_string(preset)
-            .map_err(|e| format!("cannot read mechanism preset `{preset}`: {e}"))?,
+        None if Path::new(preset).is_file() => {
+            orchard_engine::input::read_capped_text(Path::new(preset), MAX_MECHANISM_BYTES)
+                .map_err(|e| format!("cannot read mechanism preset `{preset}`: {e}"))?
+        }
         None => {
             return Err(format!(
                 "unknown mechanism preset `{preset}` (built in: {})",

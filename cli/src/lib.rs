@@ -233,6 +233,9 @@ pub struct RenderArgs {
     /// Longest time to let the instrument ring after the last event before stopping, s.
     #[arg(long, default_value_t = 20.0)]
     pub max_tail: f64,
+    /// Longest score to render, s (a MIDI file lasting longer is refused).
+    #[arg(long, default_value_t = 6.0 * 3600.0, value_name = "SECONDS")]
+    pub max_duration: f64,
     /// The instrument.
     #[command(flatten)]
     pub instrument: InstrumentArgs,
@@ -273,6 +276,20 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         (Some(path), false) => midi_file::read(path)?,
         (None, false) => return Err("give a MIDI file or --demo".into()),
     };
+    if !(args.max_duration > 0.0 && args.max_duration.is_finite()) {
+        return Err(format!(
+            "--max-duration {:?} must be a positive number of seconds",
+            args.max_duration
+        ));
+    }
+    if score.end_s > args.max_duration {
+        return Err(format!(
+            "the score lasts {:.0} s ({:.1} h), longer than --max-duration {} s",
+            score.end_s,
+            score.end_s / 3600.0,
+            args.max_duration
+        ));
+    }
     if !(0.0..=MAX_TAIL_S).contains(&args.max_tail) {
         return Err(format!(
             "--max-tail {:?} must be between 0 and {MAX_TAIL_S} s",

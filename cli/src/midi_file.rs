@@ -19,14 +19,24 @@ enum Item {
 
 /// Reads `path` and turns it into a score. Errors are one line for the user.
 pub fn read(path: &Path) -> Result<Score, String> {
-    let bytes = std::fs::read(path)
+    let bytes = orchard_engine::input::read_capped(path, MAX_MIDI_BYTES)
         .map_err(|e| format!("cannot read MIDI file {}: {e}", path.display()))?;
     parse(&bytes).map_err(|e| format!("{} is not a valid Standard MIDI File: {e}", path.display()))
 }
 
+/// The largest MIDI file read, bytes (a long piano piece is tens of kB).
+pub const MAX_MIDI_BYTES: u64 = 32 << 20;
+
 /// Parses a Standard MIDI File held in memory.
 pub fn parse(bytes: &[u8]) -> Result<Score, String> {
     let smf = Smf::parse(bytes).map_err(|e| e.to_string())?;
+    match smf.header.timing {
+        Timing::Metrical(ticks) if ticks.as_int() == 0 => {
+            return Err("its time division is 0 ticks per quarter note".into());
+        }
+        Timing::Timecode(_, 0) => return Err("its time division is 0 ticks per frame".into()),
+        _ => {}
+    }
     let tracks: Vec<Vec<(u64, Item)>> = smf.tracks.iter().map(|track| track_items(track)).collect();
     let track_ends: Vec<u64> = smf
         .tracks
@@ -215,5 +225,11 @@ mod tests {
         let bytes = write(&smf);
         assert!(parse(&bytes).is_ok());
         assert!(parse(&bytes[..bytes.len() - 3]).is_err());
+        let no_ticks = Smf {
+            header: Header::new(Format::SingleTrack, Timing::Metrical(u15::new(0))),
+            ..smf
+        };
+        let reason = parse(&write(&no_ticks)).unwrap_err();
+        assert!(reason.contains("0 ticks per quarter note"), "{reason}");
     }
 }

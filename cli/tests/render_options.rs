@@ -398,3 +398,27 @@ fn bad_outputs_are_refused_before_rendering() {
     assert_eq!(std::fs::read(&out).unwrap(), b"keep me");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Inputs that would make a render unbounded are refused, saying why: a
+/// device that never ends, and a score lasting days.
+#[test]
+fn unbounded_inputs_are_refused() {
+    let dir = scratch("unbounded");
+    let out = dir.join("out.wav");
+    let days = dir.join("days.mid");
+    // A note that starts 2^28 − 1 ticks in: 77 hours at 120 beats a minute.
+    write_midi(
+        &days,
+        Format::SingleTrack,
+        vec![vec![note((1 << 28) - 1, 60, 90), note(BEAT, 60, 0), end(0)]],
+    );
+    let out_arg = out.to_str().unwrap();
+    for (input, mentions) in [
+        ("/dev/zero", "larger than 32 MiB"),
+        (days.to_str().unwrap(), "longer than --max-duration 21600 s"),
+    ] {
+        common::assert_clean_failure(&orchard(&["render", input, "-o", out_arg]), mentions);
+    }
+    assert!(!out.exists());
+    std::fs::remove_dir_all(dir).ok();
+}

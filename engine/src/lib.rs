@@ -25,6 +25,7 @@
 pub mod analysis;
 mod capacity;
 pub mod families;
+pub mod input;
 pub mod instrument;
 pub mod mech;
 pub mod props;

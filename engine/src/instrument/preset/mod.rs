@@ -53,6 +53,9 @@ use super::StretchedTuning;
 use crate::instrument::VelocityCurve;
 use check::Checker;
 
+/// The largest preset file read, bytes (the grand's is about 20 kB).
+pub const MAX_PRESET_BYTES: u64 = 16 << 20;
+
 /// The instrument every front end plays when no other is chosen, embedded at build time.
 pub const DEFAULT_PRESET_TOML: &str = include_str!("../../../../presets/grand-piano.toml");
 
@@ -238,8 +241,8 @@ impl Preset {
             path: name_or_path.to_string(),
             reason: Box::new(reason),
         };
-        let text =
-            std::fs::read_to_string(path).map_err(|e| in_file(PresetError::Io(e.to_string())))?;
+        let text = crate::input::read_capped_text(path, MAX_PRESET_BYTES)
+            .map_err(|e| in_file(PresetError::Io(e)))?;
         Self::from_toml(&text).map_err(in_file)
     }
 
