@@ -26,9 +26,9 @@ pub fn run_analyze(args: &AnalyzeArgs) -> Result<String, String> {
 /// and reports.
 fn run_mechanism(mechanism: &str, args: &AnalyzeArgs) -> Result<String, String> {
     let duration = args.duration.unwrap_or(DEFAULT_DURATION_S);
-    if !(duration.is_finite() && duration > 0.0) {
+    if !(duration > 0.0 && duration <= MAX_DURATION_S) {
         return Err(format!(
-            "--duration {duration} must be a positive number of seconds"
+            "--duration {duration:?} must be more than 0 and at most {MAX_DURATION_S} s for a mechanism"
         ));
     }
     if let Some(path) = &args.plot {
@@ -40,6 +40,10 @@ fn run_mechanism(mechanism: &str, args: &AnalyzeArgs) -> Result<String, String> 
 
 /// Simulated time of a mechanism unless `--duration` says otherwise, s.
 pub const DEFAULT_DURATION_S: f64 = 31.0;
+
+/// Longest simulated time of a mechanism, s: an hour of the escapement is
+/// 720 000 recorded samples of each state variable.
+pub const MAX_DURATION_S: f64 = 3600.0;
 
 /// The reporting half of `orchard analyze`: analyses `trace` with the default
 /// [`LongTermParams`], writes the plot to `plot` if given (see

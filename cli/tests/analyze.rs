@@ -67,6 +67,10 @@ fn bad_duration_and_plot_name_fail_before_simulating() {
             &["analyze", "clock", "--duration", "inf"][..],
             "--duration inf",
         ),
+        (
+            &["analyze", "clock", "--duration", "1e9"][..],
+            "at most 3600 s",
+        ),
         (&["analyze", "clock", "--plot", "beats.txt"][..], ".png"),
     ] {
         let out = orchard(args);

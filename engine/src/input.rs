@@ -1,5 +1,6 @@
-//! Reading input files with a size cap, so that a device or a huge file is
-//! refused after `cap` bytes instead of filling memory.
+//! Reading input files: with a size cap, so that a device or a huge file is
+//! refused after `cap` bytes instead of filling memory, and with parse errors
+//! told on one short line.
 
 use std::io::Read;
 use std::path::Path;
@@ -24,9 +25,104 @@ pub fn read_capped_text(path: &Path, cap: u64) -> Result<String, String> {
     String::from_utf8(read_capped(path, cap)?).map_err(|_| "not UTF-8 text".to_string())
 }
 
+/// Longest excerpt of the input an error quotes, characters.
+const EXCERPT_CHARS: usize = 48;
+
+/// One line for a TOML error in `text`: where (line and column), the key
+/// there (under its `[table]`), what was expected and found, and a short
+/// excerpt of the input, never the whole line.
+pub fn toml_error(text: &str, error: &toml::de::Error) -> String {
+    let message = error
+        .message()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let Some(span) = error.span() else {
+        return message;
+    };
+    let start = span.start.min(text.len());
+    let before = &text[..floor_char_boundary(text, start)];
+    let line_number = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i);
+    let line = &text[line_start..line_end];
+    let column = before[line_start..].chars().count() + 1;
+    let key = key_at(&text[..line_start], line);
+    let excerpt: String = line.trim().chars().take(EXCERPT_CHARS).collect();
+    let ellipsis = if line.trim().chars().count() > EXCERPT_CHARS {
+        "…"
+    } else {
+        ""
+    };
+    format!("line {line_number}, column {column}{key}: {message} (at `{excerpt}{ellipsis}`)")
+}
+
+/// `, key `TABLE.KEY`` for the key assigned on `line` under the last table
+/// header in `above`, or as much of it as there is.
+fn key_at(above: &str, line: &str) -> String {
+    let table = above
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('[') && l.len() < 200)
+        .map(|header| header.trim_matches(|c| c == '[' || c == ']').trim());
+    let key = line
+        .split_once('=')
+        .map(|(key, _)| key.trim())
+        .filter(|key| !key.is_empty() && key.len() < 64 && !key.contains(char::is_whitespace));
+    match (table, key) {
+        (Some(table), Some(key)) => format!(", key `{table}.{key}`"),
+        (None, Some(key)) => format!(", key `{key}`"),
+        (Some(table), None) => format!(", in `[{table}]`"),
+        (None, None) => String::new(),
+    }
+}
+
+/// The largest character boundary of `text` at or before `index`.
+fn floor_char_boundary(text: &str, mut index: usize) -> usize {
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)] // read only to fail
+    struct Tuning {
+        a4_hz: f64,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Doc {
+        tuning: Tuning,
+    }
+
+    #[test]
+    fn a_toml_error_says_where_what_and_quotes_little() {
+        let text = "name = \"x\"\n[tuning]\na4_hz = \"high\"\n";
+        let error = toml::from_str::<Doc>(text).unwrap_err();
+        let line = toml_error(text, &error);
+        assert!(
+            line.starts_with("line 3, column 9, key `tuning.a4_hz`:"),
+            "{line}"
+        );
+        assert!(
+            line.contains("expected") && line.contains("a4_hz = \"high\""),
+            "{line}"
+        );
+        assert!(!line.contains('\n'));
+        let long = format!("[tuning]\na4_hz = {}", "9".repeat(1_000_000));
+        let error = toml::from_str::<Doc>(&long).unwrap_err();
+        let line = toml_error(&long, &error);
+        assert!(line.len() < 300, "{} characters", line.len());
+    }
 
     #[test]
     fn a_device_without_end_is_refused_at_the_cap() {

@@ -249,7 +249,7 @@ impl Preset {
     /// Parses and validates a preset.
     pub fn from_toml(text: &str) -> Result<Self, PresetError> {
         let preset: Preset = toml::from_str(text)
-            .map_err(|e| PresetError::Syntax(e.to_string().trim().replace('\n', " ")))?;
+            .map_err(|e| PresetError::Syntax(crate::input::toml_error(text, &e)))?;
         preset.validate()?;
         Ok(preset)
     }

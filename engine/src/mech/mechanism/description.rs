@@ -183,6 +183,6 @@ pub struct SpringDescription {
 impl MechanismDescription {
     /// Parses a TOML description; the error names the offending field.
     pub fn from_toml(text: &str) -> Result<Self, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        toml::from_str(text).map_err(|e| crate::input::toml_error(text, &e))
     }
 }
