@@ -12,6 +12,7 @@ pub mod audio_file;
 pub mod bench;
 pub mod compare;
 pub mod demo;
+pub mod destination;
 pub mod midi_file;
 pub mod note;
 pub mod overrides;

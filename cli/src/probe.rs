@@ -9,12 +9,12 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use orchard_engine::props::{PROBES, Probe, ProbeQuantity};
 use orchard_engine::rt::{Mechanics, MeterView, Subscriber, Synth};
 
-use super::wav::partial_path;
+use super::destination::Destination;
 
 /// The probe paths, for `--help`: every declared probe ([`PROBES`]), then
 /// the properties a probe may also name.
@@ -131,8 +131,7 @@ pub struct Recorder {
     meters: Option<Subscriber<MeterView>>,
     level: Level,
     writer: Option<BufWriter<File>>,
-    temporary: PathBuf,
-    destination: PathBuf,
+    destination: Destination,
     /// Rows written.
     pub rows: u64,
 }
@@ -146,8 +145,8 @@ impl Recorder {
             .iter()
             .map(|p| Source::resolve(p, synth))
             .collect::<Result<Vec<_>, _>>()?;
-        let temporary = partial_path(destination)?;
-        let file = File::create(&temporary)
+        let destination = Destination::new(destination)?;
+        let file = File::create(destination.write_path())
             .map_err(|e| format!("cannot write {}: {e}", destination.display()))?;
         let meters = synth.take_views().map(|v| v.meters);
         let mut recorder = Self {
@@ -155,8 +154,7 @@ impl Recorder {
             meters,
             level: Level::default(),
             writer: Some(BufWriter::new(file)),
-            temporary,
-            destination: destination.to_path_buf(),
+            destination,
             rows: 0,
         };
         let header = std::iter::once("time_s")
@@ -199,21 +197,11 @@ impl Recorder {
     pub fn finish(mut self) -> Result<(), String> {
         let fail = |e: std::io::Error| format!("cannot write {}: {e}", self.destination.display());
         let writer = self.writer.take().expect("writer lives until finish");
-        writer
-            .into_inner()
-            .map_err(|e| fail(e.into_error()))?
-            .sync_all()
-            .map_err(fail)?;
-        std::fs::rename(&self.temporary, &self.destination).map_err(fail)
-    }
-}
-
-impl Drop for Recorder {
-    fn drop(&mut self) {
-        // Unfinished: remove the partial file, leaving any earlier destination intact.
-        if self.writer.take().is_some() {
-            let _ = std::fs::remove_file(&self.temporary);
+        let file = writer.into_inner().map_err(|e| fail(e.into_error()))?;
+        if self.destination.is_file() {
+            file.sync_all().map_err(fail)?;
         }
+        self.destination.commit()
     }
 }
 

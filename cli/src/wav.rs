@@ -2,23 +2,24 @@
 
 use std::fs::File;
 use std::io::BufWriter;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hound::{SampleFormat as HoundFormat, WavSpec, WavWriter};
 
 use super::SampleFormat;
+use super::destination::Destination;
 
 /// Largest 24-bit sample value.
 const INT24_FULL_SCALE: f32 = 8_388_607.0;
 
-/// A stereo WAV file being written. Samples go to a temporary file beside the
+/// A stereo WAV file being written. Samples go to a partial file beside the
 /// destination, which replaces the destination only when [`StereoWav::finish`]
-/// succeeds, so an existing file is never lost to a failed render.
+/// succeeds, so an existing file is never lost to a failed render (a device
+/// is written straight into: see [`Destination`]).
 pub struct StereoWav {
     writer: Option<WavWriter<BufWriter<File>>>,
     format: SampleFormat,
-    temporary: PathBuf,
-    destination: PathBuf,
+    destination: Destination,
     /// Samples beyond full scale that were clipped (24-bit only).
     pub clipped: u64,
     /// Largest absolute sample value written.
@@ -32,7 +33,7 @@ impl StereoWav {
         sample_rate: u32,
         format: SampleFormat,
     ) -> Result<Self, String> {
-        let temporary = partial_path(destination)?;
+        let destination = Destination::new(destination)?;
         let spec = match format {
             SampleFormat::Int24 => WavSpec {
                 channels: 2,
@@ -47,13 +48,12 @@ impl StereoWav {
                 sample_format: HoundFormat::Float,
             },
         };
-        let writer = WavWriter::create(&temporary, spec)
+        let writer = WavWriter::create(destination.write_path(), spec)
             .map_err(|e| format!("cannot write {}: {}", destination.display(), io_reason(e)))?;
         Ok(Self {
             writer: Some(writer),
             format,
-            temporary,
-            destination: destination.to_path_buf(),
+            destination,
             clipped: 0,
             peak: 0.0,
         })
@@ -97,30 +97,8 @@ impl StereoWav {
                 io_reason(e)
             )
         })?;
-        std::fs::rename(&self.temporary, &self.destination)
-            .map_err(|e| format!("cannot write {}: {e}", self.destination.display()))
+        self.destination.commit()
     }
-}
-
-impl Drop for StereoWav {
-    fn drop(&mut self) {
-        // Unfinished: remove the partial file, leaving any earlier destination intact.
-        if self.writer.take().is_some() {
-            let _ = std::fs::remove_file(&self.temporary);
-        }
-    }
-}
-
-/// Where an output file is written until it is complete: a hidden file beside
-/// `destination`. Errors if `destination` names no file.
-pub(super) fn partial_path(destination: &Path) -> Result<PathBuf, String> {
-    let name = destination
-        .file_name()
-        .ok_or_else(|| format!("output path {} names no file", destination.display()))?;
-    let mut temporary_name = std::ffi::OsString::from(".");
-    temporary_name.push(name);
-    temporary_name.push(".orchard-partial");
-    Ok(destination.with_file_name(temporary_name))
 }
 
 fn io_reason(error: hound::Error) -> String {
