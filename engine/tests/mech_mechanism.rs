@@ -314,6 +314,26 @@ fn broken_descriptions_name_what_is_wrong() {
     let msg = Mechanism::from_toml(&zero).unwrap_err().to_string();
     assert!(msg.contains("parts/lever:inertia"), "{msg}");
 
+    // Sizes and steps are bounded before anything is made of them.
+    for (from, to, mentions) in [
+        (
+            "count = 10,",
+            "count = 24000000000000,",
+            "pattern.count` = 24000000000000 is out of range (allowed: 1 to 1000 copies)",
+        ),
+        (
+            "move = [-3.2, 0.0]",
+            "move = [nan, 0.0]",
+            "`parts/wheel/blocks/0:at` = NaN",
+        ),
+        ("rotate_deg = 7.0", "rotate_deg = inf", ":at` = inf"),
+    ] {
+        let broken = good.replacen(from, to, 1);
+        assert_ne!(broken, good, "{from}");
+        let msg = Mechanism::from_toml(&broken).unwrap_err().to_string();
+        assert!(msg.contains(mentions), "{msg}");
+    }
+
     let unknown = good.replace("friction = 5.0", "friction = 5.0\ncolour = 3.0");
     let msg = Mechanism::from_toml(&unknown).unwrap_err().to_string();
     assert!(msg.contains("colour"), "{msg}");

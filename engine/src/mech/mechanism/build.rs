@@ -6,7 +6,7 @@ use std::fmt;
 
 use parry2d_f64::math::Vector;
 
-use super::description::{MechanismDescription, PairDescription, Pattern};
+use super::description::{MechanismDescription, PairDescription, Pattern, Step};
 use super::geometry::{Placement, Primitive};
 use super::structure::{ContactConstants, Motion, Part, Spring, Structure, Subsystem};
 
@@ -88,6 +88,55 @@ fn check(path: String, value: f64, ok: bool, allowed: &'static str) -> Result<()
     }
 }
 
+/// Most parts a mechanism may have (a clock has tens).
+const MAX_PARTS: usize = 1000;
+/// Most copies one pattern may make (a wheel's teeth).
+const MAX_PATTERN_COPIES: usize = 1000;
+/// Most blocks and discs a mechanism may have in all, after patterns.
+const MAX_PRIMITIVES: usize = 20_000;
+
+/// Checks a shape's transform steps (finite) and pattern (1 to
+/// [`MAX_PATTERN_COPIES`] copies at a finite angle), before any copy is made;
+/// `path` names the shape's property.
+fn check_placement(
+    path: &dyn Fn(&str) -> String,
+    at: &[Step],
+    pattern: Option<Pattern>,
+) -> Result<(), BuildError> {
+    for step in at {
+        let (value, finite) = match *step {
+            Step::RotateDeg(deg) => (deg, deg.is_finite()),
+            Step::Move([x, y]) => (
+                if x.is_finite() { y } else { x },
+                x.is_finite() && y.is_finite(),
+            ),
+        };
+        check(path("at"), value, finite, "finite steps")?;
+    }
+    if let Some(p) = pattern {
+        check(
+            path("pattern.count"),
+            p.count as f64,
+            (1..=MAX_PATTERN_COPIES).contains(&p.count),
+            "1 to 1000 copies",
+        )?;
+        check(path("pattern.step_deg"), p.step_deg, true, "finite")?;
+    }
+    Ok(())
+}
+
+/// Checks that `pattern`'s copies, added to the `so_far` shapes made, stay
+/// within [`MAX_PRIMITIVES`].
+fn check_primitives(so_far: usize, pattern: Option<Pattern>) -> Result<(), BuildError> {
+    let total = so_far + pattern.map_or(1, |p| p.count);
+    check(
+        "parts".into(),
+        total as f64,
+        total <= MAX_PRIMITIVES,
+        "at most 20000 blocks and discs in all",
+    )
+}
+
 fn copies(pattern: Option<Pattern>, base: Placement) -> Vec<Placement> {
     match pattern {
         None => vec![base],
@@ -115,7 +164,14 @@ pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>)
     let dm = c.damping_scale;
     check("contact:damping_scale".into(), dm, dm >= 0.0, ">= 0")?;
 
-    let mut parts = Vec::with_capacity(d.parts.len());
+    let count = d.parts.len();
+    check(
+        "parts".into(),
+        count as f64,
+        count <= MAX_PARTS,
+        "at most 1000 parts",
+    )?;
+    let mut parts = Vec::with_capacity(count);
     let mut primitives = Vec::new();
     for (i, pd) in d.parts.iter().enumerate() {
         if d.parts[..i].iter().any(|o| o.name == pd.name) {
@@ -151,6 +207,8 @@ pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>)
             check(bp("size"), b.size[0], b.size[0] > 0.0, "> 0")?;
             check(bp("size"), b.size[1], b.size[1] > 0.0, "> 0")?;
             check(bp("z"), b.z[1] - b.z[0], b.z[1] > b.z[0], "z[1] > z[0]")?;
+            check_placement(&bp, &b.at, b.pattern)?;
+            check_primitives(primitives.len(), b.pattern)?;
             for pl in copies(b.pattern, Placement::from_steps(&b.at)) {
                 primitives.push(Primitive::block(i, b.size, b.z, pl));
             }
@@ -160,6 +218,8 @@ pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>)
             check(dp("diameter"), disc.diameter, disc.diameter > 0.0, "> 0")?;
             let dz = disc.z[1] - disc.z[0];
             check(dp("z"), dz, disc.z[1] > disc.z[0], "z[1] > z[0]")?;
+            check_placement(&dp, &disc.at, disc.pattern)?;
+            check_primitives(primitives.len(), disc.pattern)?;
             for pl in copies(disc.pattern, Placement::from_steps(&disc.at)) {
                 primitives.push(Primitive::disc(i, disc.diameter, disc.z, pl));
             }
