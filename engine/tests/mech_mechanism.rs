@@ -327,6 +327,11 @@ fn broken_descriptions_name_what_is_wrong() {
             "`parts/wheel/blocks/0:at` = NaN",
         ),
         ("rotate_deg = 7.0", "rotate_deg = inf", ":at` = inf"),
+        (
+            "size = [0.3, 5.4]",
+            "size = [0.3, 5.4, 9.9]",
+            "invalid length 3, expected two numbers",
+        ),
     ] {
         let broken = good.replacen(from, to, 1);
         assert_ne!(broken, good, "{from}");

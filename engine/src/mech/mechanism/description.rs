@@ -8,7 +8,8 @@
 //! the `position` and `relaxed` values of revolute parts), as in Gelsey's
 //! Figs. 12–13. The running mechanism and its properties use radians.
 
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// A whole mechanism.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -85,6 +86,7 @@ pub enum PairDescription {
     /// Turns about a fixed axis through `pivot` (u).
     Revolute {
         /// The axis' position in the drawing (u).
+        #[serde(deserialize_with = "pair")]
         pivot: [f64; 2],
     },
     /// Slides along a fixed direction.
@@ -101,7 +103,7 @@ pub enum Step {
     /// Rotate about the origin, degrees counter-clockwise (`degz`).
     RotateDeg(f64),
     /// Translate by (x, y) in u (`movx`, `movy`).
-    Move([f64; 2]),
+    Move(#[serde(deserialize_with = "pair")] [f64; 2]),
 }
 
 /// A rectangle from (0, 0) to `size`, then transformed.
@@ -109,9 +111,10 @@ pub enum Step {
 #[serde(deny_unknown_fields)]
 pub struct BlockDescription {
     /// Side lengths along x and y (u).
+    #[serde(deserialize_with = "pair")]
     pub size: [f64; 2],
     /// Extent along z (u): parts interact only where these overlap.
-    #[serde(default = "default_z")]
+    #[serde(default = "default_z", deserialize_with = "pair")]
     pub z: [f64; 2],
     /// Transform steps, in order.
     #[serde(default)]
@@ -128,7 +131,7 @@ pub struct DiscDescription {
     /// Diameter (u).
     pub diameter: f64,
     /// Extent along z (u).
-    #[serde(default = "default_z")]
+    #[serde(default = "default_z", deserialize_with = "pair")]
     pub z: [f64; 2],
     /// Transform steps, in order.
     #[serde(default)]
@@ -146,6 +149,14 @@ pub struct Pattern {
     pub count: usize,
     /// Angle between copies, degrees.
     pub step_deg: f64,
+}
+
+/// Reads exactly two numbers, `[x, y]`: more or fewer are an error naming
+/// how many there were.
+fn pair<'de, D: Deserializer<'de>>(deserializer: D) -> Result<[f64; 2], D::Error> {
+    let values = Vec::<f64>::deserialize(deserializer)?;
+    <[f64; 2]>::try_from(values.as_slice())
+        .map_err(|_| D::Error::invalid_length(values.len(), &"two numbers"))
 }
 
 fn default_z() -> [f64; 2] {
