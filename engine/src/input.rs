@@ -14,7 +14,11 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
     if bytes.len() as u64 > cap {
-        return Err(format!("larger than {} MiB", cap >> 20));
+        return Err(if cap >= 1 << 20 {
+            format!("larger than {} MiB", cap >> 20)
+        } else {
+            format!("larger than {cap} bytes")
+        });
     }
     Ok(bytes)
 }
@@ -131,7 +135,10 @@ mod tests {
         let text = std::env::temp_dir().join(format!("orchard-cap-{}", std::process::id()));
         std::fs::write(&text, "tuning = 1").unwrap();
         assert_eq!(read_capped_text(&text, 10).unwrap(), "tuning = 1");
-        assert!(read_capped_text(&text, 9).is_err());
+        assert_eq!(
+            read_capped_text(&text, 9).unwrap_err(),
+            "larger than 9 bytes"
+        );
         std::fs::remove_file(text).ok();
     }
 }

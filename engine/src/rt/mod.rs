@@ -24,6 +24,7 @@ pub use synth::{Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOp
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
 pub use view::{MIDI_KEYS, MechanicsView, MeterView, Views};
 pub use voices::{
-    CHUNK, SAMPLE_RATES_HZ, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix, stereo_gains,
+    CHUNK, SAMPLE_RATES_HZ, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix,
+    stereo_gains, write_bus,
 };
 pub use worker::{CONTROL_RATE_HZ, Worker};

@@ -90,6 +90,16 @@ pub fn mix(out: &mut [[f64; 2]], [left, right]: [f64; 2], mut tick: impl FnMut(u
     }
 }
 
+/// Writes a stereo bus to the output channels `left` and `right` (as many
+/// frames as the shortest of the three).
+#[inline]
+pub fn write_bus(bus: &[[f64; 2]], left: &mut [f32], right: &mut [f32]) {
+    for ((l, r), &[bus_left, bus_right]) in left.iter_mut().zip(right.iter_mut()).zip(bus) {
+        *l = bus_left as f32;
+        *r = bus_right as f32;
+    }
+}
+
 /// An instrument family's audio-rate side: every key's voice and the body
 /// they drive.
 ///

@@ -12,6 +12,7 @@ use crate::instrument::{
 use crate::resonators::{BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Soundboard};
 use crate::rt::{
     CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix, stereo_gains,
+    write_bus,
 };
 
 /// Every key's strings and the body they drive.
@@ -274,14 +275,7 @@ impl PianoVoices {
             }
             done = end;
         }
-        for ((l, r), &[bl, br]) in left
-            .iter_mut()
-            .zip(right.iter_mut())
-            .zip(&self.bus[..frames])
-        {
-            *l = bl as f32;
-            *r = br as f32;
-        }
+        write_bus(&self.bus[..frames], left, right);
     }
 
     /// Renders frames `from..to` of the bus key by key: keys that share no

@@ -5,7 +5,9 @@
 use std::any::Any;
 
 use crate::instrument::{MalletBar, Preset, PresetError, Rebound};
-use crate::rt::{CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, mix, stereo_gains};
+use crate::rt::{
+    CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, mix, stereo_gains, write_bus,
+};
 
 /// Every key's bar and mallet.
 ///
@@ -87,10 +89,7 @@ impl Voices for BarVoices {
                 mix(bus, gains, |_| bar.tick());
             }
         }
-        for ((l, r), &[bl, br]) in left.iter_mut().zip(right.iter_mut()).zip(bus.iter()) {
-            *l = bl as f32;
-            *r = br as f32;
-        }
+        write_bus(bus, left, right);
     }
 
     fn reset(&mut self) {
