@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use orchard_engine::instrument::Preset;
-use orchard_engine::rt::Synth;
+use orchard_engine::rt::{Synth, parse_sample_rate};
 
 /// Orchard: physically modelled mechanical instruments.
 #[derive(Debug, Parser)]
@@ -73,8 +73,8 @@ pub struct BenchArgs {
     /// Seconds rendered after each scenario's last strike.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     pub tail: f64,
-    /// Sample rate, Hz.
-    #[arg(long, default_value_t = 48_000, value_parser = clap::value_parser!(u32).range(22_050..=192_000))]
+    /// Sample rate, Hz (1000 to 768000).
+    #[arg(long, default_value_t = 48_000, value_parser = parse_sample_rate)]
     pub sample_rate: u32,
 }
 
@@ -157,8 +157,8 @@ pub struct AnalyzeArgs {
     /// channels the note as measured), e.g. for `orchard compare`.
     #[arg(long, value_name = "FILE.wav", requires = "note")]
     pub wav: Option<PathBuf>,
-    /// Note: sample rate, Hz.
-    #[arg(long, default_value_t = 48_000, requires = "note", value_parser = clap::value_parser!(u32).range(22_050..=192_000))]
+    /// Note: sample rate, Hz (1000 to 768000).
+    #[arg(long, default_value_t = 48_000, requires = "note", value_parser = parse_sample_rate)]
     pub sample_rate: u32,
     /// Note: the instrument.
     #[command(flatten)]
@@ -205,8 +205,8 @@ pub struct CompareArgs {
     /// Keyboard: how long each key is held and rendered, s (default 8).
     #[arg(long, value_name = "SECONDS")]
     pub duration: Option<f64>,
-    /// Keyboard: sample rate of the renders, Hz (default 48000).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(22_050..=192_000))]
+    /// Keyboard: sample rate of the renders, Hz, 1000 to 768000 (default 48000).
+    #[arg(long, value_parser = parse_sample_rate)]
     pub sample_rate: Option<u32>,
     /// Keyboard: the instrument (--preset, --set, --seed).
     #[command(flatten)]
@@ -225,8 +225,9 @@ pub struct RenderArgs {
     /// The WAV file to write.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Sample rate of the output, Hz.
-    #[arg(long, default_value_t = 48_000, value_parser = clap::value_parser!(u32).range(22_050..=192_000))]
+    /// Sample rate of the output, Hz (1000 to 768000; below 44100 the
+    /// instrument runs at a multiple of it and is filtered down).
+    #[arg(long, default_value_t = 48_000, value_parser = parse_sample_rate)]
     pub sample_rate: u32,
     /// Sample format of the output.
     #[arg(long, value_enum, default_value_t = SampleFormat::Int24)]

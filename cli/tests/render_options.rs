@@ -422,3 +422,40 @@ fn unbounded_inputs_are_refused() {
     assert!(!out.exists());
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `--sample-rate` takes what the plugin takes, 1 kHz to 768 kHz: at 8 kHz
+/// A4 sounds in tune, and a rate outside the range is refused with it.
+#[test]
+fn low_sample_rates_render_in_tune_and_the_range_is_named() {
+    let dir = scratch("low-rate");
+    let (midi, out) = (dir.join("a4.mid"), dir.join("a4.wav"));
+    one_note(&midi, 69, 100, 0, 2);
+    render(&midi, &out, &["--sample-rate", "8000", "--max-tail", "0"]);
+    let (spec, _) = common::read_wav(&out);
+    assert_eq!(spec.sample_rate, 8_000);
+    let left = read_left(&out);
+    let pitch = peak_frequency(&left[800..], 8_000.0, 420.0, 460.0).unwrap();
+    assert!((pitch - 440.4).abs() < 1.0, "A4 at {pitch} Hz");
+    for rate in ["999", "768001", "44.1k"] {
+        common::assert_clean_failure(
+            &orchard(&[
+                "render",
+                midi.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+                "--sample-rate",
+                rate,
+            ]),
+            rate,
+        );
+    }
+    let refused = orchard(&[
+        "render",
+        midi.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--sample-rate",
+        "999",
+    ]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("1000 to 768000 Hz"));
+}

@@ -13,8 +13,9 @@ use clack_host::events::event_types::{NoteOffEvent, NoteOnEvent, ParamValueEvent
 use clack_host::prelude::*;
 use orchard_cli::render;
 use orchard_cli::score::{Score, ScoreEvent};
+use orchard_engine::analysis::peak_frequency;
 use orchard_engine::instrument::Preset;
-use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, Synth, SynthEvent};
+use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, PASSBAND_EDGE, Synth, SynthEvent};
 
 /// nice-plug's instances in one process share one background thread, which
 /// the last instance to go shuts down; instances torn down on several test
@@ -322,6 +323,53 @@ fn plays_in_a_clap_host_at_every_rate_and_block_size() {
                             first.map(|i| &out[0][i..i + 4])
                         );
                     }
+                }
+            }
+        }
+    });
+}
+
+/// Every rate clap-validator, the VST3 validator and DawDreamer try, 1234.5678 Hz
+/// to 768 kHz: the plugin activates and processes at each without allocating,
+/// its output stays finite, and a key sounds at its 48 kHz pitch wherever the
+/// rate carries it and stays silent where it cannot.
+#[test]
+fn activates_and_plays_in_tune_at_every_rate_a_host_may_ask_for() {
+    let nominal_hz = |key: u16| 440.0 * 2f64.powf((f64::from(key) - 69.0) / 12.0);
+    let pitch = |out: &[f32], rate: f64, key: u16| {
+        let f = nominal_hz(key);
+        peak_frequency(&out[(0.1 * rate) as usize..], rate, f / 1.06, f * 1.06).expect("a pitch")
+    };
+    with_plugin(|entry| {
+        // A4 fits every rate; C6 (1047 Hz) does not fit 1234.5678 Hz.
+        for key in [69, 84] {
+            let script = [(0, Send::NoteOn(key, 0.8))];
+            let play = |rate: f64| render_script(entry, rate, 256, 0.4, &script, false);
+            let reference = pitch(&play(48_000.0)[0], 48_000.0, key);
+            for rate in [
+                1_234.567_8,
+                8_000.0,
+                22_050.0,
+                44_100.0,
+                96_000.0,
+                192_000.0,
+                384_000.0,
+                768_000.0,
+            ] {
+                let [left, right] = play(rate);
+                assert!(
+                    left.iter().chain(&right).all(|x| x.is_finite()),
+                    "{rate} Hz, key {key}"
+                );
+                if nominal_hz(key) <= PASSBAND_EDGE * rate {
+                    let got = pitch(&left, rate, key);
+                    let cents = 1200.0 * (got / reference).log2();
+                    assert!(
+                        cents.abs() < 2.0,
+                        "{rate} Hz, key {key}: {got:.3} Hz against {reference:.3} Hz at 48 kHz"
+                    );
+                } else {
+                    assert_eq!(peak(&left), 0.0, "{rate} Hz, key {key} sounds");
                 }
             }
         }

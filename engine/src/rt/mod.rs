@@ -7,6 +7,7 @@ mod event;
 mod family;
 mod mechanics;
 mod ops;
+mod oversampling;
 mod score;
 mod synth;
 mod triple_buffer;
@@ -19,12 +20,13 @@ pub use event::{SynthEvent, TimedEvent};
 pub use family::Family;
 pub use mechanics::{Mechanics, Pedals};
 pub use ops::{Operation, Stamped, ToWorker};
+pub use oversampling::{Decimator, MIN_INTERNAL_RATE_HZ, PASSBAND_EDGE};
 pub use score::{Score, ScorePlayer};
 pub use synth::{Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth};
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
 pub use view::{MIDI_KEYS, MechanicsView, MeterView, Views};
 pub use voices::{
     CHUNK, SAMPLE_RATES_HZ, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix,
-    stereo_gains, write_bus,
+    parse_sample_rate, stereo_gains, write_bus,
 };
 pub use worker::{CONTROL_RATE_HZ, Worker};

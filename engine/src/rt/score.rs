@@ -51,6 +51,7 @@ impl Score {
             score: self,
             next: 0,
             sample: 0,
+            ahead: 0,
         }
     }
 }
@@ -60,6 +61,9 @@ impl Score {
 ///
 /// The player counts samples from the start of the score; the synthesiser
 /// should have rendered nothing of it yet when the first block is played.
+/// A synthesiser with latency (see [`Synth::latency`]) runs that many samples
+/// ahead of the output: its first samples are rendered and dropped before the
+/// first block, so every event is heard at its own sample.
 #[derive(Debug, Clone)]
 pub struct ScorePlayer<'a> {
     score: &'a Score,
@@ -67,6 +71,9 @@ pub struct ScorePlayer<'a> {
     next: usize,
     /// Samples played so far.
     sample: u64,
+    /// Samples the synthesiser runs ahead of the output (set when the first
+    /// block is played).
+    ahead: u64,
 }
 
 impl ScorePlayer<'_> {
@@ -90,8 +97,35 @@ impl ScorePlayer<'_> {
     /// the block applies at its sample. Allocates nothing.
     pub fn play(&mut self, synth: &mut Synth, left: &mut [f32], right: &mut [f32]) {
         let frames = left.len().min(right.len());
-        let start = self.sample;
-        let end = start + frames as u64;
+        if self.sample == 0 && synth.latency() > 0 && synth.samples_rendered() == 0 {
+            self.ahead = synth.latency();
+            self.skip_latency(synth, left, right);
+        }
+        self.render(
+            synth,
+            self.sample + self.ahead,
+            &mut left[..frames],
+            &mut right[..frames],
+        );
+        self.sample += frames as u64;
+    }
+
+    /// Renders the synthesiser's first `self.ahead` samples into `left` and
+    /// `right` piece by piece, with the events due in them, and drops them.
+    fn skip_latency(&mut self, synth: &mut Synth, left: &mut [f32], right: &mut [f32]) {
+        let piece = left.len().min(right.len()).max(1) as u64;
+        let mut done = 0;
+        while done < self.ahead {
+            let n = piece.min(self.ahead - done) as usize;
+            self.render(synth, done, &mut left[..n], &mut right[..n]);
+            done += n as u64;
+        }
+    }
+
+    /// Renders the score's samples from `start` on into `left` and `right`,
+    /// applying each event due among them at its sample.
+    fn render(&mut self, synth: &mut Synth, start: u64, left: &mut [f32], right: &mut [f32]) {
+        let end = start + left.len() as u64;
         let first = self.next;
         let events = &self.score.events;
         while self.next < events.len() && events[self.next].0 < end {
@@ -103,8 +137,7 @@ impl ScorePlayer<'_> {
                 offset: sample.saturating_sub(start) as usize,
                 event,
             });
-        synth.process_events(&mut left[..frames], &mut right[..frames], due);
-        self.sample = end;
+        synth.process_events(left, right, due);
     }
 
     /// Plays the rest of the score and then lets the instrument ring until it

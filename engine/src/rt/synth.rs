@@ -19,9 +19,10 @@
 use rtrb::{Consumer, Producer};
 
 use super::ops::{Operation, Stamped, ToWorker};
+use super::oversampling::{Decimator, factor_for};
 use super::triple_buffer::{Publisher, triple_buffer};
 use super::view::{MIDI_KEYS, MeterView, Views};
-use super::voices::{SynthError, Voices};
+use super::voices::{CHUNK, SynthError, Voices, check_sample_rate};
 use super::worker::CONTROL_RATE_HZ;
 use crate::instrument::Preset;
 
@@ -70,8 +71,14 @@ pub struct Synth {
     preset: Preset,
     /// Its family's name: a live install needs the same family.
     family: &'static str,
+    /// The host's sample rate, Hz.
     sample_rate: f64,
-    /// Samples rendered since preparation.
+    /// Internal samples per host sample (1 from
+    /// [`super::MIN_INTERNAL_RATE_HZ`] up).
+    factor: u64,
+    /// Brings the internal rate down to the host's, when `factor` > 1.
+    decimator: Option<Box<Decimator>>,
+    /// Internal samples rendered since preparation.
     now: u64,
     /// Reset epoch: operations of older epochs are dropped.
     epoch: u32,
@@ -80,7 +87,7 @@ pub struct Synth {
     link: Link,
     late_operations: u64,
     dropped_commands: u64,
-    /// Samples between a command and its earliest operation.
+    /// Internal samples between a command and its earliest operation.
     latency: u64,
     /// Instruments to switch to, from the loader.
     instruments: Consumer<Box<Prepared>>,
@@ -116,20 +123,29 @@ impl std::fmt::Debug for Synth {
 impl Synth {
     /// `preset` at `sample_rate` (Hz) in lock-step mode, with no latency.
     ///
+    /// Any rate in [`super::SAMPLE_RATES_HZ`] is accepted; below
+    /// [`super::MIN_INTERNAL_RATE_HZ`] the instrument runs at a whole multiple
+    /// of it and its output is decimated (see [`Synth::latency`]).
+    ///
     /// Allocates: every voice, the worker and the queues.
     pub fn new(preset: &Preset, sample_rate: f64) -> Result<Self, SynthError> {
         Self::lock_step(preset, sample_rate, 0)
     }
 
     /// `preset` at `sample_rate` (Hz) in lock-step mode, its operations
-    /// `latency` samples after the control step that makes them (as a realtime
-    /// synthesiser with that latency would apply them).
+    /// `latency` samples (at `sample_rate`) after the control step that makes
+    /// them (as a realtime synthesiser with that latency would apply them).
     ///
     /// Allocates: every voice, the worker and the queues.
     pub fn lock_step(preset: &Preset, sample_rate: f64, latency: u64) -> Result<Self, SynthError> {
-        let (parts, host) = Parts::new(preset, sample_rate, latency)?;
-        let period = (sample_rate / CONTROL_RATE_HZ).round().max(1.0) as u64;
-        Ok(Self::assemble(parts, Link::LockStep { host, period }))
+        let rates = Rates::for_host(sample_rate)?;
+        let (parts, host) = Parts::new(preset, rates.internal(), latency * rates.factor)?;
+        let period = (rates.internal() / CONTROL_RATE_HZ).round().max(1.0) as u64;
+        Ok(Self::assemble(
+            parts,
+            rates,
+            Link::LockStep { host, period },
+        ))
     }
 
     /// `preset` at `sample_rate` (Hz) in realtime mode: the worker runs on a
@@ -141,17 +157,31 @@ impl Synth {
         sample_rate: f64,
         options: RealtimeOptions,
     ) -> Result<Self, SynthError> {
-        let (parts, host) = Parts::new(preset, sample_rate, options.latency)?;
-        Ok(Self::assemble(parts, Link::realtime(host, options)?))
+        let rates = Rates::for_host(sample_rate)?;
+        let internal = RealtimeOptions {
+            latency: options.latency * rates.factor,
+            stall: options
+                .stall
+                .map(|(after, pause)| (after * rates.factor, pause)),
+        };
+        let (parts, host) = Parts::new(preset, rates.internal(), internal.latency)?;
+        Ok(Self::assemble(
+            parts,
+            rates,
+            Link::realtime(host, internal)?,
+        ))
     }
 
-    fn assemble(parts: Parts, link: Link) -> Self {
+    fn assemble(parts: Parts, rates: Rates, link: Link) -> Self {
         let (meters, meters_view) = triple_buffer(MeterView::default());
         Self {
             voices: parts.voices,
             preset: parts.preset,
             family: parts.family,
-            sample_rate: parts.loader.sample_rate,
+            sample_rate: rates.host,
+            factor: rates.factor,
+            decimator: (rates.factor > 1)
+                .then(|| Box::new(Decimator::new(rates.factor as usize, CHUNK))),
             now: 0,
             epoch: 0,
             to_worker: parts.to_worker,
@@ -196,19 +226,30 @@ impl Synth {
         self.sample_rate
     }
 
+    /// The rate the instrument runs at inside, Hz: the host's, or a whole
+    /// multiple of it below [`super::MIN_INTERNAL_RATE_HZ`]. Contact traces
+    /// and strike reports are sampled at this rate.
+    pub fn internal_sample_rate(&self) -> f64 {
+        self.sample_rate * self.factor as f64
+    }
+
     /// The preset it plays.
     pub fn preset(&self) -> &Preset {
         &self.preset
     }
 
-    /// Samples from a command to its earliest effect (0 in lock-step mode).
+    /// Samples from a command to its earliest effect in the output: the
+    /// realtime worker's latency, plus the decimating filter's delay when the
+    /// instrument runs faster than the host (0 in lock-step mode at 44.1 kHz
+    /// and up).
     pub fn latency(&self) -> u64 {
-        self.latency
+        let filter = self.decimator.as_ref().map_or(0, |d| d.delay_frames());
+        self.latency / self.factor + filter as u64
     }
 
-    /// Samples rendered so far.
+    /// Samples rendered so far, at the host's rate.
     pub fn samples_rendered(&self) -> u64 {
-        self.now
+        self.now / self.factor
     }
 
     /// What went wrong so far, counted.
@@ -231,6 +272,30 @@ impl Synth {
         if self.to_worker.push(message).is_err() {
             self.dropped_commands += 1;
         }
+    }
+}
+
+/// The host's rate and the whole multiple of it the instrument runs at.
+#[derive(Debug, Clone, Copy)]
+struct Rates {
+    /// Hz.
+    host: f64,
+    factor: u64,
+}
+
+impl Rates {
+    /// The rates for a host at `host` Hz, if it is a rate Orchard plays at.
+    fn for_host(host: f64) -> Result<Self, SynthError> {
+        check_sample_rate(host)?;
+        Ok(Self {
+            host,
+            factor: factor_for(host) as u64,
+        })
+    }
+
+    /// The instrument's own rate, Hz.
+    fn internal(self) -> f64 {
+        self.host * self.factor as f64
     }
 }
 

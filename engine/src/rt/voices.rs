@@ -16,12 +16,16 @@ pub const CHUNK: usize = 256;
 pub const SILENCE_LEVEL: f64 = 1e-6;
 
 /// The sample rates an instrument can be built for, Hz.
-pub const SAMPLE_RATES_HZ: std::ops::RangeInclusive<f64> = 8_000.0..=768_000.0;
+///
+/// Below [`super::MIN_INTERNAL_RATE_HZ`] the synthesiser runs at a whole
+/// multiple of the rate and decimates its output (see [`super::Decimator`]);
+/// a family is only ever built for a rate of at least that.
+pub const SAMPLE_RATES_HZ: std::ops::RangeInclusive<f64> = 1_000.0..=768_000.0;
 
 /// Why a synthesiser could not be prepared.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SynthError {
-    /// The sample rate is not a finite number between 8 kHz and 768 kHz.
+    /// The sample rate is not a finite number between 1 kHz and 768 kHz.
     SampleRate(f64),
     /// The preset's objects do not fit together.
     Preset(PresetError),
@@ -40,7 +44,12 @@ impl fmt::Display for SynthError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::SampleRate(rate) => {
-                write!(f, "sample rate {rate} Hz is outside 8000 to 768000 Hz")
+                write!(
+                    f,
+                    "sample rate {rate} Hz is outside {} to {} Hz",
+                    SAMPLE_RATES_HZ.start(),
+                    SAMPLE_RATES_HZ.end()
+                )
             }
             Self::Preset(e) => e.fmt(f),
             Self::Voice(reason) => reason.fmt(f),
@@ -57,6 +66,17 @@ impl fmt::Display for SynthError {
 }
 
 impl std::error::Error for SynthError {}
+
+/// A whole sample rate in Hz typed on a command line, if it is one an
+/// instrument can be built for; otherwise the reason, with the range.
+pub fn parse_sample_rate(text: &str) -> Result<u32, String> {
+    let rate: u32 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number of Hz"))?;
+    check_sample_rate(f64::from(rate)).map_err(|e| e.to_string())?;
+    Ok(rate)
+}
 
 /// `Ok` if `sample_rate` (Hz) is one an instrument can be built for.
 pub fn check_sample_rate(sample_rate: f64) -> Result<(), SynthError> {
@@ -136,6 +156,14 @@ pub trait Voices: Send {
 
     /// Whether any voice is sounding or the body ringing.
     fn is_active(&self) -> bool;
+
+    /// The frequency of `key`'s lowest partial, Hz, for keys that sound a
+    /// pitch (`None` for keys the family does not play or pitches it does not
+    /// name). A synthesiser whose host rate cannot carry that pitch leaves
+    /// the key silent.
+    fn pitch_hz(&self, _key: u8) -> Option<f64> {
+        None
+    }
 
     /// How many keys are sounding or have a striker in flight.
     fn sounding_keys(&self) -> u32;

@@ -52,10 +52,10 @@ struct Args {
     #[arg(short, long, value_name = "DEVICE")]
     output_device: Option<String>,
 
-    /// ALSA only: the sample rate in Hz, 22050 to 192000 [default: 48000].
-    /// JACK plays at its server's rate.
+    /// ALSA only: the sample rate in Hz, 1000 to 768000 as the device allows
+    /// [default: 48000]. JACK plays at its server's rate.
     #[arg(short = 'r', long, value_name = "HZ",
-          value_parser = clap::value_parser!(u32).range(22_050..=192_000))]
+          value_parser = orchard_engine::rt::parse_sample_rate)]
     sample_rate: Option<u32>,
 
     /// ALSA only: the buffer (period) size in frames, 16 to 8192 [default:

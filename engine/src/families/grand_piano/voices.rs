@@ -675,6 +675,10 @@ impl Voices for PianoVoices {
         self
     }
 
+    fn pitch_hz(&self, key: u8) -> Option<f64> {
+        self.key(key).map(|k| k.params().string.fundamental_hz)
+    }
+
     fn is_active(&self) -> bool {
         self.keys.iter().any(StringKey::is_active)
             || self.hammers.has_deferred()

@@ -18,6 +18,8 @@ pub struct BarVoices {
     bars: Vec<MalletBar>,
     /// Left and right gains per key (equal-power pan times output gain).
     key_gains: Vec<[f64; 2]>,
+    /// Each key's fundamental, Hz, from the lowest key up.
+    pitches_hz: Vec<f64>,
     /// The mixing bus for one chunk.
     bus: Box<[[f64; 2]; CHUNK]>,
 }
@@ -30,6 +32,7 @@ impl BarVoices {
         let span = f64::from(highest - lowest).max(1.0);
         let mut bars = Vec::with_capacity(usize::from(highest - lowest) + 1);
         let mut key_gains = Vec::with_capacity(bars.capacity());
+        let mut pitches_hz = Vec::with_capacity(bars.capacity());
         for key in lowest..=highest {
             let params = preset.bar_params(key).ok_or_else(|| {
                 SynthError::Preset(PresetError::Topology(format!("key {key} has no bar")))
@@ -38,12 +41,14 @@ impl BarVoices {
                 MalletBar::new(&params, sample_rate, SILENCE_LEVEL / gain)
                     .map_err(|e| SynthError::Voice(e.to_string()))?,
             );
+            pitches_hz.push(params.fundamental_hz);
             key_gains.push(stereo_gains(&preset.output, f64::from(key - lowest) / span));
         }
         Ok(Self {
             lowest_key: lowest,
             bars,
             key_gains,
+            pitches_hz,
             bus: Box::new([[0.0; 2]; CHUNK]),
         })
     }
@@ -113,6 +118,11 @@ impl Voices for BarVoices {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    fn pitch_hz(&self, key: u8) -> Option<f64> {
+        let index = usize::from(key.checked_sub(self.lowest_key)?);
+        self.pitches_hz.get(index).copied()
     }
 
     fn is_active(&self) -> bool {

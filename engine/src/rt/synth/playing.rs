@@ -5,7 +5,7 @@ use super::Synth;
 use super::link::Link;
 use crate::instrument::{ContactTrace, StrikeReport};
 use crate::rt::ops::{Operation, ToWorker};
-use crate::rt::{DEFAULT_RELEASE_VELOCITY, SynthEvent, Voices};
+use crate::rt::{DEFAULT_RELEASE_VELOCITY, PASSBAND_EDGE, SynthEvent, Voices};
 
 impl Synth {
     /// Strikes `key` with normalised `velocity` (MIDI velocity / 127, 0 to 1).
@@ -107,11 +107,23 @@ impl Synth {
 
     /// Applies one event now (the worker reads a note-on of velocity 0 or NaN
     /// as a note-off, as MIDI does).
+    ///
+    /// A key whose pitch lies above the host rate's pass band
+    /// ([`crate::rt::PASSBAND_EDGE`] of the rate) is not struck: the rate
+    /// cannot carry its sound.
     pub fn apply(&mut self, event: SynthEvent) {
         match event {
             SynthEvent::AllSoundOff => self.reset(),
+            SynthEvent::NoteOn { key, .. } if !self.can_carry(key) => {}
             other => self.send(ToWorker::Perform(other)),
         }
+    }
+
+    /// Whether the host's rate carries `key`'s pitch.
+    fn can_carry(&self, key: u8) -> bool {
+        self.voices
+            .pitch_hz(key)
+            .is_none_or(|hz| hz <= PASSBAND_EDGE * self.sample_rate)
     }
 
     /// Silences everything at once: voices at rest, and the action and pedals
@@ -122,6 +134,9 @@ impl Synth {
             self.retire(old);
         }
         self.voices.reset();
+        if let Some(decimator) = self.decimator.as_mut() {
+            decimator.reset();
+        }
         self.epoch = self.epoch.wrapping_add(1);
         self.send(ToWorker::Reset);
         while self.from_worker.pop().is_ok() {}

@@ -20,8 +20,28 @@ impl Synth {
         self.finish_block(left, right);
     }
 
-    /// Renders without telling a realtime worker how far the audio has come.
+    /// Renders `left.len()` host samples without telling a realtime worker
+    /// how far the audio has come: directly, or through the decimator when
+    /// the instrument runs faster than the host.
     fn render(&mut self, left: &mut [f32], right: &mut [f32]) {
+        let Some(mut decimator) = self.decimator.take() else {
+            self.render_internal(left, right);
+            return;
+        };
+        let frames = left.len().min(right.len());
+        let mut done = 0;
+        while done < frames {
+            let n = (frames - done).min(CHUNK);
+            let (inner_left, inner_right) = decimator.scratch(n);
+            self.render_internal(inner_left, inner_right);
+            decimator.decimate_scratch(&mut left[done..done + n], &mut right[done..done + n]);
+            done += n;
+        }
+        self.decimator = Some(decimator);
+    }
+
+    /// Renders `left.len()` samples at the instrument's own rate.
+    fn render_internal(&mut self, left: &mut [f32], right: &mut [f32]) {
         let frames = left.len().min(right.len());
         self.install_prepared_instrument();
         let _denormals = FlushDenormals::new();
@@ -77,7 +97,7 @@ impl Synth {
         let level = |x: &[f32]| (peak(x) as f32, rms(x) as f32);
         let ((peak_l, rms_l), (peak_r, rms_r)) = (level(&left[..frames]), level(&right[..frames]));
         let counters = self.counters();
-        let (samples, sounding_keys) = (self.now, self.voices.sounding_keys());
+        let (samples, sounding_keys) = (self.samples_rendered(), self.voices.sounding_keys());
         let resonator_energy = &self.resonator_energy;
         self.meters.publish_with(|m| {
             m.samples = samples;
