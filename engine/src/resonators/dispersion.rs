@@ -3,6 +3,7 @@
 //! stiff string's do, `f_n = n·f0·√(1 + B·n²)`.
 
 use super::AllpassDelay;
+use super::fractional_delay::Frequency;
 
 /// The most allpass sections a string loop carries.
 pub const MAX_DISPERSION_SECTIONS: usize = 8;
@@ -31,6 +32,26 @@ fn fitted_partials(first_partial_hz: f64, b: f64, sample_rate: f64) -> u32 {
         .take_while(|&n| stiff_partial_hz(first_partial_hz, b, n) < 0.45 * sample_rate)
         .last()
         .unwrap_or(1)
+}
+
+/// A partial a design is fitted to, as the fit sees it.
+#[derive(Debug, Clone, Copy)]
+struct FittedPartial {
+    frequency: Frequency,
+    /// The loop delay the partial needs, samples.
+    target: f64,
+    /// The delay of the loop's other filters at it, samples.
+    other: f64,
+}
+
+impl Default for FittedPartial {
+    fn default() -> Self {
+        Self {
+            frequency: Frequency::new(0.0),
+            target: 0.0,
+            other: 0.0,
+        }
+    }
 }
 
 impl DispersionDesign {
@@ -80,86 +101,94 @@ impl DispersionDesign {
         if partials < 2 {
             return Self::NONE;
         }
-        let omega = |n: u32| {
-            2.0 * std::f64::consts::PI * stiff_partial_hz(first_partial_hz, b, n) / sample_rate
-        };
-        let target = |n: u32| f64::from(n) * sample_rate / stiff_partial_hz(first_partial_hz, b, n);
-        let other_delay = &other_delay;
-        let w1 = omega(1);
-        let (d1, e1) = (target(1), other_delay(w1));
-        // Relative frequency error at each fitted partial, for `m` sections of `a`.
-        let errors = |m: usize, a: f64| {
-            let design = Self {
-                sections: m,
-                coefficient: a,
+        // What does not depend on the design, at each fitted partial (index
+        // n − 1): its frequency, the loop delay it needs, and the other
+        // filters' delay.
+        let mut at = [FittedPartial::default(); 8];
+        for (n, partial) in (1..=partials).zip(at.iter_mut()) {
+            let hz = stiff_partial_hz(first_partial_hz, b, n);
+            let frequency = Frequency::new(2.0 * std::f64::consts::PI * hz / sample_rate);
+            *partial = FittedPartial {
+                frequency,
+                target: f64::from(n) * sample_rate / hz,
+                other: other_delay(frequency.omega),
             };
-            let base = design.phase_delay(w1) + e1;
-            (2..=partials).map(move |n| {
-                let w = omega(n);
-                let model = d1 - (base - design.phase_delay(w) - other_delay(w));
-                model / target(n) - 1.0
+        }
+        let at = &at[..partials as usize];
+        let first = at[0];
+        // One section's phase delay at each fitted partial, for coefficient `a`.
+        let section_delays = |a: f64| {
+            let mut delays = [0.0; 8];
+            for (delay, p) in delays.iter_mut().zip(at) {
+                *delay = AllpassDelay::phase_delay_at(a, &p.frequency);
+            }
+            delays
+        };
+        // Relative frequency error at each fitted partial, for `m` sections
+        // whose single-section delays are `delays`.
+        let errors_of = |m: usize, delays: [f64; 8]| {
+            let sections = m as f64;
+            let base = sections * delays[0] + first.other;
+            at.iter().enumerate().skip(1).map(move |(n, p)| {
+                let delay = sections * delays[n];
+                let model = first.target - (base - delay - p.other);
+                model / p.target - 1.0
             })
         };
-        let cost = |m: usize, a: f64| errors(m, a).map(|e| e * e).sum::<f64>();
+        let cost_of = |m: usize, delays: [f64; 8]| errors_of(m, delays).map(|e| e * e).sum::<f64>();
+        let errors = |m: usize, a: f64| errors_of(m, section_delays(a));
         // The coefficient as a function of t ≥ 0: a = −(1 − e^(−t)), which spreads
         // the search evenly over the region near −1 where low strings need it.
         let coefficient_of = |t: f64| -(1.0 - (-t).exp());
+        // The coarse scan's grid of t, shared by every number of sections.
+        const STEPS: u32 = 96;
+        const T_MAX: f64 = 9.0;
+        let grid_t = |i: u32| T_MAX * f64::from(i) / f64::from(STEPS);
+        let mut grid = [[0.0; 8]; STEPS as usize + 1];
+        for (i, delays) in (0..=STEPS).zip(grid.iter_mut()) {
+            *delays = section_delays(coefficient_of(grid_t(i)));
+        }
         let mut best = Self::NONE;
         let mut best_worst = f64::INFINITY;
         for m in 1..=max_sections {
-            let fits = |t: f64| {
-                let a = coefficient_of(t);
-                let design = Self {
-                    sections: m,
-                    coefficient: a,
-                };
-                design.phase_delay(w1) <= delay_budget
+            // The cost of `m` sections with these single-section delays, or
+            // infinity if their delay at the fundamental exceeds the budget.
+            let cost_within_budget = |delays: [f64; 8]| {
+                if m as f64 * delays[0] <= delay_budget {
+                    cost_of(m, delays)
+                } else {
+                    f64::INFINITY
+                }
             };
+            let cost_at = |t: f64| cost_within_budget(section_delays(coefficient_of(t)));
             // Coarse scan, then golden-section refinement around the best point.
             let (mut best_t, mut best_cost) = (0.0, f64::INFINITY);
-            let steps = 96;
-            let t_max = 9.0;
-            for i in 0..=steps {
-                let t = t_max * f64::from(i) / f64::from(steps);
-                if !fits(t) {
+            for (i, delays) in (0..=STEPS).zip(grid) {
+                let c = cost_within_budget(delays);
+                if c.is_infinite() {
                     break;
                 }
-                let c = cost(m, coefficient_of(t));
                 if c < best_cost {
-                    (best_t, best_cost) = (t, c);
+                    (best_t, best_cost) = (grid_t(i), c);
                 }
             }
             if !best_cost.is_finite() {
                 break;
             }
-            let h = t_max / f64::from(steps);
+            let h = T_MAX / f64::from(STEPS);
             let (mut lo, mut hi) = ((best_t - h).max(0.0), best_t + h);
             let ratio = 0.5 * (5f64.sqrt() - 1.0);
             for _ in 0..40 {
                 let x1 = hi - ratio * (hi - lo);
                 let x2 = lo + ratio * (hi - lo);
-                let c1 = if fits(x1) {
-                    cost(m, coefficient_of(x1))
-                } else {
-                    f64::INFINITY
-                };
-                let c2 = if fits(x2) {
-                    cost(m, coefficient_of(x2))
-                } else {
-                    f64::INFINITY
-                };
-                if c1 <= c2 {
+                if cost_at(x1) <= cost_at(x2) {
                     hi = x2;
                 } else {
                     lo = x1;
                 }
             }
             let t = 0.5 * (lo + hi);
-            let t = if fits(t) && cost(m, coefficient_of(t)) <= best_cost {
-                t
-            } else {
-                best_t
-            };
+            let t = if cost_at(t) <= best_cost { t } else { best_t };
             let a = coefficient_of(t);
             let worst = errors(m, a).fold(0.0f64, |w, e| w.max(e.abs()));
             if worst < best_worst {

@@ -37,8 +37,16 @@ impl AllpassDelay {
 
     /// Phase delay in samples of coefficient `c` at `omega` (rad/sample).
     pub fn phase_delay_of(c: f64, omega: f64) -> f64 {
-        let numerator = (-omega.sin()).atan2(c + omega.cos());
-        let denominator = (-c * omega.sin()).atan2(1.0 + c * omega.cos());
+        Self::phase_delay_at(c, &Frequency::new(omega))
+    }
+
+    /// [`AllpassDelay::phase_delay_of`] at a frequency whose sine and cosine
+    /// are known (filter designs evaluate many coefficients at a few
+    /// frequencies).
+    pub(crate) fn phase_delay_at(c: f64, frequency: &Frequency) -> f64 {
+        let Frequency { omega, sin, cos } = *frequency;
+        let numerator = (-sin).atan2(c + cos);
+        let denominator = (-c * sin).atan2(1.0 + c * cos);
         let mut phase = numerator - denominator;
         if phase > 0.0 {
             phase -= 2.0 * PI;
@@ -77,6 +85,23 @@ impl AllpassDelay {
     pub fn reset(&mut self) {
         self.previous_input = 0.0;
         self.previous_output = 0.0;
+    }
+}
+
+/// An angular frequency (rad/sample) with its sine and cosine.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Frequency {
+    /// rad/sample.
+    pub omega: f64,
+    pub sin: f64,
+    pub cos: f64,
+}
+
+impl Frequency {
+    /// `omega` in rad/sample.
+    pub(crate) fn new(omega: f64) -> Self {
+        let (sin, cos) = omega.sin_cos();
+        Self { omega, sin, cos }
     }
 }
 
