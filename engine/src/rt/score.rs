@@ -61,9 +61,10 @@ impl Score {
 ///
 /// The player counts samples from the start of the score; the synthesiser
 /// should have rendered nothing of it yet when the first block is played.
-/// A synthesiser with latency (see [`Synth::latency`]) runs that many samples
-/// ahead of the output: its first samples are rendered and dropped before the
-/// first block, so every event is heard at its own sample.
+/// A synthesiser whose output is delayed by its decimating filter (see
+/// [`Synth::output_delay`]) runs that many samples ahead of the output: its
+/// first samples are rendered and dropped before the first block, so every
+/// event is heard at its own sample.
 #[derive(Debug, Clone)]
 pub struct ScorePlayer<'a> {
     score: &'a Score,
@@ -97,8 +98,8 @@ impl ScorePlayer<'_> {
     /// the block applies at its sample. Allocates nothing.
     pub fn play(&mut self, synth: &mut Synth, left: &mut [f32], right: &mut [f32]) {
         let frames = left.len().min(right.len());
-        if self.sample == 0 && synth.latency() > 0 && synth.samples_rendered() == 0 {
-            self.ahead = synth.latency();
+        if self.sample == 0 && synth.output_delay() > 0 && synth.samples_rendered() == 0 {
+            self.ahead = synth.output_delay();
             self.skip_latency(synth, left, right);
         }
         self.render(

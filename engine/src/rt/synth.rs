@@ -243,8 +243,16 @@ impl Synth {
     /// instrument runs faster than the host (0 in lock-step mode at 44.1 kHz
     /// and up).
     pub fn latency(&self) -> u64 {
-        let filter = self.decimator.as_ref().map_or(0, |d| d.delay_frames());
-        self.latency / self.factor + filter as u64
+        self.latency / self.factor + self.output_delay()
+    }
+
+    /// Samples by which the decimating filter delays the output (0 from
+    /// [`super::MIN_INTERNAL_RATE_HZ`] up): the part of [`Synth::latency`]
+    /// that an offline player can render ahead.
+    pub fn output_delay(&self) -> u64 {
+        self.decimator
+            .as_ref()
+            .map_or(0, |d| d.delay_frames() as u64)
     }
 
     /// Samples rendered so far, at the host's rate.
