@@ -18,6 +18,7 @@ pub mod note;
 pub mod overrides;
 pub mod plot;
 pub mod probe;
+pub mod ranged;
 pub mod render;
 pub mod score;
 pub mod spectrogram;
@@ -28,6 +29,8 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand, ValueEnum};
 use orchard_engine::instrument::Preset;
 use orchard_engine::rt::Synth;
+
+use ranged::Ranged;
 
 /// Orchard: physically modelled mechanical instruments.
 #[derive(Debug, Parser)]
@@ -71,7 +74,7 @@ pub struct BenchArgs {
     #[arg(long, value_enum)]
     pub scenario: Option<bench::Scenario>,
     /// Seconds rendered after each scenario's last strike.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = bench::TAIL)]
     pub tail: f64,
     /// Sample rate, Hz.
     #[arg(long, default_value_t = 48_000, value_parser = clap::value_parser!(u32).range(22_050..=192_000))]
@@ -232,10 +235,10 @@ pub struct RenderArgs {
     #[arg(long, value_enum, default_value_t = SampleFormat::Int24)]
     pub format: SampleFormat,
     /// Longest time to let the instrument ring after the last event before stopping, s.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 20.0, value_name = "SECONDS", value_parser = MAX_TAIL)]
     pub max_tail: f64,
     /// Longest score to render, s (a MIDI file lasting longer is refused).
-    #[arg(long, default_value_t = 6.0 * 3600.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 6.0 * 3600.0, value_name = "SECONDS", value_parser = MAX_DURATION)]
     pub max_duration: f64,
     /// The instrument.
     #[command(flatten)]
@@ -248,10 +251,17 @@ pub struct RenderArgs {
     /// one row per interval from time 0.
     #[arg(long, value_name = "FILE.csv")]
     pub probe_out: Option<PathBuf>,
-    /// Time between two probe rows, s (at least one sample).
-    #[arg(long, value_name = "SECONDS", default_value_t = 0.001)]
+    /// Time between two probe rows, s (rounded to whole samples, at least one).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.001, value_parser = PROBE_INTERVAL)]
     pub probe_interval: f64,
 }
+
+/// `render --max-tail`, s.
+pub const MAX_TAIL: Ranged = Ranged::closed(0.0, 600.0, "s");
+/// `render --max-duration`, s: a week at most.
+pub const MAX_DURATION: Ranged = Ranged::above(0.0, 7.0 * 24.0 * 3600.0, "s");
+/// `render --probe-interval`, s.
+pub const PROBE_INTERVAL: Ranged = Ranged::above(0.0, 10.0, "s");
 
 /// Checks that `path`, given with `flag`, names a PNG file.
 pub fn require_png(flag: &str, path: &Path) -> Result<(), String> {
@@ -277,24 +287,12 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         (Some(path), false) => midi_file::read(path)?,
         (None, false) => return Err("give a MIDI file or --demo".into()),
     };
-    if !(args.max_duration > 0.0 && args.max_duration.is_finite()) {
-        return Err(format!(
-            "--max-duration {:?} must be a positive number of seconds",
-            args.max_duration
-        ));
-    }
     if score.end_s > args.max_duration {
         return Err(format!(
             "the score lasts {:.0} s ({:.1} h), longer than --max-duration {} s",
             score.end_s,
             score.end_s / 3600.0,
             args.max_duration
-        ));
-    }
-    if !(0.0..=MAX_TAIL_S).contains(&args.max_tail) {
-        return Err(format!(
-            "--max-tail {:?} must be between 0 and {MAX_TAIL_S} s",
-            args.max_tail
         ));
     }
     let rate = f64::from(args.sample_rate);
@@ -356,11 +354,6 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     Ok(line)
 }
 
-/// Frames between probe rows (`--probe-interval`), if probes are asked for;
-/// checks that `--probe` and `--probe-out` come together.
-/// The longest ring-out after a score's last event, s.
-pub const MAX_TAIL_S: f64 = 600.0;
-
 /// Refuses, before anything is rendered, outputs that cannot be written as
 /// asked: a directory for the WAV or the probes' CSV, and both in one file.
 fn check_outputs(args: &RenderArgs) -> Result<(), String> {
@@ -406,6 +399,9 @@ fn same_file(a: &Path, b: &Path) -> bool {
     a.0.is_some() && a == b
 }
 
+/// Frames between probe rows (`--probe-interval`, rounded, at least one),
+/// if probes are asked for; checks that `--probe` and `--probe-out` come
+/// together.
 fn probe_interval_frames(args: &RenderArgs, rate: f64) -> Result<Option<usize>, String> {
     match (args.probes.is_empty(), &args.probe_out) {
         (true, None) => Ok(None),
@@ -417,16 +413,7 @@ fn probe_interval_frames(args: &RenderArgs, rate: f64) -> Result<Option<usize>, 
             "--probe {}: give --probe-out FILE.csv to write the probes to",
             args.probes[0]
         )),
-        (false, Some(_)) => {
-            let frames = args.probe_interval * rate;
-            if !(frames.is_finite() && frames >= 1.0 && args.probe_interval <= 10.0) {
-                return Err(format!(
-                    "--probe-interval {} must be between one sample (1/{rate} s) and 10 s",
-                    args.probe_interval
-                ));
-            }
-            Ok(Some(frames.round() as usize))
-        }
+        (false, Some(_)) => Ok(Some((args.probe_interval * rate).round().max(1.0) as usize)),
     }
 }
 
