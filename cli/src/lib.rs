@@ -13,13 +13,16 @@ pub mod bench;
 pub mod compare;
 pub mod demo;
 pub mod destination;
+pub mod interrupt;
 pub mod midi_file;
 pub mod note;
+pub mod outputs;
 pub mod overrides;
 pub mod plot;
 pub mod probe;
 pub mod ranged;
 pub mod render;
+pub mod riff;
 pub mod score;
 pub mod spectrogram;
 pub mod wav;
@@ -30,6 +33,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use orchard_engine::instrument::Preset;
 use orchard_engine::rt::Synth;
 
+use destination::is_stdout;
 use ranged::Ranged;
 
 /// Orchard: physically modelled mechanical instruments.
@@ -225,7 +229,8 @@ pub struct RenderArgs {
     /// Play the built-in demo phrase instead of a MIDI file.
     #[arg(long)]
     pub demo: bool,
-    /// The WAV file to write.
+    /// The WAV file to write; `-` writes it to the standard output (and the
+    /// summary to the standard error).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Sample rate of the output, Hz.
@@ -254,6 +259,14 @@ pub struct RenderArgs {
     /// Time between two probe rows, s (rounded to whole samples, at least one).
     #[arg(long, value_name = "SECONDS", default_value_t = 0.001, value_parser = PROBE_INTERVAL)]
     pub probe_interval: f64,
+}
+
+impl RenderArgs {
+    /// Whether an output goes to the standard output (`-`), which the
+    /// summary must then leave to the WAV or CSV.
+    pub fn writes_to_stdout(&self) -> bool {
+        is_stdout(&self.output) || self.probe_out.as_deref().is_some_and(is_stdout)
+    }
 }
 
 /// `render --max-tail`, s.
@@ -297,7 +310,9 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     }
     let rate = f64::from(args.sample_rate);
     let probe_every = probe_interval_frames(args, rate)?;
-    check_outputs(args)?;
+    let mut outputs = vec![("-o", args.output.as_path())];
+    outputs.extend(args.probe_out.as_deref().map(|csv| ("--probe-out", csv)));
+    outputs::check(&outputs)?;
     let preset = args.instrument.load()?;
     let mut synth = Synth::new(&preset, rate).map_err(|e| e.to_string())?;
     let mut recorder = match &args.probe_out {
@@ -314,6 +329,7 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     };
     let split = probe_every.unwrap_or(render::BLOCK);
     let summary = render::render(&mut synth, &score, args.max_tail, split, |synth, l, r| {
+        interrupt::check()?;
         wav.write(l, r)?;
         if let Some(recorder) = recorder.as_mut() {
             recorder.listen(l, r);
@@ -324,19 +340,27 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         bar.set_position(synth.samples_rendered().min(expected_frames));
         Ok(())
     })?;
+    interrupt::check()?;
     bar.finish_and_clear();
-    let (peak, clipped) = (wav.peak, wav.clipped);
+    let (peak, over, clips) = (wav.peak, wav.over_full_scale, wav.clips());
     wav.finish()?;
-    let peak_db = 20.0 * f64::from(peak).max(1e-10).log10();
+    let shown = if is_stdout(&args.output) {
+        "the standard output".to_owned()
+    } else {
+        args.output.display().to_string()
+    };
     let mut line = format!(
-        "wrote {}: {:.2} s at {} Hz, peak {:.1} dBFS",
-        args.output.display(),
+        "wrote {shown}: {:.2} s at {} Hz, peak {:.1} dBFS",
         summary.frames as f64 / rate,
         args.sample_rate,
-        peak_db
+        20.0 * f64::from(peak).max(1e-10).log10()
     );
-    if clipped > 0 {
-        line.push_str(&format!(", {clipped} samples clipped"));
+    match (over, clips) {
+        (0, _) => {}
+        (_, true) => line.push_str(&format!(", {over} samples clipped")),
+        (_, false) => line.push_str(&format!(
+            ", {over} samples beyond full scale (kept: float32)"
+        )),
     }
     if !summary.rang_out {
         line.push_str(", cut off while still ringing (see --max-tail)");
@@ -352,51 +376,6 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         ));
     }
     Ok(line)
-}
-
-/// Refuses, before anything is rendered, outputs that cannot be written as
-/// asked: a directory for the WAV or the probes' CSV, and both in one file.
-fn check_outputs(args: &RenderArgs) -> Result<(), String> {
-    let outputs = [
-        ("-o", Some(&args.output)),
-        ("--probe-out", args.probe_out.as_ref()),
-    ];
-    for (flag, path) in outputs {
-        let Some(path) = path else { continue };
-        let text = path.to_string_lossy();
-        if path.is_dir() || text.ends_with(std::path::MAIN_SEPARATOR) {
-            return Err(format!(
-                "{flag} {}: is a directory; give a file name in it",
-                path.display()
-            ));
-        }
-    }
-    if let Some(csv) = &args.probe_out
-        && same_file(csv, &args.output)
-    {
-        return Err(format!(
-            "--probe-out {}: the same file as -o; give the probes a file of their own",
-            csv.display()
-        ));
-    }
-    Ok(())
-}
-
-/// Whether `a` and `b` name the same file (existing or not): the same name
-/// in the same directory, however either is spelt.
-fn same_file(a: &Path, b: &Path) -> bool {
-    let resolve = |path: &Path| {
-        let parent = match path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        (
-            parent.canonicalize().ok(),
-            path.file_name().map(|n| n.to_owned()),
-        )
-    };
-    let (a, b) = (resolve(a), resolve(b));
-    a.0.is_some() && a == b
 }
 
 /// Frames between probe rows (`--probe-interval`, rounded, at least one),

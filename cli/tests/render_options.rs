@@ -349,7 +349,7 @@ fn bad_probes_fail_cleanly() {
                 "--probe-out",
                 unwritable.to_str().unwrap(),
             ],
-            "cannot write",
+            "missing/p.csv: there is no directory",
         ),
     ] {
         let full = [&["render", "--demo", "-o", out_arg][..], &args].concat();
