@@ -14,6 +14,8 @@ pub mod compare;
 pub mod demo;
 pub mod destination;
 pub mod interrupt;
+pub mod level;
+pub mod limiter;
 pub mod midi_file;
 pub mod note;
 pub mod outputs;
@@ -34,6 +36,7 @@ use orchard_engine::instrument::Preset;
 use orchard_engine::rt::Synth;
 
 use destination::is_stdout;
+use level::Stage;
 use ranged::Ranged;
 
 /// Orchard: physically modelled mechanical instruments.
@@ -245,6 +248,21 @@ pub struct RenderArgs {
     /// Longest score to render, s (a MIDI file lasting longer is refused).
     #[arg(long, default_value_t = 6.0 * 3600.0, value_name = "SECONDS", value_parser = MAX_DURATION)]
     pub max_duration: f64,
+    /// Scale the whole render by one gain so that its peak is at --ceiling.
+    /// The render is played twice: once to find its peak, once to write it
+    /// (it is deterministic, so both are the same), which bounds memory and
+    /// disk to those of a plain render.
+    #[arg(long, conflicts_with = "limiter")]
+    pub normalize: bool,
+    /// Hold the output at or below --ceiling with a lookahead peak limiter
+    /// (2 ms lookahead, 150 ms release); below the ceiling it leaves the
+    /// sound as it is. Off by default.
+    #[arg(long)]
+    pub limiter: bool,
+    /// The peak --normalize brings the render to, or the ceiling --limiter
+    /// holds, dBFS [default: -1].
+    #[arg(long, value_name = "DBFS", value_parser = CEILING, allow_negative_numbers = true)]
+    pub ceiling: Option<f64>,
     /// The instrument.
     #[command(flatten)]
     pub instrument: InstrumentArgs,
@@ -273,6 +291,10 @@ impl RenderArgs {
 pub const MAX_TAIL: Ranged = Ranged::closed(0.0, 600.0, "s");
 /// `render --max-duration`, s: a week at most.
 pub const MAX_DURATION: Ranged = Ranged::above(0.0, 7.0 * 24.0 * 3600.0, "s");
+/// `render --ceiling`, dBFS.
+pub const CEILING: Ranged = Ranged::closed(-40.0, 0.0, "dBFS");
+/// `render --ceiling` unless given, dBFS.
+pub const DEFAULT_CEILING_DB: f64 = -1.0;
 /// `render --probe-interval`, s.
 pub const PROBE_INTERVAL: Ranged = Ranged::above(0.0, 10.0, "s");
 
@@ -308,6 +330,10 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
             args.max_duration
         ));
     }
+    if args.ceiling.is_some() && !(args.normalize || args.limiter) {
+        return Err("--ceiling applies to --normalize or --limiter: give one of them".into());
+    }
+    let ceiling = level::db_to_gain(args.ceiling.unwrap_or(DEFAULT_CEILING_DB)) as f32;
     let rate = f64::from(args.sample_rate);
     let probe_every = probe_interval_frames(args, rate)?;
     let mut outputs = vec![("-o", args.output.as_path())];
@@ -321,27 +347,72 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     };
     let mut wav = wav::StereoWav::create(&args.output, args.sample_rate, args.format)?;
     let expected_frames = ((score.end_s + 1.0) * rate) as u64;
+    let passes = if args.normalize { 2 } else { 1 };
     // Only long renders get a bar; it draws only when stderr is a terminal.
     let bar = if score.end_s > 10.0 {
-        indicatif::ProgressBar::new(expected_frames)
+        indicatif::ProgressBar::new(passes * expected_frames)
     } else {
         indicatif::ProgressBar::hidden()
     };
+    let progress = |pass: u64, synth: &Synth| {
+        let frames = synth.samples_rendered().min(expected_frames);
+        bar.set_position(pass * expected_frames + frames);
+    };
+
+    // --normalize: a first pass finds the peak.
+    let first_peak = if args.normalize {
+        let mut first = Synth::new(&preset, rate).map_err(|e| e.to_string())?;
+        let mut peak = 0.0f32;
+        render::render(
+            &mut first,
+            &score,
+            args.max_tail,
+            render::BLOCK,
+            |synth, l, r| {
+                interrupt::check()?;
+                peak = level::peak(peak, l, r);
+                progress(0, synth);
+                Ok(())
+            },
+        )?;
+        Some(peak)
+    } else {
+        None
+    };
+    let normalizing_gain = first_peak.and_then(|peak| level::normalizing_gain(peak, ceiling));
+    let mut stage = match normalizing_gain {
+        Some(gain) => Stage::gain(gain),
+        None if args.limiter => Stage::limiter(ceiling, rate),
+        None => Stage::unity(),
+    };
+    let mut write = |l: &[f32], r: &[f32]| wav.write(l, r);
+    let mut instrument_peak = 0.0f32;
     let split = probe_every.unwrap_or(render::BLOCK);
     let summary = render::render(&mut synth, &score, args.max_tail, split, |synth, l, r| {
         interrupt::check()?;
-        wav.write(l, r)?;
+        instrument_peak = level::peak(instrument_peak, l, r);
+        stage.process(l, r, &mut write)?;
+        // Probes hear the instrument, before --normalize or --limiter.
         if let Some(recorder) = recorder.as_mut() {
             recorder.listen(l, r);
             if synth.samples_rendered() % split as u64 == 0 {
                 recorder.record(synth)?;
             }
         }
-        bar.set_position(synth.samples_rendered().min(expected_frames));
+        progress(passes - 1, synth);
         Ok(())
     })?;
+    stage.finish(&mut write)?;
     interrupt::check()?;
     bar.finish_and_clear();
+    if first_peak.is_some_and(|peak| peak != instrument_peak) {
+        return Err(format!(
+            "--normalize: the second pass differed from the first (peak {} then {}); \
+             render without --normalize",
+            first_peak.unwrap_or_default(),
+            instrument_peak
+        ));
+    }
     let (peak, over, clips) = (wav.peak, wav.over_full_scale, wav.clips());
     wav.finish()?;
     let shown = if is_stdout(&args.output) {
@@ -353,11 +424,25 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         "wrote {shown}: {:.2} s at {} Hz, peak {:.1} dBFS",
         summary.frames as f64 / rate,
         args.sample_rate,
-        20.0 * f64::from(peak).max(1e-10).log10()
+        level::gain_to_db(f64::from(peak))
     );
+    match (normalizing_gain, stage.deepest_reduction_db()) {
+        (Some(gain), _) => line.push_str(&format!(
+            ", normalised by {:+.1} dB",
+            level::gain_to_db(f64::from(gain))
+        )),
+        (None, Some(reduction)) if reduction > 0.0 => {
+            line.push_str(&format!(", limited by up to {reduction:.1} dB"));
+        }
+        (None, Some(_)) => line.push_str(", the limiter never acted"),
+        (None, None) if args.normalize => line.push_str(", silent: nothing to normalise"),
+        (None, None) => {}
+    }
     match (over, clips) {
         (0, _) => {}
-        (_, true) => line.push_str(&format!(", {over} samples clipped")),
+        (_, true) => line.push_str(&format!(
+            ", {over} samples clipped (see --normalize and --limiter)"
+        )),
         (_, false) => line.push_str(&format!(
             ", {over} samples beyond full scale (kept: float32)"
         )),
