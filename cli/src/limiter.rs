@@ -96,11 +96,20 @@ impl Limiter {
         for (l, r) in left.iter_mut().zip(right.iter_mut()) {
             let gain = self.next_gain(l.abs().max(r.abs()));
             let [delayed_l, delayed_r] = self.delayed([*l, *r]);
-            // The bound holds in exact arithmetic; the clamp only takes off
-            // what rounding may add (a few parts in 10¹⁶).
-            let bound = self.ceiling;
-            *l = ((f64::from(delayed_l) * gain) as f32).clamp(-bound, bound);
-            *r = ((f64::from(delayed_r) * gain) as f32).clamp(-bound, bound);
+            *l = self.bounded(delayed_l, gain);
+            *r = self.bounded(delayed_r, gain);
+        }
+    }
+
+    /// `sample` times `gain`, at most the ceiling. The bound holds in exact
+    /// arithmetic; the clamp only takes off what rounding may add (a few
+    /// parts in 10¹⁶). A sample that is not finite (its gain is 0) is silence.
+    fn bounded(&self, sample: f32, gain: f64) -> f32 {
+        let out = (f64::from(sample) * gain) as f32;
+        if out.is_nan() {
+            0.0
+        } else {
+            out.clamp(-self.ceiling, self.ceiling)
         }
     }
 
@@ -119,7 +128,8 @@ impl Limiter {
     fn next_gain(&mut self, peak: f32) -> f64 {
         let ceiling = f64::from(self.ceiling);
         let peak = f64::from(peak);
-        // NaN (a broken input) is silenced as if infinitely loud.
+        // NaN (a broken input) is silenced as if infinitely loud, and so is
+        // infinity (its gain ceiling/∞ is 0).
         let needed = if peak > ceiling {
             ceiling / peak
         } else if peak.is_nan() {
@@ -184,7 +194,7 @@ mod tests {
     }
 
     /// Peaks up to 40 dB over the ceiling, single spikes and a loud stretch,
-    /// are held at or below it.
+    /// are held at or below it; NaN and infinite samples become silence.
     #[test]
     fn holds_the_ceiling() {
         let (mut left, mut right) = noise(48_000, 0.5, 1);
@@ -198,8 +208,10 @@ mod tests {
         for sweep in &mut left[30_000..31_000] {
             *sweep *= 30.0;
         }
+        (left[35_000], right[36_000]) = (f32::NAN, f32::NEG_INFINITY);
         let mut limiter = Limiter::new(CEILING, FS);
         run(&mut limiter, &mut left, &mut right, 333);
+        assert!(left.iter().chain(&right).all(|x| x.is_finite()));
         let peak = left
             .iter()
             .chain(&right)
