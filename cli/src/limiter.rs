@@ -5,18 +5,18 @@
 //! How it works, per frame n (both channels share one gain, so the stereo
 //! image stays put):
 //!
-//! 1. The gain the frame needs, g[n] = min(1, ceiling / max(|left|, |right|)).
-//! 2. The smallest of the last L of them, m[n] = min(g[n−L+1] … g[n]), where L
+//! 1. The gain the frame needs, g(n) = min(1, ceiling / max(|left|, |right|)).
+//! 2. The smallest of the last L of them, m(n) = min(g(n−L+1) … g(n)), where L
 //!    is the lookahead in frames.
-//! 3. Their mean over the last L frames, a[n] = (m[n−L+1] + … + m[n]) / L:
-//!    every term is at most g[n−L+1] (each window of step 2 holds frame
-//!    n−L+1), so a[n] ≤ g[n−L+1]; and the mean turns each step of m into a
+//! 3. Their mean over the last L frames, a(n) = (m(n−L+1) + … + m(n)) / L:
+//!    every term is at most g(n−L+1) (each window of step 2 holds frame
+//!    n−L+1), so a(n) ≤ g(n−L+1); and the mean turns each step of m into a
 //!    ramp L frames long, so the gain never jumps.
-//! 4. Release: the gain follows a[n] down at once and back up slowly, with a
+//! 4. Release: the gain follows a(n) down at once and back up slowly, with a
 //!    one-pole smoother of time constant [`RELEASE_S`]; rising from below,
-//!    it stays at most a[n].
+//!    it stays at most a(n).
 //! 5. The output is the input delayed by L − 1 frames times that gain: the
-//!    frame n−L+1 times a gain at most g[n−L+1], so at most the ceiling.
+//!    frame n−L+1 times a gain at most g(n−L+1), so at most the ceiling.
 //!
 //! Below the ceiling every g, m and a is exactly 1 and the output is the
 //! input delayed. All the memory is allocated when the limiter is made;
