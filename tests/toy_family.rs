@@ -2,7 +2,9 @@
 //! here — a plucked string with a plectrum for mechanics — registers with the
 //! engine and plays through `Synth`, through the command-line renderer and
 //! through the plugin, loaded in this process by a CLAP host, as the built-in
-//! families do, with no change to the realtime layer.
+//! families do, with no change to the realtime layer. A second toy family,
+//! whose voices run away (NaN, infinities, huge values), shows that the
+//! plugin's output stays finite and bounded whatever its instrument does.
 
 use std::any::Any;
 use std::f64::consts::TAU;
@@ -216,32 +218,143 @@ impl Family for ToyPluck {
     }
 }
 
+/// A preset of the mallet bars' keyboard and tuning, played by `family`
+/// and called `name`.
+fn mallet_preset_as(family: &str, name: &str) -> String {
+    // The mallet family's own preset (not through the registry, which
+    // asks the toy families for their presets).
+    let [(_, text)] = MalletBars.presets() else {
+        panic!("the mallet family has one preset");
+    };
+    let bars = Preset::from_toml(text).unwrap();
+    let toy = text
+        .replace("family = \"mallet-bar\"", &format!("family = \"{family}\""))
+        .replace(
+            &format!("name = \"{}\"", bars.name),
+            &format!("name = \"{name}\""),
+        );
+    assert_ne!(
+        toy, *text,
+        "the mallet preset names its family and its name"
+    );
+    toy
+}
+
 /// The toy family's preset: the mallet bars' keyboard and tuning, played
 /// by the toy family.
 fn toy_preset_text() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
-    TEXT.get_or_init(|| {
-        // The mallet family's own preset (not through the registry, which
-        // asks this family for its presets).
-        let [(_, text)] = MalletBars.presets() else {
-            panic!("the mallet family has one preset");
-        };
-        let bars = Preset::from_toml(text).unwrap();
-        let toy = text
-            .replace("family = \"mallet-bar\"", "family = \"toy-pluck\"")
-            .replace(&format!("name = \"{}\"", bars.name), "name = \"Toy pluck\"");
-        assert_ne!(
-            toy, *text,
-            "the mallet preset names its family and its name"
-        );
-        toy
-    })
+    TEXT.get_or_init(|| mallet_preset_as("toy-pluck", "Toy pluck"))
+}
+
+/// Registers both toy families. Every test calls it before anything reads
+/// the registry, so that the plugin's list of instruments (made once, on
+/// first use) holds them both.
+fn register_toys() {
+    families::register(&ToyPluck);
+    families::register(&ToyRunaway);
 }
 
 /// The toy preset, its family registered.
 fn toy_preset() -> Preset {
-    families::register(&ToyPluck);
+    register_toys();
     Preset::from_toml(toy_preset_text()).unwrap()
+}
+
+/// What the runaway voices play once struck, over and over: everything a
+/// model gone wrong can put out, and two ordinary samples.
+const RUNAWAY: [f32; 7] = [
+    f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    1e30,
+    -1e30,
+    0.5,
+    -0.25,
+];
+
+/// Voices that run away once a key is struck: [`RUNAWAY`] in both channels.
+struct RunawayVoices {
+    struck: bool,
+    frame: usize,
+}
+
+impl Voices for RunawayVoices {
+    fn apply(&mut self, operation: Operation) {
+        self.struck |= matches!(operation, Operation::Strike { .. });
+    }
+
+    fn render(
+        &mut self,
+        left: &mut [f32],
+        right: &mut [f32],
+        _on_rebound: &mut dyn FnMut(u8, usize, Rebound),
+    ) {
+        for (l, r) in left.iter_mut().zip(right.iter_mut()).take(CHUNK) {
+            let sample = if self.struck {
+                self.frame += 1;
+                RUNAWAY[self.frame % RUNAWAY.len()]
+            } else {
+                0.0
+            };
+            (*l, *r) = (sample, sample);
+        }
+    }
+
+    fn reset(&mut self) {
+        self.struck = false;
+    }
+
+    fn continue_from(&mut self, _old: &dyn Voices) -> bool {
+        false
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn is_active(&self) -> bool {
+        self.struck
+    }
+
+    fn sounding_keys(&self) -> u32 {
+        u32::from(self.struck)
+    }
+
+    fn non_finite_resets(&self) -> u64 {
+        0
+    }
+}
+
+/// The runaway family: the toy plectrum striking [`RunawayVoices`].
+struct ToyRunaway;
+
+impl Family for ToyRunaway {
+    fn name(&self) -> &'static str {
+        "toy-runaway"
+    }
+
+    fn presets(&self) -> &'static [(&'static str, &'static str)] {
+        static TEXT: OnceLock<String> = OnceLock::new();
+        static PRESETS: OnceLock<[(&str, &str); 1]> = OnceLock::new();
+        let text = TEXT.get_or_init(|| mallet_preset_as("toy-runaway", "Toy runaway"));
+        PRESETS.get_or_init(|| [("toy-runaway", text.as_str())])
+    }
+
+    fn fits(&self, _preset: &Preset) -> bool {
+        false
+    }
+
+    fn voices(&self, _preset: &Preset, _sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
+        Ok(Box::new(RunawayVoices {
+            struck: false,
+            frame: 0,
+        }))
+    }
+
+    fn mechanics(&self, preset: &Preset) -> Box<dyn Mechanics> {
+        ToyPluck.mechanics(preset)
+    }
 }
 
 #[test]
@@ -416,7 +529,7 @@ fn render_in_plugin(entry: &PluginEntry, instrument_name: &str, frames: usize) -
 /// family in the plugin (its plectrum's delay, its string's pitch).
 #[test]
 fn a_family_defined_outside_the_engine_plays_in_the_plugin() {
-    families::register(&ToyPluck);
+    register_toys();
     let entry = in_process_entry();
     let choices = orchard::Instrument::names();
     assert!(choices.contains(&"Toy pluck"), "{choices:?}");
@@ -456,7 +569,7 @@ fn a_family_defined_outside_the_engine_renders_from_the_command_line() {
     use clap::Parser;
     use orchard_cli::{Cli, Command, audio_file::read_mono, run_render};
 
-    families::register(&ToyPluck);
+    register_toys();
     let dir = std::env::temp_dir().join(format!("orchard-toy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (preset, midi, wav) = (dir.join("toy.toml"), dir.join("a4.mid"), dir.join("a4.wav"));
@@ -491,4 +604,19 @@ fn a_family_defined_outside_the_engine_renders_from_the_command_line() {
     );
     let pitch = peak_frequency(&audio.signal[onset..], audio.sample_rate, 200.0, 1000.0).unwrap();
     assert!((pitch - 440.0).abs() < 1.0, "sounds at {pitch} Hz");
+}
+
+/// Whatever the instrument puts out, the plugin hands the host finite
+/// samples within its bound: a runaway's NaN and infinities become silence,
+/// its huge values the bound, and its ordinary samples pass as they are.
+#[test]
+fn a_runaway_instrument_leaves_the_plugin_finite_and_bounded() {
+    register_toys();
+    let entry = in_process_entry();
+    let out = render_in_plugin(&entry, "Toy runaway", (0.2 * FS) as usize);
+    let bound = orchard::output_guard::OUTPUT_BOUND;
+    assert!(out.iter().all(|x| x.is_finite() && x.abs() <= bound));
+    for expected in [0.0, bound, -bound, 0.5, -0.25] {
+        assert!(out.contains(&expected), "no {expected} in the output");
+    }
 }

@@ -9,6 +9,7 @@ use orchard_engine::mech::mechanism::{self, Mechanism};
 use orchard_engine::mech::{OutputProbe, RootModel};
 
 use super::plot::{self, PlotSize};
+use super::ranged::Ranged;
 use super::{AnalyzeArgs, note, require_png};
 
 /// Runs `orchard analyze`: a note analysis with `--note` (see
@@ -26,11 +27,9 @@ pub fn run_analyze(args: &AnalyzeArgs) -> Result<String, String> {
 /// and reports.
 fn run_mechanism(mechanism: &str, args: &AnalyzeArgs) -> Result<String, String> {
     let duration = args.duration.unwrap_or(DEFAULT_DURATION_S);
-    if !(duration > 0.0 && duration <= MAX_DURATION_S) {
-        return Err(format!(
-            "--duration {duration:?} must be more than 0 and at most {MAX_DURATION_S} s for a mechanism"
-        ));
-    }
+    DURATION
+        .check("--duration", duration)
+        .map_err(|e| format!("{e} for a mechanism"))?;
     if let Some(path) = &args.plot {
         require_png("--plot", path)?;
     }
@@ -41,9 +40,9 @@ fn run_mechanism(mechanism: &str, args: &AnalyzeArgs) -> Result<String, String> 
 /// Simulated time of a mechanism unless `--duration` says otherwise, s.
 pub const DEFAULT_DURATION_S: f64 = 31.0;
 
-/// Longest simulated time of a mechanism, s: an hour of the escapement is
-/// 720 000 recorded samples of each state variable.
-pub const MAX_DURATION_S: f64 = 3600.0;
+/// Simulated time of a mechanism (`--duration`), s: at most an hour, which
+/// for the escapement is 720 000 recorded samples of each state variable.
+pub const DURATION: Ranged = Ranged::above(0.0, 3600.0, "s");
 
 /// The reporting half of `orchard analyze`: analyses `trace` with the default
 /// [`LongTermParams`], writes the plot to `plot` if given (see

@@ -12,6 +12,10 @@ use orchard_engine::random::SplitMix64;
 use orchard_engine::rt::{Score, Synth, SynthEvent};
 
 use super::BenchArgs;
+use super::ranged::Ranged;
+
+/// `bench --tail`, s.
+pub const TAIL: Ranged = Ranged::above(0.0, 600.0, "s");
 
 /// Frames per `process` call, as a host would use.
 const BLOCK: usize = 64;
@@ -199,12 +203,6 @@ fn peak_resident_mb() -> Option<f64> {
 
 /// Runs `orchard bench`: one line per scenario and one for memory.
 pub fn run_bench(args: &BenchArgs) -> Result<String, String> {
-    if !(args.tail.is_finite() && args.tail > 0.0 && args.tail <= 600.0) {
-        return Err(format!(
-            "--tail {} must be between 0 and 600 seconds",
-            args.tail
-        ));
-    }
     let scenarios: Vec<Scenario> = match args.scenario {
         Some(one) => vec![one],
         None => vec![

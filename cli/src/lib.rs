@@ -13,12 +13,18 @@ pub mod bench;
 pub mod compare;
 pub mod demo;
 pub mod destination;
+pub mod interrupt;
+pub mod level;
+pub mod limiter;
 pub mod midi_file;
 pub mod note;
+pub mod outputs;
 pub mod overrides;
 pub mod plot;
 pub mod probe;
+pub mod ranged;
 pub mod render;
+pub mod riff;
 pub mod score;
 pub mod spectrogram;
 pub mod wav;
@@ -28,6 +34,10 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand, ValueEnum};
 use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{Synth, parse_sample_rate};
+
+use destination::is_stdout;
+use level::Stage;
+use ranged::Ranged;
 
 /// Orchard: physically modelled mechanical instruments.
 #[derive(Debug, Parser)]
@@ -71,7 +81,7 @@ pub struct BenchArgs {
     #[arg(long, value_enum)]
     pub scenario: Option<bench::Scenario>,
     /// Seconds rendered after each scenario's last strike.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = bench::TAIL)]
     pub tail: f64,
     /// Sample rate, Hz (1000 to 768000).
     #[arg(long, default_value_t = 48_000, value_parser = parse_sample_rate)]
@@ -222,7 +232,8 @@ pub struct RenderArgs {
     /// Play the built-in demo phrase instead of a MIDI file.
     #[arg(long)]
     pub demo: bool,
-    /// The WAV file to write.
+    /// The WAV file to write; `-` writes it to the standard output (and the
+    /// summary to the standard error).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Sample rate of the output, Hz (1000 to 768000; below 44100 the
@@ -233,11 +244,26 @@ pub struct RenderArgs {
     #[arg(long, value_enum, default_value_t = SampleFormat::Int24)]
     pub format: SampleFormat,
     /// Longest time to let the instrument ring after the last event before stopping, s.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 20.0, value_name = "SECONDS", value_parser = MAX_TAIL)]
     pub max_tail: f64,
     /// Longest score to render, s (a MIDI file lasting longer is refused).
-    #[arg(long, default_value_t = 6.0 * 3600.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 6.0 * 3600.0, value_name = "SECONDS", value_parser = MAX_DURATION)]
     pub max_duration: f64,
+    /// Scale the whole render by one gain so that its peak is at --ceiling.
+    /// The render is played twice: once to find its peak, once to write it
+    /// (it is deterministic, so both are the same), which bounds memory and
+    /// disk to those of a plain render.
+    #[arg(long, conflicts_with = "limiter")]
+    pub normalize: bool,
+    /// Hold the output at or below --ceiling with a lookahead peak limiter
+    /// (2 ms lookahead, 150 ms release); below the ceiling it leaves the
+    /// sound as it is. Off by default.
+    #[arg(long)]
+    pub limiter: bool,
+    /// The peak --normalize brings the render to, or the ceiling --limiter
+    /// holds, dBFS [default: -1].
+    #[arg(long, value_name = "DBFS", value_parser = CEILING, allow_negative_numbers = true)]
+    pub ceiling: Option<f64>,
     /// The instrument.
     #[command(flatten)]
     pub instrument: InstrumentArgs,
@@ -249,10 +275,29 @@ pub struct RenderArgs {
     /// one row per interval from time 0.
     #[arg(long, value_name = "FILE.csv")]
     pub probe_out: Option<PathBuf>,
-    /// Time between two probe rows, s (at least one sample).
-    #[arg(long, value_name = "SECONDS", default_value_t = 0.001)]
+    /// Time between two probe rows, s (rounded to whole samples, at least one).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.001, value_parser = PROBE_INTERVAL)]
     pub probe_interval: f64,
 }
+
+impl RenderArgs {
+    /// Whether an output goes to the standard output (`-`), which the
+    /// summary must then leave to the WAV or CSV.
+    pub fn writes_to_stdout(&self) -> bool {
+        is_stdout(&self.output) || self.probe_out.as_deref().is_some_and(is_stdout)
+    }
+}
+
+/// `render --max-tail`, s.
+pub const MAX_TAIL: Ranged = Ranged::closed(0.0, 600.0, "s");
+/// `render --max-duration`, s: a week at most.
+pub const MAX_DURATION: Ranged = Ranged::above(0.0, 7.0 * 24.0 * 3600.0, "s");
+/// `render --ceiling`, dBFS.
+pub const CEILING: Ranged = Ranged::closed(-40.0, 0.0, "dBFS");
+/// `render --ceiling` unless given, dBFS.
+pub const DEFAULT_CEILING_DB: f64 = -1.0;
+/// `render --probe-interval`, s.
+pub const PROBE_INTERVAL: Ranged = Ranged::above(0.0, 10.0, "s");
 
 /// Checks that `path`, given with `flag`, names a PNG file.
 pub fn require_png(flag: &str, path: &Path) -> Result<(), String> {
@@ -278,12 +323,6 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         (Some(path), false) => midi_file::read(path)?,
         (None, false) => return Err("give a MIDI file or --demo".into()),
     };
-    if !(args.max_duration > 0.0 && args.max_duration.is_finite()) {
-        return Err(format!(
-            "--max-duration {:?} must be a positive number of seconds",
-            args.max_duration
-        ));
-    }
     if score.end_s > args.max_duration {
         return Err(format!(
             "the score lasts {:.0} s ({:.1} h), longer than --max-duration {} s",
@@ -292,15 +331,15 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
             args.max_duration
         ));
     }
-    if !(0.0..=MAX_TAIL_S).contains(&args.max_tail) {
-        return Err(format!(
-            "--max-tail {:?} must be between 0 and {MAX_TAIL_S} s",
-            args.max_tail
-        ));
+    if args.ceiling.is_some() && !(args.normalize || args.limiter) {
+        return Err("--ceiling applies to --normalize or --limiter: give one of them".into());
     }
+    let ceiling = level::db_to_gain(args.ceiling.unwrap_or(DEFAULT_CEILING_DB)) as f32;
     let rate = f64::from(args.sample_rate);
     let probe_every = probe_interval_frames(args, rate)?;
-    check_outputs(args)?;
+    let mut outputs = vec![("-o", args.output.as_path())];
+    outputs.extend(args.probe_out.as_deref().map(|csv| ("--probe-out", csv)));
+    outputs::check(&outputs)?;
     let preset = args.instrument.load()?;
     let mut synth = Synth::new(&preset, rate).map_err(|e| e.to_string())?;
     let mut recorder = match &args.probe_out {
@@ -309,37 +348,105 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     };
     let mut wav = wav::StereoWav::create(&args.output, args.sample_rate, args.format)?;
     let expected_frames = ((score.end_s + 1.0) * rate) as u64;
+    let passes = if args.normalize { 2 } else { 1 };
     // Only long renders get a bar; it draws only when stderr is a terminal.
     let bar = if score.end_s > 10.0 {
-        indicatif::ProgressBar::new(expected_frames)
+        indicatif::ProgressBar::new(passes * expected_frames)
     } else {
         indicatif::ProgressBar::hidden()
     };
+    let progress = |pass: u64, synth: &Synth| {
+        let frames = synth.samples_rendered().min(expected_frames);
+        bar.set_position(pass * expected_frames + frames);
+    };
+
+    // --normalize: a first pass finds the peak.
+    let first_peak = if args.normalize {
+        let mut first = Synth::new(&preset, rate).map_err(|e| e.to_string())?;
+        let mut peak = 0.0f32;
+        render::render(
+            &mut first,
+            &score,
+            args.max_tail,
+            render::BLOCK,
+            |synth, l, r| {
+                interrupt::check()?;
+                peak = level::peak(peak, l, r);
+                progress(0, synth);
+                Ok(())
+            },
+        )?;
+        Some(peak)
+    } else {
+        None
+    };
+    let normalizing_gain = first_peak.and_then(|peak| level::normalizing_gain(peak, ceiling));
+    let mut stage = match normalizing_gain {
+        Some(gain) => Stage::gain(gain),
+        None if args.limiter => Stage::limiter(ceiling, rate),
+        None => Stage::unity(),
+    };
+    let mut write = |l: &[f32], r: &[f32]| wav.write(l, r);
+    let mut instrument_peak = 0.0f32;
     let split = probe_every.unwrap_or(render::BLOCK);
     let summary = render::render(&mut synth, &score, args.max_tail, split, |synth, l, r| {
-        wav.write(l, r)?;
+        interrupt::check()?;
+        instrument_peak = level::peak(instrument_peak, l, r);
+        stage.process(l, r, &mut write)?;
+        // Probes hear the instrument, before --normalize or --limiter.
         if let Some(recorder) = recorder.as_mut() {
             recorder.listen(l, r);
             if synth.samples_rendered() % split as u64 == 0 {
                 recorder.record(synth)?;
             }
         }
-        bar.set_position(synth.samples_rendered().min(expected_frames));
+        progress(passes - 1, synth);
         Ok(())
     })?;
+    stage.finish(&mut write)?;
+    interrupt::check()?;
     bar.finish_and_clear();
-    let (peak, clipped) = (wav.peak, wav.clipped);
+    if first_peak.is_some_and(|peak| peak != instrument_peak) {
+        return Err(format!(
+            "--normalize: the second pass differed from the first (peak {} then {}); \
+             render without --normalize",
+            first_peak.unwrap_or_default(),
+            instrument_peak
+        ));
+    }
+    let (peak, over, clips) = (wav.peak, wav.over_full_scale, wav.clips());
     wav.finish()?;
-    let peak_db = 20.0 * f64::from(peak).max(1e-10).log10();
+    let shown = if is_stdout(&args.output) {
+        "the standard output".to_owned()
+    } else {
+        args.output.display().to_string()
+    };
     let mut line = format!(
-        "wrote {}: {:.2} s at {} Hz, peak {:.1} dBFS",
-        args.output.display(),
+        "wrote {shown}: {:.2} s at {} Hz, peak {:.1} dBFS",
         summary.frames as f64 / rate,
         args.sample_rate,
-        peak_db
+        level::gain_to_db(f64::from(peak))
     );
-    if clipped > 0 {
-        line.push_str(&format!(", {clipped} samples clipped"));
+    match (normalizing_gain, stage.deepest_reduction_db()) {
+        (Some(gain), _) => line.push_str(&format!(
+            ", normalised by {:+.1} dB",
+            level::gain_to_db(f64::from(gain))
+        )),
+        (None, Some(reduction)) if reduction > 0.0 => {
+            line.push_str(&format!(", limited by up to {reduction:.1} dB"));
+        }
+        (None, Some(_)) => line.push_str(", the limiter never acted"),
+        (None, None) if args.normalize => line.push_str(", silent: nothing to normalise"),
+        (None, None) => {}
+    }
+    match (over, clips) {
+        (0, _) => {}
+        (_, true) => line.push_str(&format!(
+            ", {over} samples clipped (see --normalize and --limiter)"
+        )),
+        (_, false) => line.push_str(&format!(
+            ", {over} samples beyond full scale (kept: float32)"
+        )),
     }
     if !summary.rang_out {
         line.push_str(", cut off while still ringing (see --max-tail)");
@@ -357,56 +464,9 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     Ok(line)
 }
 
-/// Frames between probe rows (`--probe-interval`), if probes are asked for;
-/// checks that `--probe` and `--probe-out` come together.
-/// The longest ring-out after a score's last event, s.
-pub const MAX_TAIL_S: f64 = 600.0;
-
-/// Refuses, before anything is rendered, outputs that cannot be written as
-/// asked: a directory for the WAV or the probes' CSV, and both in one file.
-fn check_outputs(args: &RenderArgs) -> Result<(), String> {
-    let outputs = [
-        ("-o", Some(&args.output)),
-        ("--probe-out", args.probe_out.as_ref()),
-    ];
-    for (flag, path) in outputs {
-        let Some(path) = path else { continue };
-        let text = path.to_string_lossy();
-        if path.is_dir() || text.ends_with(std::path::MAIN_SEPARATOR) {
-            return Err(format!(
-                "{flag} {}: is a directory; give a file name in it",
-                path.display()
-            ));
-        }
-    }
-    if let Some(csv) = &args.probe_out
-        && same_file(csv, &args.output)
-    {
-        return Err(format!(
-            "--probe-out {}: the same file as -o; give the probes a file of their own",
-            csv.display()
-        ));
-    }
-    Ok(())
-}
-
-/// Whether `a` and `b` name the same file (existing or not): the same name
-/// in the same directory, however either is spelt.
-fn same_file(a: &Path, b: &Path) -> bool {
-    let resolve = |path: &Path| {
-        let parent = match path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        (
-            parent.canonicalize().ok(),
-            path.file_name().map(|n| n.to_owned()),
-        )
-    };
-    let (a, b) = (resolve(a), resolve(b));
-    a.0.is_some() && a == b
-}
-
+/// Frames between probe rows (`--probe-interval`, rounded, at least one),
+/// if probes are asked for; checks that `--probe` and `--probe-out` come
+/// together.
 fn probe_interval_frames(args: &RenderArgs, rate: f64) -> Result<Option<usize>, String> {
     match (args.probes.is_empty(), &args.probe_out) {
         (true, None) => Ok(None),
@@ -418,16 +478,7 @@ fn probe_interval_frames(args: &RenderArgs, rate: f64) -> Result<Option<usize>, 
             "--probe {}: give --probe-out FILE.csv to write the probes to",
             args.probes[0]
         )),
-        (false, Some(_)) => {
-            let frames = args.probe_interval * rate;
-            if !(frames.is_finite() && frames >= 1.0 && args.probe_interval <= 10.0) {
-                return Err(format!(
-                    "--probe-interval {} must be between one sample (1/{rate} s) and 10 s",
-                    args.probe_interval
-                ));
-            }
-            Ok(Some(frames.round() as usize))
-        }
+        (false, Some(_)) => Ok(Some((args.probe_interval * rate).round().max(1.0) as usize)),
     }
 }
 

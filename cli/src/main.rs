@@ -6,21 +6,31 @@ use clap::Parser;
 use orchard_cli::analyze::run_analyze;
 use orchard_cli::bench::run_bench;
 use orchard_cli::compare::run_compare;
-use orchard_cli::{Cli, Command, run_presets, run_render};
+use orchard_cli::{Cli, Command, interrupt, run_presets, run_render};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
+    // A render's summary goes to stderr when its WAV or CSV goes to stdout.
+    let mut summary_to_stderr = false;
     let result = match &cli.command {
-        Command::Render(args) => run_render(args),
+        Command::Render(args) => {
+            summary_to_stderr = args.writes_to_stdout();
+            // Signals stop a render between blocks, removing its partial files.
+            interrupt::catch().and_then(|()| run_render(args))
+        }
         Command::Analyze(args) => run_analyze(args),
         Command::Compare(args) => run_compare(args),
         Command::Presets(args) => run_presets(args),
         Command::Bench(args) => run_bench(args),
     };
     match result {
+        Ok(summary) if summary_to_stderr => {
+            eprintln!("{summary}");
+            ExitCode::SUCCESS
+        }
         Ok(summary) => {
             println!("{summary}");
             ExitCode::SUCCESS

@@ -12,6 +12,7 @@ use orchard_engine::analysis::{
 use orchard_engine::instrument::{Preset, StrikeReport};
 use orchard_engine::rt::{Synth, SynthEvent};
 
+use super::ranged::Ranged;
 use super::render::{self, BLOCK};
 use super::score::{Score, ScoreEvent};
 use super::spectrogram::{self, SpectrogramSpec};
@@ -20,6 +21,9 @@ use super::{AnalyzeArgs, SampleFormat, require_png};
 
 /// Simulated time of a note analysis unless `--duration` says otherwise, s.
 pub const DEFAULT_DURATION_S: f64 = 8.0;
+
+/// How long a note is held and rendered (`--duration`), s.
+pub const DURATION: Ranged = Ranged::closed(0.5, 120.0, "s");
 /// Partials measured (the inharmonicity is fitted to the first
 /// [`orchard_engine::analysis::FIT_PARTIALS`]; the table shows how far the
 /// higher ones lie from the fit).
@@ -90,11 +94,9 @@ pub fn run(args: &AnalyzeArgs, key: u8) -> Result<String, String> {
 
 /// Checks the `--duration` (s) and `--velocity` of a held note.
 pub fn check_held_note(duration_s: f64, velocity: u8) -> Result<(), String> {
-    if !(duration_s.is_finite() && (0.5..=120.0).contains(&duration_s)) {
-        return Err(format!(
-            "--duration {duration_s} must be between 0.5 and 120 seconds for a note"
-        ));
-    }
+    DURATION
+        .check("--duration", duration_s)
+        .map_err(|e| format!("{e} for a note"))?;
     if !(1..=127).contains(&velocity) {
         return Err(format!("--velocity {velocity} must be 1 to 127"));
     }

@@ -7,14 +7,13 @@
 //! side's per-key telemetry (string energy, the last strike's peak force), the
 //! output level, and any preset property (constant over a render).
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use orchard_engine::props::{PROBES, Probe, ProbeQuantity};
 use orchard_engine::rt::{Mechanics, MeterView, Subscriber, Synth};
 
-use super::destination::Destination;
+use super::destination::{Destination, Output};
 
 /// The probe paths, for `--help`: every declared probe ([`PROBES`]), then
 /// the properties a probe may also name.
@@ -130,7 +129,7 @@ pub struct Recorder {
     sources: Vec<Source>,
     meters: Option<Subscriber<MeterView>>,
     level: Level,
-    writer: Option<BufWriter<File>>,
+    writer: Option<BufWriter<Output>>,
     destination: Destination,
     /// Rows written.
     pub rows: u64,
@@ -146,14 +145,13 @@ impl Recorder {
             .map(|p| Source::resolve(p, synth))
             .collect::<Result<Vec<_>, _>>()?;
         let destination = Destination::new(destination)?;
-        let file = File::create(destination.write_path())
-            .map_err(|e| format!("cannot write {}: {e}", destination.display()))?;
+        let output = destination.open()?;
         let meters = synth.take_views().map(|v| v.meters);
         let mut recorder = Self {
             sources,
             meters,
             level: Level::default(),
-            writer: Some(BufWriter::new(file)),
+            writer: Some(BufWriter::new(output)),
             destination,
             rows: 0,
         };
@@ -197,8 +195,7 @@ impl Recorder {
     pub fn finish(mut self) -> Result<(), String> {
         let fail = |e: std::io::Error| format!("cannot write {}: {e}", self.destination.display());
         let writer = self.writer.take().expect("writer lives until finish");
-        let file = writer.into_inner().map_err(|e| fail(e.into_error()))?;
-        if self.destination.is_file() {
+        if let Output::File(file) = writer.into_inner().map_err(|e| fail(e.into_error()))? {
             file.sync_all().map_err(fail)?;
         }
         self.destination.commit()

@@ -179,7 +179,7 @@ fn bad_inputs_fail_with_one_clear_line() {
     let unwritable = dir.join("no-such-directory").join("out.wav");
     assert_clean_failure(
         &orchard(&["render", "--demo", "-o", unwritable.to_str().unwrap()]),
-        "cannot write",
+        "no-such-directory/out.wav: there is no directory",
     );
     std::fs::remove_dir_all(dir).ok();
 }

@@ -8,23 +8,12 @@ use orchard_engine::analysis::peak_frequency;
 
 mod common;
 use common::{
-    TICKS_PER_BEAT, controller, end, note, one_note, orchard, orchard_ok, read_left, scratch,
-    tempo, write_midi,
+    TICKS_PER_BEAT, controller, end, note, one_note, orchard, read_left, render, scratch, tempo,
+    write_midi,
 };
 
 const RATE: f64 = 48_000.0;
 const BEAT: u32 = TICKS_PER_BEAT as u32;
-
-/// Renders `midi` to `out` with extra `args`; returns stdout.
-fn render(midi: &Path, out: &Path, args: &[&str]) -> String {
-    let base = [
-        "render",
-        midi.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ];
-    orchard_ok(&[&base[..], args].concat())
-}
 
 /// A type-1 file: a tempo map in the first track (120 beats a minute, 80 from
 /// beat 2, 150 from beat 4) and notes in two more tracks, at
@@ -349,7 +338,7 @@ fn bad_probes_fail_cleanly() {
                 "--probe-out",
                 unwritable.to_str().unwrap(),
             ],
-            "cannot write",
+            "missing/p.csv: there is no directory",
         ),
     ] {
         let full = [&["render", "--demo", "-o", out_arg][..], &args].concat();

@@ -11,6 +11,7 @@
 mod audio_isolation;
 pub mod editor;
 pub mod link;
+pub mod output_guard;
 mod params;
 pub mod sound;
 
@@ -279,6 +280,9 @@ impl Plugin for Orchard {
             *l *= gain;
             *r *= gain;
         }
+        // Whatever happened above, the host gets finite, bounded samples.
+        output_guard::guard(left);
+        output_guard::guard(right);
         self.audio_link.send_scope(&self.link, left, right);
         if synth.is_active() {
             ProcessStatus::KeepAlive

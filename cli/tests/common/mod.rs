@@ -36,6 +36,17 @@ pub fn orchard_ok(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Renders `midi` to `out` with extra `args`; returns stdout (the summary).
+pub fn render(midi: &Path, out: &Path, args: &[&str]) -> String {
+    let base = [
+        "render",
+        midi.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    orchard_ok(&[&base[..], args].concat())
+}
+
 /// A WAV's format and its interleaved samples, full scale 1.
 pub fn read_wav(path: &Path) -> (hound::WavSpec, Vec<f32>) {
     let mut reader = hound::WavReader::open(path).unwrap();
