@@ -295,6 +295,9 @@ impl Preset {
             object.validate(&root.child(name))?;
         }
         let topology = topology::resolve(self.objects()?, &self.strikes, root)?;
+        if let Resonators::Bars(bars) = topology.resonators {
+            check_bar_strikes(self, bars, topology.strike, root)?;
+        }
         if topology.action.is_some() {
             let (lo, hi) = ActionSpec::NOTES;
             let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
@@ -374,6 +377,28 @@ impl Preset {
     pub fn hammer_speed(&self, velocity: f32) -> f64 {
         self.velocity.speed(f64::from(velocity))
     }
+}
+
+/// Every key's mallet must strike its bar off a node of at least one of the
+/// bar's modes (a strike at nodes only would excite nothing): checked at
+/// each key's strike position, named `strike/key/KEY:position`.
+fn check_bar_strikes(
+    preset: &Preset,
+    bars: &BarSet,
+    strike: &StrikeSpec,
+    root: &Checker,
+) -> Result<(), PresetError> {
+    for key in preset.keyboard.lowest_key..=preset.keyboard.highest_key {
+        if let Some(position) = strike.position(key) {
+            root.child(&format!("strike/key/{key}")).require(
+                crate::instrument::bar::strikes_a_mode(position, bars.t60_s.len()),
+                "position",
+                position,
+                "off a node of at least one mode of the bar",
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// The velocity curve's ranges: speeds 0.05 to 20 m/s, the softest at most
