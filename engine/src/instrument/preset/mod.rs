@@ -182,19 +182,28 @@ pub enum PresetError {
     },
 }
 
+/// Paths and names an error quotes come from the user (an edit's path, a
+/// preset's name): each is quoted as a short excerpt
+/// ([`crate::input::excerpt`]), so that an error stays one short line.
 impl fmt::Display for PresetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::input::excerpt;
         match self {
             Self::Syntax(message) => write!(f, "preset is not valid: {message}"),
             Self::OutOfRange { path, value, range } => {
+                let path = excerpt(path);
                 write!(f, "{path} = {value} is outside its range ({range})")
             }
             Self::Anchors(message) => write!(f, "preset anchors: {message}"),
             Self::Topology(message) => write!(f, "preset objects: {message}"),
             Self::File { path, reason } => write!(f, "{path}: {reason}"),
             Self::Io(message) => write!(f, "cannot read preset: {message}"),
-            Self::UnknownPath(path) => write!(f, "the preset has no property `{path}`"),
-            Self::CannotInherit { path, reason } => write!(f, "{path} cannot inherit: {reason}"),
+            Self::UnknownPath(path) => {
+                write!(f, "the preset has no property `{}`", excerpt(path))
+            }
+            Self::CannotInherit { path, reason } => {
+                write!(f, "{} cannot inherit: {reason}", excerpt(path))
+            }
             Self::Unknown(name) => {
                 let names: Vec<_> = crate::families::builtin_presets()
                     .iter()
@@ -202,7 +211,8 @@ impl fmt::Display for PresetError {
                     .collect();
                 write!(
                     f,
-                    "no preset `{name}`: neither a file nor a built-in preset ({})",
+                    "no preset `{}`: neither a file nor a built-in preset ({})",
+                    excerpt(name),
                     names.join(", ")
                 )
             }
