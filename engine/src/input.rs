@@ -81,6 +81,18 @@ pub fn excerpt(text: &str) -> String {
     excerpt_of(text, EXCERPT_CHARS)
 }
 
+/// `value` as an error quotes it: as Rust writes it where that is short, in
+/// scientific notation where it would run to many digits (`1e230`, not
+/// 231 of them).
+pub fn number(value: f64) -> String {
+    let magnitude = value.abs();
+    if magnitude != 0.0 && !(1e-4..1e9).contains(&magnitude) {
+        format!("{value:e}")
+    } else {
+        format!("{value}")
+    }
+}
+
 /// Longest message [`one_line`] leaves, characters.
 const MESSAGE_CHARS: usize = 160;
 
@@ -182,6 +194,12 @@ mod tests {
         assert!(line.chars().count() < 100, "{line}");
         assert!(one_line(&long).chars().count() <= 161);
         assert_eq!(excerpt("a\nb"), "a b");
+        assert_eq!(number(1e230), "1e230");
+        assert_eq!(number(-2.5e-7), "-2.5e-7");
+        assert_eq!(
+            (number(442.0), number(0.0), number(f64::NAN)),
+            ("442".into(), "0".into(), "NaN".into())
+        );
     }
 
     #[test]

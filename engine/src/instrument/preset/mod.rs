@@ -187,11 +187,11 @@ pub enum PresetError {
 /// ([`crate::input::excerpt`]), so that an error stays one short line.
 impl fmt::Display for PresetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::input::excerpt;
+        use crate::input::{excerpt, number};
         match self {
             Self::Syntax(message) => write!(f, "preset is not valid: {message}"),
             Self::OutOfRange { path, value, range } => {
-                let path = excerpt(path);
+                let (path, value) = (excerpt(path), number(*value));
                 write!(f, "{path} = {value} is outside its range ({range})")
             }
             Self::Anchors(message) => write!(f, "preset anchors: {message}"),
