@@ -30,7 +30,7 @@ pub fn read_capped_text(path: &Path, cap: u64) -> Result<String, String> {
 }
 
 /// Longest excerpt of the input an error quotes, characters.
-const EXCERPT_CHARS: usize = 48;
+const EXCERPT_CHARS: usize = 40;
 
 /// One line for a TOML error in `text`: where (line and column), the key
 /// there (under its `[table]`), what was expected and found, and a short
@@ -69,7 +69,7 @@ fn key_at(above: &str, line: &str) -> String {
         .filter(|key| !key.is_empty() && key.len() < 64 && !key.contains(char::is_whitespace));
     match (table, key) {
         (Some(table), Some(key)) => format!(", key `{}`", excerpt(&format!("{table}.{key}"))),
-        (None, Some(key)) => format!(", key `{key}`"),
+        (None, Some(key)) => format!(", key `{}`", excerpt(key)),
         (Some(table), None) => format!(", in `[{}]`", excerpt(table)),
         (None, None) => String::new(),
     }
@@ -94,12 +94,12 @@ pub fn number(value: f64) -> String {
 }
 
 /// Longest message [`one_line`] leaves, characters.
-const MESSAGE_CHARS: usize = 160;
+const MESSAGE_CHARS: usize = 140;
 
 /// A parser's error `message` made fit for one line: quoted spans (in `"`
 /// or `` ` ``) cut to an [`excerpt`], runs of blanks and control characters
 /// as one space, and the
-/// whole cut at 160 characters, so that no error echoes a large input.
+/// whole cut at 140 characters, so that no error echoes a large input.
 pub fn one_line(message: &str) -> String {
     let mut out = String::new();
     let mut rest = message;
@@ -192,7 +192,7 @@ mod tests {
             "{line}"
         );
         assert!(line.chars().count() < 100, "{line}");
-        assert!(one_line(&long).chars().count() <= 161);
+        assert!(one_line(&long).chars().count() <= 141);
         assert_eq!(excerpt("a\nb"), "a b");
         assert_eq!(number(1e230), "1e230");
         assert_eq!(number(-2.5e-7), "-2.5e-7");
