@@ -173,6 +173,10 @@ pub enum PresetError {
     Unknown(String),
     /// No property has this path.
     UnknownPath(String),
+    /// No instrument family plays the preset: the one it names is unknown or
+    /// does not play its objects, or it names none and none fits (see
+    /// [`crate::families::family_of`]).
+    Family(String),
     /// The property cannot inherit its value (names the path and why).
     CannotInherit {
         /// The property path.
@@ -196,6 +200,7 @@ impl fmt::Display for PresetError {
             }
             Self::Anchors(message) => write!(f, "preset anchors: {message}"),
             Self::Topology(message) => write!(f, "preset objects: {message}"),
+            Self::Family(message) => write!(f, "family: {message}"),
             Self::File { path, reason } => write!(f, "{path}: {reason}"),
             Self::Io(message) => write!(f, "cannot read preset: {message}"),
             Self::UnknownPath(path) => {
@@ -308,6 +313,7 @@ impl Preset {
         if let Resonators::Bars(bars) = topology.resonators {
             check_bar_strikes(self, bars, topology.strike, root)?;
         }
+        check_family(self)?;
         if topology.action.is_some() {
             let (lo, hi) = ActionSpec::NOTES;
             let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
@@ -409,6 +415,22 @@ fn check_bar_strikes(
         }
     }
     Ok(())
+}
+
+/// A family must play the preset: the one it names, which must be known and
+/// [play](crate::rt::Family::plays) its objects, or else the first that fits
+/// them.
+fn check_family(preset: &Preset) -> Result<(), PresetError> {
+    let family =
+        crate::families::family_of(preset).map_err(|e| PresetError::Family(e.to_string()))?;
+    if preset.family.is_none() || family.plays(preset) {
+        Ok(())
+    } else {
+        Err(PresetError::Family(format!(
+            "`{}` does not play these objects",
+            family.name()
+        )))
+    }
 }
 
 /// The velocity curve's ranges: speeds 0.05 to 20 m/s, the softest at most
