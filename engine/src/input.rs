@@ -81,15 +81,14 @@ pub fn excerpt(text: &str) -> String {
     excerpt_of(text, EXCERPT_CHARS)
 }
 
-/// `value` as an error quotes it: as Rust writes it where that is short, in
-/// scientific notation where it would run to many digits (`1e230`, not
-/// 231 of them).
+/// `value` as an error quotes it: as Rust writes it, unless that runs past
+/// 20 characters, then in scientific notation (`1e230`, not 231 digits).
 pub fn number(value: f64) -> String {
-    let magnitude = value.abs();
-    if magnitude != 0.0 && !(1e-4..1e9).contains(&magnitude) {
+    let plain = format!("{value}");
+    if plain.len() > 20 {
         format!("{value:e}")
     } else {
-        format!("{value}")
+        plain
     }
 }
 
@@ -195,7 +194,8 @@ mod tests {
         assert!(one_line(&long).chars().count() <= 141);
         assert_eq!(excerpt("a\nb"), "a b");
         assert_eq!(number(1e230), "1e230");
-        assert_eq!(number(-2.5e-7), "-2.5e-7");
+        assert_eq!(number(-2.5e-30), "-2.5e-30");
+        assert_eq!(number(2.4e13), "24000000000000");
         assert_eq!(
             (number(442.0), number(0.0), number(f64::NAN)),
             ("442".into(), "0".into(), "NaN".into())
