@@ -193,6 +193,11 @@ impl Family for ToyPluck {
         false
     }
 
+    /// Any keyboard: its voices need only the keys and the tuning.
+    fn plays(&self, _preset: &Preset) -> bool {
+        true
+    }
+
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
         let keys = preset.keyboard.lowest_key..=preset.keyboard.highest_key;
         let r = 1000f64.powf(-1.0 / (T60_S * sample_rate));

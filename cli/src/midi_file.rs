@@ -29,6 +29,9 @@ pub const MAX_MIDI_BYTES: u64 = 32 << 20;
 
 /// Parses a Standard MIDI File held in memory.
 pub fn parse(bytes: &[u8]) -> Result<Score, String> {
+    if frame_rate_of_minus_128(bytes) {
+        return Err("its time division's frame rate is -128, which is no SMPTE rate".into());
+    }
     let smf = Smf::parse(bytes).map_err(|e| e.to_string())?;
     match smf.header.timing {
         Timing::Metrical(ticks) if ticks.as_int() == 0 => {
@@ -66,6 +69,29 @@ pub fn parse(bytes: &[u8]) -> Result<Score, String> {
             Ok(Score::new(events, offset_s))
         }
     }
+}
+
+/// Whether a header chunk (`MThd`, from the first one on: an RMID file
+/// wraps the chunks) gives an SMPTE time division of -128 frames a second:
+/// midly negates that byte as an `i8`, which overflows (a panic in debug
+/// builds), so such a file is refused before midly reads it.
+fn frame_rate_of_minus_128(bytes: &[u8]) -> bool {
+    let Some(first) = bytes.windows(4).position(|id| id == b"MThd") else {
+        return false;
+    };
+    // Chunks as midly reads them: an id (4 bytes), a length (4, big-endian),
+    // the data; a header's data is its format, track count and division
+    // (2 bytes each).
+    let mut chunks = &bytes[first..];
+    while let (Some(id), Some(length)) = (chunks.get(..4), chunks.get(4..8)) {
+        let length = u32::from_be_bytes([length[0], length[1], length[2], length[3]]);
+        let data = &chunks[8..];
+        if id == b"MThd" && data.get(4) == Some(&0x80) {
+            return true;
+        }
+        chunks = data.get(length as usize..).unwrap_or_default();
+    }
+    false
 }
 
 /// The events of one track that matter, at absolute ticks.

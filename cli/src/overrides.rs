@@ -1,6 +1,7 @@
 //! `--seed` and `--set PATH=VALUE`: changes to a preset before it is played,
 //! checked one by one so that a bad one is reported alone, by name.
 
+use orchard_engine::input::excerpt;
 use orchard_engine::instrument::{Preset, PresetError};
 
 /// One `--set PATH=VALUE`.
@@ -13,9 +14,10 @@ pub struct Setting {
 }
 
 impl Setting {
-    /// Parses `PATH=VALUE`; the error is one line quoting the argument.
+    /// Parses `PATH=VALUE`; the error is one line quoting (an excerpt of)
+    /// the argument.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let bad = |why: &str| format!("--set {text}: {why}");
+        let bad = |why: &str| format!("--set {}: {why}", excerpt(text));
         let (path, value) = text
             .split_once('=')
             .ok_or_else(|| bad("expected PATH=VALUE, e.g. tuning:a4_hz=442"))?;
@@ -26,7 +28,7 @@ impl Setting {
         let value: f64 = value
             .trim()
             .parse()
-            .map_err(|_| bad(&format!("`{}` is not a number", value.trim())))?;
+            .map_err(|_| bad(&format!("`{}` is not a number", excerpt(value.trim()))))?;
         if !value.is_finite() {
             return Err(bad("the value must be finite"));
         }
@@ -51,21 +53,22 @@ pub fn apply(preset: &mut Preset, seed: Option<u32>, settings: &[String]) -> Res
             .set(&setting.path, setting.value)
             .map_err(|e| match e {
                 PresetError::UnknownPath(_) => unknown_path(preset, &setting.path),
-                other => format!("--set {text}: {other}"),
+                other => format!("--set {}: {other}", excerpt(text)),
             })?;
     }
     Ok(())
 }
 
-/// The reason for an unknown path: its object's paths if the object exists,
-/// else the objects there are.
+/// The reason for an unknown path: its object's properties if the object
+/// exists (`tuning has a4_hz, stretch`), else the objects there are.
 fn unknown_path(preset: &Preset, path: &str) -> String {
     let head = path.split(':').next().unwrap_or(path);
     let all = preset.paths();
     let siblings: Vec<&str> = all
         .iter()
-        .filter(|p| p.split(':').next() == Some(head))
-        .map(String::as_str)
+        .filter_map(|p| p.split_once(':'))
+        .filter(|(component, _)| *component == head)
+        .map(|(_, property)| property)
         .collect();
     let hint = if siblings.is_empty() {
         let mut heads: Vec<&str> = all
@@ -78,9 +81,10 @@ fn unknown_path(preset: &Preset, path: &str) -> String {
     } else {
         format!("{head} has {}", siblings.join(", "))
     };
+    let path = excerpt(path);
     format!(
         "--set {path}: the {} preset has no property `{path}` ({hint})",
-        preset.name
+        excerpt(&preset.name)
     )
 }
 
@@ -129,7 +133,7 @@ mod tests {
 
         let error = apply(&mut preset, None, &["tuning:a4=440".into()]).unwrap_err();
         assert!(error.contains("no property `tuning:a4`"), "{error}");
-        assert!(error.contains("tuning:a4_hz"), "{error}");
+        assert!(error.contains("tuning has a4_hz"), "{error}");
         let error = apply(&mut preset, None, &["nothing:x=1".into()]).unwrap_err();
         assert!(error.contains("objects: tuning"), "{error}");
         let error = apply(&mut preset, None, &["keyboard:lowest_key=1.5".into()]).unwrap_err();

@@ -30,17 +30,13 @@ pub fn read_capped_text(path: &Path, cap: u64) -> Result<String, String> {
 }
 
 /// Longest excerpt of the input an error quotes, characters.
-const EXCERPT_CHARS: usize = 48;
+const EXCERPT_CHARS: usize = 40;
 
 /// One line for a TOML error in `text`: where (line and column), the key
 /// there (under its `[table]`), what was expected and found, and a short
 /// excerpt of the input, never the whole line.
 pub fn toml_error(text: &str, error: &toml::de::Error) -> String {
-    let message = error
-        .message()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let message = one_line(error.message());
     let Some(span) = error.span() else {
         return message;
     };
@@ -54,13 +50,8 @@ pub fn toml_error(text: &str, error: &toml::de::Error) -> String {
     let line = &text[line_start..line_end];
     let column = before[line_start..].chars().count() + 1;
     let key = key_at(&text[..line_start], line);
-    let excerpt: String = line.trim().chars().take(EXCERPT_CHARS).collect();
-    let ellipsis = if line.trim().chars().count() > EXCERPT_CHARS {
-        "…"
-    } else {
-        ""
-    };
-    format!("line {line_number}, column {column}{key}: {message} (at `{excerpt}{ellipsis}`)")
+    let excerpt = excerpt(line.trim());
+    format!("line {line_number}, column {column}{key}: {message} (at `{excerpt}`)")
 }
 
 /// `, key `TABLE.KEY`` for the key assigned on `line` under the last table
@@ -77,11 +68,70 @@ fn key_at(above: &str, line: &str) -> String {
         .map(|(key, _)| key.trim())
         .filter(|key| !key.is_empty() && key.len() < 64 && !key.contains(char::is_whitespace));
     match (table, key) {
-        (Some(table), Some(key)) => format!(", key `{table}.{key}`"),
-        (None, Some(key)) => format!(", key `{key}`"),
-        (Some(table), None) => format!(", in `[{table}]`"),
+        (Some(table), Some(key)) => format!(", key `{}`", excerpt(&format!("{table}.{key}"))),
+        (None, Some(key)) => format!(", key `{}`", excerpt(key)),
+        (Some(table), None) => format!(", in `[{}]`", excerpt(table)),
         (None, None) => String::new(),
     }
+}
+
+/// `text` as an error quotes it: on one line (control characters as
+/// spaces), at most [`EXCERPT_CHARS`] characters, with `…` where it was cut.
+pub fn excerpt(text: &str) -> String {
+    excerpt_of(text, EXCERPT_CHARS)
+}
+
+/// `value` as an error quotes it: as Rust writes it, unless that runs past
+/// 20 characters, then in scientific notation (`1e230`, not 231 digits).
+pub fn number(value: f64) -> String {
+    let plain = format!("{value}");
+    if plain.len() > 20 {
+        format!("{value:e}")
+    } else {
+        plain
+    }
+}
+
+/// Longest message [`one_line`] leaves, characters.
+const MESSAGE_CHARS: usize = 140;
+
+/// A parser's error `message` made fit for one line: quoted spans (in `"`
+/// or `` ` ``) cut to an [`excerpt`], runs of blanks and control characters
+/// as one space, and the
+/// whole cut at 140 characters, so that no error echoes a large input.
+pub fn one_line(message: &str) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(open) = rest.find(['"', '`']) {
+        let quote = rest[open..].chars().next().unwrap_or('"');
+        out.push_str(&rest[..=open]);
+        let after = &rest[open + 1..];
+        let (inside, tail) = match after.find(quote) {
+            Some(close) => (&after[..close], &after[close..]),
+            None => (after, ""),
+        };
+        out.push_str(&excerpt(inside));
+        match tail.strip_prefix(quote) {
+            Some(tail) => {
+                out.push(quote);
+                rest = tail;
+            }
+            None => rest = tail,
+        }
+    }
+    out.push_str(rest);
+    let words: Vec<&str> = out.split_whitespace().collect();
+    excerpt_of(&words.join(" "), MESSAGE_CHARS)
+}
+
+/// `text` on one line, at most `chars` characters, `…` where it was cut.
+fn excerpt_of(text: &str, chars: usize) -> String {
+    let one_line = |c: char| if c.is_control() { ' ' } else { c };
+    let mut cut: String = text.chars().take(chars).map(one_line).collect();
+    if text.chars().nth(chars).is_some() {
+        cut.push('…');
+    }
+    cut
 }
 
 /// The largest character boundary of `text` at or before `index`.
@@ -126,6 +176,30 @@ mod tests {
         let error = toml::from_str::<Doc>(&long).unwrap_err();
         let line = toml_error(&long, &error);
         assert!(line.len() < 300, "{} characters", line.len());
+    }
+
+    /// A parser's message keeps its words but quotes at most an excerpt of
+    /// each quoted span, on one line.
+    #[test]
+    fn one_line_cuts_what_it_quotes() {
+        let long = "q".repeat(10_000);
+        let line = one_line(&format!(
+            "invalid type: string \"{long}\",\n expected `u32`"
+        ));
+        assert!(
+            line.starts_with("invalid type: string \"qqq") && line.ends_with("…\", expected `u32`"),
+            "{line}"
+        );
+        assert!(line.chars().count() < 100, "{line}");
+        assert!(one_line(&long).chars().count() <= 141);
+        assert_eq!(excerpt("a\nb"), "a b");
+        assert_eq!(number(1e230), "1e230");
+        assert_eq!(number(-2.5e-30), "-2.5e-30");
+        assert_eq!(number(2.4e13), "24000000000000");
+        assert_eq!(
+            (number(442.0), number(0.0), number(f64::NAN)),
+            ("442".into(), "0".into(), "NaN".into())
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+use nice_plug::prelude::FloatParam;
 use orchard_engine::instrument::{Preset, PropertyEdit};
 
 use crate::params::{Instrument, OrchardParams};
@@ -155,17 +156,27 @@ pub struct SoundSettings {
 impl SoundSettings {
     /// The parameters' present values (atomics: safe on the audio thread).
     pub fn from_params(params: &OrchardParams) -> Self {
+        Self::from_values(params.instrument.value(), params, FloatParam::value)
+    }
+
+    /// `instrument` with each of `params`' sound parameters at the plain
+    /// value `value(param)` gives it (allocates nothing).
+    pub fn from_values(
+        instrument: Instrument,
+        params: &OrchardParams,
+        value: impl Fn(&FloatParam) -> f32,
+    ) -> Self {
         Self {
-            instrument: params.instrument.value(),
-            hardness: params.hardness.value(),
-            brightness: params.brightness.value(),
-            decay: params.decay.value(),
-            detune: params.detune.value(),
-            resonance: params.resonance.value(),
-            a4: params.a4.value(),
-            stretch: params.stretch.value(),
-            velocity_curve: params.velocity_curve.value(),
-            width: params.width.value(),
+            instrument,
+            hardness: value(&params.hardness),
+            brightness: value(&params.brightness),
+            decay: value(&params.decay),
+            detune: value(&params.detune),
+            resonance: value(&params.resonance),
+            a4: value(&params.a4),
+            stretch: value(&params.stretch),
+            velocity_curve: value(&params.velocity_curve),
+            width: value(&params.width),
         }
     }
 

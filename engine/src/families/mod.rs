@@ -67,7 +67,8 @@ pub fn family_of(preset: &Preset) -> Result<&'static dyn Family, SynthError> {
         let names: Vec<_> = known.iter().map(|family| family.name()).collect();
         SynthError::Family(match &preset.family {
             Some(name) => format!(
-                "no instrument family `{name}` (known: {})",
+                "no instrument family `{}` (known: {})",
+                crate::input::excerpt(name),
                 names.join(", ")
             ),
             None => format!(

@@ -106,6 +106,16 @@ impl std::fmt::Display for BarError {
 
 impl std::error::Error for BarError {}
 
+/// Smallest size of a mode's shape at the strike point (of a mean square
+/// of 1) that the strike excites: below it the point is a node of the mode.
+const NODE_SHAPE: f64 = 1e-3;
+
+/// Whether a strike at `position` (fraction of the length) excites any of the
+/// bar's first `modes` modes, i.e. misses a node of at least one.
+pub(crate) fn strikes_a_mode(position: f64, modes: usize) -> bool {
+    (0..modes.min(BETA_L.len())).any(|n| mode_shape(n, position).abs() >= NODE_SHAPE)
+}
+
 /// Shape of free-free mode `n` at `x` (fraction of the length), normalised so
 /// its mean square over the bar is 1.
 fn mode_shape(n: usize, x: f64) -> f64 {
@@ -153,7 +163,7 @@ impl MalletBar {
         let mut weights = Vec::new();
         for (n, (&f, &t60)) in partials.iter().zip(&params.t60_s).enumerate() {
             let shape = mode_shape(n, strike);
-            if shape.abs() < 1e-3 || f >= 0.45 * sample_rate {
+            if shape.abs() < NODE_SHAPE || f >= 0.45 * sample_rate {
                 continue; // a node at the strike point, or above Nyquist
             }
             let mass = params.mass_kg / (shape * shape);
@@ -168,13 +178,17 @@ impl MalletBar {
             ]));
             weights.push((n, mode_shape(n, pickup) / shape));
         }
-        if branches.is_empty() {
-            return Err(BarError::NoModeStruck { key: params.key });
-        }
+        // The modes in series; a single mode is its own branch (a series
+        // connection needs two children).
+        let bar = match branches.len() {
+            0 => return Err(BarError::NoModeStruck { key: params.key }),
+            1 => branches.remove(0),
+            _ => series(branches),
+        };
         let description = TreeDescription::new(
             "felt",
             Element::Felt { law: params.felt },
-            series([capacitor("mallet", params.mallet_mass_kg), series(branches)]),
+            series([capacitor("mallet", params.mallet_mass_kg), bar]),
         );
         let tree = Bct::new(&description, sample_rate).map_err(BarError::Tree)?;
         let modes = weights

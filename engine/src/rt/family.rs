@@ -21,6 +21,13 @@ pub trait Family: Sync {
     /// its objects.
     fn fits(&self, preset: &Preset) -> bool;
 
+    /// Whether it can play `preset`, which names it: what validation checks,
+    /// so that a preset that validates builds. By default, whether it
+    /// [`fits`](Family::fits) it.
+    fn plays(&self, preset: &Preset) -> bool {
+        self.fits(preset)
+    }
+
     /// Every key's voice of `preset` at `sample_rate` (Hz, already checked to
     /// lie in [`super::voices::SAMPLE_RATES_HZ`]).
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError>;

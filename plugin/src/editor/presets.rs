@@ -105,20 +105,41 @@ pub fn list(folder: Option<&Path>) -> Vec<PresetSource> {
         .collect()
 }
 
-/// Reads a user preset file. Errors name the file and say what is wrong, with
-/// the line and column for malformed JSON.
+/// The largest user preset file read, bytes (one holds a few hundred edits
+/// in a few kB).
+pub const MAX_PRESET_BYTES: u64 = 1 << 20;
+
+/// Reads a user preset file (at most [`MAX_PRESET_BYTES`]). Errors name the
+/// file and say what is wrong, with the line and column for malformed JSON.
 pub fn read(path: &Path) -> Result<UserPreset, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let preset: UserPreset =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = orchard_engine::input::read_capped_text(path, MAX_PRESET_BYTES)
+        .and_then(|text| parse(&text));
+    text.map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Parses the text of a user preset file. The error is one line: where the
+/// JSON is malformed (line and column) and what was expected, quoting little.
+pub fn parse(text: &str) -> Result<UserPreset, String> {
+    let preset: UserPreset = serde_json::from_str(text).map_err(|e| json_error(&e))?;
     if preset.format > PRESET_FORMAT {
         return Err(format!(
-            "{}: written by a newer Orchard (format {}; this one reads up to {PRESET_FORMAT})",
-            path.display(),
+            "written by a newer Orchard (format {}; this one reads up to {PRESET_FORMAT})",
             preset.format
         ));
     }
     Ok(preset)
+}
+
+/// One line for a JSON error: where (line and column, when known) and what
+/// was expected and found, quoting little of the input.
+fn json_error(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let location = format!(" at line {} column {}", error.line(), error.column());
+    let message = orchard_engine::input::one_line(text.strip_suffix(&location).unwrap_or(&text));
+    match error.line() {
+        0 => message,
+        line => format!("line {line}, column {}: {message}", error.column()),
+    }
 }
 
 /// The file a preset named `name` is saved to in `folder`: the name with
@@ -175,24 +196,39 @@ pub struct Loaded {
     pub warnings: Vec<String>,
 }
 
-/// Sets the parameters (as host gestures) and the edits of `preset`.
-/// Parameters it does not give return to their defaults; unknown parameter
-/// ids and out-of-range values are reported, not fatal.
-pub fn apply(
-    preset: &UserPreset,
-    params: &OrchardParams,
-    setter: &ParamSetter,
-) -> Result<Loaded, String> {
+/// What loading a user preset sets, worked out before anything is set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The built-in instrument.
+    pub instrument: Instrument,
+    /// Every sound parameter's normalized value, in the order of
+    /// [`OrchardParams::sound_params`].
+    pub normalized: Vec<f32>,
+    /// The sound the plugin builds from them, before the edits.
+    pub settings: SoundSettings,
+    /// What was skipped.
+    pub loaded: Loaded,
+}
+
+/// Works out what loading `preset` sets: its instrument (an unknown one is
+/// the error); each sound parameter's value, or its default if the preset
+/// does not give it or gives something not a number; and which of the
+/// preset's edits the instrument refuses. Unknown parameter ids,
+/// non-numbers and refused edits are warnings, one line each.
+pub fn plan(preset: &UserPreset, params: &OrchardParams) -> Result<Plan, String> {
     let instrument = (0..Instrument::variants().len())
         .map(Instrument::from_index)
         .find(|i| i.preset_name() == preset.instrument)
-        .ok_or_else(|| format!("unknown instrument \"{}\"", preset.instrument))?;
+        .ok_or_else(|| {
+            format!(
+                "unknown instrument \"{}\"",
+                orchard_engine::input::excerpt(&preset.instrument)
+            )
+        })?;
     let mut loaded = Loaded::default();
-    setter.begin_set_parameter(&params.instrument);
-    setter.set_parameter(&params.instrument, instrument);
-    setter.end_set_parameter(&params.instrument);
+    let mut normalized = Vec::new();
     for (id, param) in params.sound_params() {
-        let normalized = match preset.parameters.get(id) {
+        normalized.push(match preset.parameters.get(id) {
             Some(&value) if value.is_finite() => param.preview_normalized(value),
             Some(&value) => {
                 loaded.warnings.push(format!(
@@ -201,32 +237,60 @@ pub fn apply(
                 param.default_normalized_value()
             }
             None => param.default_normalized_value(),
-        };
-        setter.begin_set_parameter(param);
-        setter.set_parameter_normalized(param, normalized);
-        setter.end_set_parameter(param);
+        });
     }
     for id in preset.parameters.keys() {
         if !params.sound_params().iter().any(|(known, _)| known == id) {
-            loaded
-                .warnings
-                .push(format!("parameter {id}: unknown, skipped"));
+            loaded.warnings.push(format!(
+                "parameter {}: unknown, skipped",
+                orchard_engine::input::excerpt(id)
+            ));
         }
     }
+    let sound = params.sound_params();
+    let settings = SoundSettings::from_values(instrument, params, |param| {
+        sound
+            .iter()
+            .zip(&normalized)
+            .find(|((_, known), _)| std::ptr::eq(*known, param))
+            .map_or_else(|| param.value(), |(_, &n)| param.preview_plain(n))
+    });
     // Edits the instrument refuses (unknown paths, values out of range) are
     // kept in the state, so nothing is lost, and reported.
-    let mut check = SoundSettings {
-        instrument,
-        ..SoundSettings::from_params(params)
-    }
-    .instrument();
+    let mut check = settings.instrument();
     for edit in &preset.edits {
         if let Err(error) = check.apply(edit) {
             loaded.warnings.push(format!("edit refused: {error}"));
         }
     }
+    Ok(Plan {
+        instrument,
+        normalized,
+        settings,
+        loaded,
+    })
+}
+
+/// Sets the parameters (as host gestures) and the edits of `preset`, as
+/// [`plan`] works them out. Parameters it does not give return to their
+/// defaults; unknown parameter ids and out-of-range values are reported, not
+/// fatal.
+pub fn apply(
+    preset: &UserPreset,
+    params: &OrchardParams,
+    setter: &ParamSetter,
+) -> Result<Loaded, String> {
+    let plan = plan(preset, params)?;
+    setter.begin_set_parameter(&params.instrument);
+    setter.set_parameter(&params.instrument, plan.instrument);
+    setter.end_set_parameter(&params.instrument);
+    for ((_, param), &normalized) in params.sound_params().into_iter().zip(&plan.normalized) {
+        setter.begin_set_parameter(param);
+        setter.set_parameter_normalized(param, normalized);
+        setter.end_set_parameter(param);
+    }
     params.set_edits(preset.edits.clone());
-    Ok(loaded)
+    Ok(plan.loaded)
 }
 
 #[cfg(test)]

@@ -173,6 +173,10 @@ pub enum PresetError {
     Unknown(String),
     /// No property has this path.
     UnknownPath(String),
+    /// No instrument family plays the preset: the one it names is unknown or
+    /// does not play its objects, or it names none and none fits (see
+    /// [`crate::families::family_of`]).
+    Family(String),
     /// The property cannot inherit its value (names the path and why).
     CannotInherit {
         /// The property path.
@@ -182,19 +186,29 @@ pub enum PresetError {
     },
 }
 
+/// Paths and names an error quotes come from the user (an edit's path, a
+/// preset's name): each is quoted as a short excerpt
+/// ([`crate::input::excerpt`]), so that an error stays one short line.
 impl fmt::Display for PresetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::input::{excerpt, number};
         match self {
             Self::Syntax(message) => write!(f, "preset is not valid: {message}"),
             Self::OutOfRange { path, value, range } => {
+                let (path, value) = (excerpt(path), number(*value));
                 write!(f, "{path} = {value} is outside its range ({range})")
             }
             Self::Anchors(message) => write!(f, "preset anchors: {message}"),
             Self::Topology(message) => write!(f, "preset objects: {message}"),
+            Self::Family(message) => write!(f, "family: {message}"),
             Self::File { path, reason } => write!(f, "{path}: {reason}"),
             Self::Io(message) => write!(f, "cannot read preset: {message}"),
-            Self::UnknownPath(path) => write!(f, "the preset has no property `{path}`"),
-            Self::CannotInherit { path, reason } => write!(f, "{path} cannot inherit: {reason}"),
+            Self::UnknownPath(path) => {
+                write!(f, "the preset has no property `{}`", excerpt(path))
+            }
+            Self::CannotInherit { path, reason } => {
+                write!(f, "{} cannot inherit: {reason}", excerpt(path))
+            }
             Self::Unknown(name) => {
                 let names: Vec<_> = crate::families::builtin_presets()
                     .iter()
@@ -202,7 +216,8 @@ impl fmt::Display for PresetError {
                     .collect();
                 write!(
                     f,
-                    "no preset `{name}`: neither a file nor a built-in preset ({})",
+                    "no preset `{}`: neither a file nor a built-in preset ({})",
+                    excerpt(name),
                     names.join(", ")
                 )
             }
@@ -295,6 +310,10 @@ impl Preset {
             object.validate(&root.child(name))?;
         }
         let topology = topology::resolve(self.objects()?, &self.strikes, root)?;
+        if let Resonators::Bars(bars) = topology.resonators {
+            check_bar_strikes(self, bars, topology.strike, root)?;
+        }
+        check_family(self)?;
         if topology.action.is_some() {
             let (lo, hi) = ActionSpec::NOTES;
             let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
@@ -373,6 +392,44 @@ impl Preset {
     /// Hammer speed (m/s) for a normalised velocity in [0, 1] (MIDI velocity / 127).
     pub fn hammer_speed(&self, velocity: f32) -> f64 {
         self.velocity.speed(f64::from(velocity))
+    }
+}
+
+/// Every key's mallet must strike its bar off a node of at least one of the
+/// bar's modes (a strike at nodes only would excite nothing): checked at
+/// each key's strike position, named `strike/key/KEY:position`.
+fn check_bar_strikes(
+    preset: &Preset,
+    bars: &BarSet,
+    strike: &StrikeSpec,
+    root: &Checker,
+) -> Result<(), PresetError> {
+    for key in preset.keyboard.lowest_key..=preset.keyboard.highest_key {
+        if let Some(position) = strike.position(key) {
+            root.child(&format!("strike/key/{key}")).require(
+                crate::instrument::bar::strikes_a_mode(position, bars.t60_s.len()),
+                "position",
+                position,
+                "off a node of at least one mode of the bar",
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A family must play the preset: the one it names, which must be known and
+/// [play](crate::rt::Family::plays) its objects, or else the first that fits
+/// them.
+fn check_family(preset: &Preset) -> Result<(), PresetError> {
+    let family =
+        crate::families::family_of(preset).map_err(|e| PresetError::Family(e.to_string()))?;
+    if preset.family.is_none() || family.plays(preset) {
+        Ok(())
+    } else {
+        Err(PresetError::Family(format!(
+            "`{}` does not play these objects",
+            family.name()
+        )))
     }
 }
 

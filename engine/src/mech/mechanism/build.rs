@@ -46,18 +46,23 @@ pub enum BuildError {
     NoShape(String),
 }
 
+/// Names and paths come from the description: each is quoted as a short
+/// excerpt ([`crate::input::excerpt`]), so that an error stays one short line.
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::input::{excerpt, number};
         match self {
             Self::Parse(m) => write!(f, "cannot read mechanism: {m}"),
-            Self::Duplicate(n) => write!(f, "`{n}` is defined twice"),
+            Self::Duplicate(n) => write!(f, "`{}` is defined twice", excerpt(n)),
             Self::MissingPart { by, part } => {
+                let (by, part) = (excerpt(by), excerpt(part));
                 write!(
                     f,
                     "`{by}` is attached to part `{part}`, which does not exist"
                 )
             }
             Self::FrameAttachment { by, part } => {
+                let (by, part) = (excerpt(by), excerpt(part));
                 write!(
                     f,
                     "`{by}` is attached to `{part}`, which is part of the frame"
@@ -67,9 +72,12 @@ impl fmt::Display for BuildError {
                 path,
                 value,
                 allowed,
-            } => write!(f, "`{path}` = {value} is out of range (allowed: {allowed})"),
+            } => {
+                let (path, value) = (excerpt(path), number(*value));
+                write!(f, "`{path}` = {value} is out of range (allowed: {allowed})")
+            }
             Self::GearLoop(m) => write!(f, "gear loop: {m}"),
-            Self::NoShape(n) => write!(f, "part `{n}` has no block or disc"),
+            Self::NoShape(n) => write!(f, "part `{}` has no block or disc", excerpt(n)),
         }
     }
 }
@@ -292,7 +300,8 @@ pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>)
         if sa == sb {
             return Err(BuildError::GearLoop(format!(
                 "{by} binds `{}` and `{}`, already bound",
-                gear.driver, gear.driven
+                crate::input::excerpt(&gear.driver),
+                crate::input::excerpt(&gear.driven)
             )));
         }
         // x_b = ratio·x_a, x_a = fa·q_a, x_b = fb·q_b ⇒ q_b = (ratio·fa/fb)·q_a.

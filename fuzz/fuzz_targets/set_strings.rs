@@ -1,0 +1,4 @@
+//! Fuzzes `orchard_tests::fuzzing::set_strings` (see there for what it checks).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| orchard_tests::fuzzing::set_strings(data));
