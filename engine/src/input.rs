@@ -76,7 +76,7 @@ fn key_at(above: &str, line: &str) -> String {
 }
 
 /// `text` as an error quotes it: on one line (control characters as
-/// spaces), at most [`EXCERPT_CHARS`] characters, with `…` where it was cut.
+/// spaces), at most 40 characters, with `…` where it was cut.
 pub fn excerpt(text: &str) -> String {
     excerpt_of(text, EXCERPT_CHARS)
 }
