@@ -81,6 +81,14 @@ pub fn excerpt(text: &str) -> String {
     excerpt_of(text, EXCERPT_CHARS)
 }
 
+/// A name or property path as an error quotes it: whole up to 80
+/// characters (the longest paths of the built-in presets are about 45),
+/// else cut as [`excerpt`] cuts, so that a name made of a large input is not
+/// echoed whole.
+pub fn name(text: &str) -> String {
+    excerpt_of(text, 80)
+}
+
 /// `value` as an error quotes it: as Rust writes it, unless that runs past
 /// 20 characters, then in scientific notation (`1e230`, not 231 digits).
 pub fn number(value: f64) -> String {
