@@ -1,7 +1,7 @@
 //! `--seed` and `--set PATH=VALUE`: changes to a preset before it is played,
 //! checked one by one so that a bad one is reported alone, by name.
 
-use orchard_engine::input::excerpt;
+use orchard_engine::input::name as excerpt;
 use orchard_engine::instrument::{Preset, PresetError};
 
 /// One `--set PATH=VALUE`.
@@ -81,10 +81,10 @@ fn unknown_path(preset: &Preset, path: &str) -> String {
     } else {
         format!("{head} has {}", siblings.join(", "))
     };
-    let path = excerpt(path);
     format!(
-        "--set {path}: the {} preset has no property `{path}` ({hint})",
-        excerpt(&preset.name)
+        "--set: the {} preset has no property `{}` ({hint})",
+        excerpt(&preset.name),
+        excerpt(path)
     )
 }
 

@@ -76,9 +76,17 @@ fn key_at(above: &str, line: &str) -> String {
 }
 
 /// `text` as an error quotes it: on one line (control characters as
-/// spaces), at most [`EXCERPT_CHARS`] characters, with `…` where it was cut.
+/// spaces), at most 40 characters, with `…` where it was cut.
 pub fn excerpt(text: &str) -> String {
     excerpt_of(text, EXCERPT_CHARS)
+}
+
+/// A name or property path as an error quotes it: whole up to 80
+/// characters (the longest paths of the built-in presets are about 45),
+/// else cut as [`excerpt`] cuts, so that a name made of a large input is not
+/// echoed whole.
+pub fn name(text: &str) -> String {
+    excerpt_of(text, 80)
 }
 
 /// `value` as an error quotes it: as Rust writes it, unless that runs past

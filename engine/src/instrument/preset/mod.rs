@@ -187,11 +187,11 @@ pub enum PresetError {
 }
 
 /// Paths and names an error quotes come from the user (an edit's path, a
-/// preset's name): each is quoted as a short excerpt
-/// ([`crate::input::excerpt`]), so that an error stays one short line.
+/// preset's name): each is quoted whole up to a length
+/// ([`crate::input::name`]), so that an error stays one short line.
 impl fmt::Display for PresetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::input::{excerpt, number};
+        use crate::input::{name as excerpt, number};
         match self {
             Self::Syntax(message) => write!(f, "preset is not valid: {message}"),
             Self::OutOfRange { path, value, range } => {

@@ -46,11 +46,11 @@ pub enum BuildError {
     NoShape(String),
 }
 
-/// Names and paths come from the description: each is quoted as a short
-/// excerpt ([`crate::input::excerpt`]), so that an error stays one short line.
+/// Names and paths come from the description: each is quoted whole up to a
+/// length ([`crate::input::name`]), so that an error stays one short line.
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::input::{excerpt, number};
+        use crate::input::{name as excerpt, number};
         match self {
             Self::Parse(m) => write!(f, "cannot read mechanism: {m}"),
             Self::Duplicate(n) => write!(f, "`{}` is defined twice", excerpt(n)),
@@ -300,8 +300,8 @@ pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>)
         if sa == sb {
             return Err(BuildError::GearLoop(format!(
                 "{by} binds `{}` and `{}`, already bound",
-                crate::input::excerpt(&gear.driver),
-                crate::input::excerpt(&gear.driven)
+                crate::input::name(&gear.driver),
+                crate::input::name(&gear.driven)
             )));
         }
         // x_b = ratio·x_a, x_a = fa·q_a, x_b = fb·q_b ⇒ q_b = (ratio·fa/fb)·q_a.
