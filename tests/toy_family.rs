@@ -350,6 +350,11 @@ impl Family for ToyRunaway {
         false
     }
 
+    /// Any preset that names it: its voices play no model at all.
+    fn plays(&self, _preset: &Preset) -> bool {
+        true
+    }
+
     fn voices(&self, _preset: &Preset, _sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
         Ok(Box::new(RunawayVoices {
             struck: false,
