@@ -73,10 +73,8 @@ pub struct Synth {
     family: &'static str,
     /// The host's sample rate, Hz.
     sample_rate: f64,
-    /// Internal samples per host sample (1 from
-    /// [`super::MIN_INTERNAL_RATE_HZ`] up).
-    factor: u64,
-    /// Brings the internal rate down to the host's, when `factor` > 1.
+    /// Brings the internal rate down to the host's, when the instrument runs
+    /// faster than the host (below [`super::MIN_INTERNAL_RATE_HZ`]).
     decimator: Option<Box<Decimator>>,
     /// Internal samples rendered since preparation.
     now: u64,
@@ -179,7 +177,6 @@ impl Synth {
             preset: parts.preset,
             family: parts.family,
             sample_rate: rates.host,
-            factor: rates.factor,
             decimator: (rates.factor > 1)
                 .then(|| Box::new(Decimator::new(rates.factor as usize, CHUNK))),
             now: 0,
@@ -230,7 +227,7 @@ impl Synth {
     /// multiple of it below [`super::MIN_INTERNAL_RATE_HZ`]. Contact traces
     /// and strike reports are sampled at this rate.
     pub fn internal_sample_rate(&self) -> f64 {
-        self.sample_rate * self.factor as f64
+        self.sample_rate * self.factor() as f64
     }
 
     /// The preset it plays.
@@ -243,7 +240,13 @@ impl Synth {
     /// instrument runs faster than the host (0 in lock-step mode at 44.1 kHz
     /// and up).
     pub fn latency(&self) -> u64 {
-        self.latency / self.factor + self.output_delay()
+        self.latency / self.factor() + self.output_delay()
+    }
+
+    /// Internal samples per host sample: the decimator's factor, 1 without
+    /// one.
+    fn factor(&self) -> u64 {
+        self.decimator.as_ref().map_or(1, |d| d.factor() as u64)
     }
 
     /// Samples by which the decimating filter delays the output (0 from
@@ -257,7 +260,7 @@ impl Synth {
 
     /// Samples rendered so far, at the host's rate.
     pub fn samples_rendered(&self) -> u64 {
-        self.now / self.factor
+        self.now / self.factor()
     }
 
     /// What went wrong so far, counted.
