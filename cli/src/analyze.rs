@@ -18,6 +18,12 @@ use super::{AnalyzeArgs, note, require_png};
 pub fn run_analyze(args: &AnalyzeArgs) -> Result<String, String> {
     match (args.note, &args.mechanism) {
         (Some(key), _) => note::run(args, key),
+        (None, Some(name)) if mechanism::builtin(name).is_none() => {
+            match super::clock::clock_preset(name) {
+                Some(clock) => super::clock::run(clock, args),
+                None => run_mechanism(name, args),
+            }
+        }
         (None, Some(mechanism)) => run_mechanism(mechanism, args),
         (None, None) => Err("give a MECHANISM or --note N".into()),
     }

@@ -10,6 +10,7 @@
 pub mod analyze;
 pub mod audio_file;
 pub mod bench;
+pub mod clock;
 pub mod compare;
 pub mod demo;
 pub mod destination;
@@ -227,11 +228,21 @@ pub struct CompareArgs {
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
     /// The Standard MIDI File to play (type 0, 1 or 2).
-    #[arg(required_unless_present = "demo", conflicts_with = "demo")]
+    #[arg(required_unless_present_any = ["demo", "duration"], conflicts_with = "demo")]
     pub midi: Option<PathBuf>,
     /// Play the built-in demo phrase instead of a MIDI file.
     #[arg(long)]
     pub demo: bool,
+    /// Play for this long, s: with no MIDI file, the instrument on its own (a
+    /// clock runs, ticks and chimes; others stay silent); with one, at least
+    /// this long. Then what runs by itself stops (a clock's balance is held)
+    /// and the sound rings out.
+    #[arg(long, value_name = "SECONDS", value_parser = DURATION)]
+    pub duration: Option<f64>,
+    /// Set a clock's hands to this time before it starts, `HH:MM` or
+    /// `HH:MM:SS` (24-hour), e.g. `11:59:00` to hear it strike noon.
+    #[arg(long, value_name = "HH:MM[:SS]", value_parser = parse_clock_time)]
+    pub start: Option<f64>,
     /// The WAV file to write; `-` writes it to the standard output (and the
     /// summary to the standard error).
     #[arg(short, long)]
@@ -288,6 +299,31 @@ impl RenderArgs {
     }
 }
 
+/// `render --duration`, s: a week at most.
+pub const DURATION: Ranged = Ranged::above(0.0, 7.0 * 24.0 * 3600.0, "s");
+
+/// Hours after midnight of a time of day typed as `HH:MM` or `HH:MM:SS`.
+pub fn parse_clock_time(text: &str) -> Result<f64, String> {
+    let refuse =
+        || format!("'{text}' is not a time of day as HH:MM or HH:MM:SS (00:00 to 23:59:59)");
+    let parts: Vec<&str> = text.trim().split(':').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return Err(refuse());
+    }
+    let mut fields = [0u32; 3];
+    for (field, part) in fields.iter_mut().zip(&parts) {
+        if part.is_empty() || part.len() > 2 || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(refuse());
+        }
+        *field = part.parse().map_err(|_| refuse())?;
+    }
+    let [h, m, s] = fields;
+    if h > 23 || m > 59 || s > 59 {
+        return Err(refuse());
+    }
+    Ok(f64::from(h) + f64::from(m) / 60.0 + f64::from(s) / 3600.0)
+}
+
 /// `render --max-tail`, s.
 pub const MAX_TAIL: Ranged = Ranged::closed(0.0, 600.0, "s");
 /// `render --max-duration`, s: a week at most.
@@ -298,6 +334,20 @@ pub const CEILING: Ranged = Ranged::closed(-40.0, 0.0, "dBFS");
 pub const DEFAULT_CEILING_DB: f64 = -1.0;
 /// `render --probe-interval`, s.
 pub const PROBE_INTERVAL: Ranged = Ranged::above(0.0, 10.0, "s");
+
+/// Sets the hands of `preset`'s clock (`name` names the preset in errors) to
+/// `time_h`, hours after midnight.
+fn set_clock(preset: &mut Preset, name: &str, time_h: f64) -> Result<(), String> {
+    let Some(clock) = preset.clock.keys().next().cloned() else {
+        return Err(format!(
+            "--start sets a clock's hands, and `{}` has no clock (try --preset chiming-clock)",
+            orchard_engine::input::name(name)
+        ));
+    };
+    preset
+        .set(&format!("{clock}:time_h"), time_h)
+        .map_err(|e| e.to_string())
+}
 
 /// Checks that `path`, given with `flag`, names a PNG file.
 pub fn require_png(flag: &str, path: &Path) -> Result<(), String> {
@@ -318,11 +368,15 @@ pub fn require_png(flag: &str, path: &Path) -> Result<(), String> {
 /// probes' CSV). Returns a one-line summary, or a one-line reason for failing.
 /// Everything that can be checked is checked before any output is touched.
 pub fn run_render(args: &RenderArgs) -> Result<String, String> {
-    let score = match (&args.midi, args.demo) {
+    let mut score = match (&args.midi, args.demo) {
         (_, true) => demo::phrase(),
         (Some(path), false) => midi_file::read(path)?,
-        (None, false) => return Err("give a MIDI file or --demo".into()),
+        (None, false) if args.duration.is_some() => score::Score::default(),
+        (None, false) => return Err("give a MIDI file, --demo or --duration".into()),
     };
+    if let Some(duration) = args.duration {
+        score.end_s = score.end_s.max(duration);
+    }
     if score.end_s > args.max_duration {
         return Err(format!(
             "the score lasts {:.0} s ({:.1} h), longer than --max-duration {} s",
@@ -340,7 +394,10 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     let mut outputs = vec![("-o", args.output.as_path())];
     outputs.extend(args.probe_out.as_deref().map(|csv| ("--probe-out", csv)));
     outputs::check(&outputs)?;
-    let preset = args.instrument.load()?;
+    let mut preset = args.instrument.load()?;
+    if let Some(time_h) = args.start {
+        set_clock(&mut preset, &args.instrument.preset, time_h)?;
+    }
     let mut synth = Synth::new(&preset, rate).map_err(|e| e.to_string())?;
     let mut recorder = match &args.probe_out {
         Some(path) => Some(probe::Recorder::new(&args.probes, &mut synth, path)?),

@@ -13,6 +13,7 @@
 //! [`Voices`]: crate::rt::Voices
 //! [`Mechanics`]: crate::rt::Mechanics
 
+pub mod chiming_clock;
 pub mod grand_piano;
 pub mod mallet_bar;
 mod thrown;
@@ -25,7 +26,11 @@ use crate::instrument::Preset;
 use crate::rt::{Family, SynthError};
 
 /// The families built into every binary, in the order hosts list their presets.
-pub const BUILTIN: &[&dyn Family] = &[&grand_piano::GrandPiano, &mallet_bar::MalletBars];
+pub const BUILTIN: &[&dyn Family] = &[
+    &grand_piano::GrandPiano,
+    &mallet_bar::MalletBars,
+    &chiming_clock::ChimingClock,
+];
 
 /// Families registered at run time, after the built-in ones.
 static REGISTERED: RwLock<Vec<&'static dyn Family>> = RwLock::new(Vec::new());

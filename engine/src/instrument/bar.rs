@@ -11,23 +11,85 @@
 //! hammer and string do. The felt root opens when the mallet leaves, and the
 //! modes ring on in the same tree.
 //!
-//! A uniform free-free bar's modes lie at `β_n² ∝ f_n` with `β_n·L` = 4.7300,
-//! 7.8532, 10.9956 (partials 1 : 2.7565 : 5.4039); each mode's mass seen at a
-//! point `x` is the bar's mass over the mode shape's square there.
+//! A uniform bar's modes lie at `β_n² ∝ f_n`. Free at both ends, `β_n·L` =
+//! 4.7300, 7.8532, 10.9956 (partials 1 : 2.7565 : 5.4039); clamped at one end
+//! (a gong rod, a music-box tine), 1.8751, 4.6941, 7.8548 (partials
+//! 1 : 6.267 : 17.55). Each mode's mass seen at a point `x` is the bar's mass
+//! over the mode shape's square there (shapes normalised to a mean square of
+//! 1 over the bar).
+//!
+//! The same tree serves any body whose modes are known at the struck point
+//! ([`PointMode`], [`MalletBar::from_modes`]): a clock's plate and case struck
+//! by an escape wheel's tooth.
 
 use super::Preset;
-use super::preset::Resonators;
+use super::preset::{BarEnds, Resonators};
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, TreeDescription, TreeError};
 
 /// `β_n·L` of the first free-free bending modes.
-const BETA_L: [f64; 3] = [4.730_040_745, 7.853_204_624, 10.995_607_838];
+const FREE_FREE_BETA_L: [f64; 3] = [4.730_040_745, 7.853_204_624, 10.995_607_838];
+
+/// `β_n·L` of the first clamped-free bending modes.
+const CLAMPED_FREE_BETA_L: [f64; 3] = [1.875_104_069, 4.694_091_133, 7.854_757_438];
+
+impl BarEnds {
+    /// `β_n·L` of the first bending modes.
+    fn beta_l(self) -> &'static [f64; 3] {
+        match self {
+            Self::FreeFree => &FREE_FREE_BETA_L,
+            Self::ClampedFree => &CLAMPED_FREE_BETA_L,
+        }
+    }
+
+    /// Shape of mode `n` at `x` (fraction of the length from the clamped or
+    /// first free end), normalised so its mean square over the bar is 1.
+    pub fn mode_shape(self, n: usize, x: f64) -> f64 {
+        let b = self.beta_l()[n];
+        let bx = b * x;
+        match self {
+            Self::FreeFree => {
+                let sigma = (b.cosh() - b.cos()) / (b.sinh() - b.sin());
+                bx.cosh() + bx.cos() - sigma * (bx.sinh() + bx.sin())
+            }
+            Self::ClampedFree => {
+                let sigma = (b.sinh() - b.sin()) / (b.cosh() + b.cos());
+                bx.cosh() - bx.cos() - sigma * (bx.sinh() - bx.sin())
+            }
+        }
+    }
+
+    /// Frequencies of the first `modes` partials over the fundamental.
+    pub fn partial_ratios(self, modes: usize) -> impl Iterator<Item = f64> {
+        let beta = self.beta_l();
+        beta[..modes.min(beta.len())]
+            .iter()
+            .map(move |b| (b / beta[0]).powi(2))
+    }
+}
+
+/// One mode of a body as a striker sees it at the point it strikes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointMode {
+    /// Frequency, Hz.
+    pub frequency_hz: f64,
+    /// 60 dB decay time, s.
+    pub t60_s: f64,
+    /// The mode's mass seen at the struck point, kg: its modal mass over
+    /// the square of its shape there.
+    pub mass_kg: f64,
+    /// Weight of the mode's velocity at the struck point in the output (the
+    /// shape at the pickup over the shape at the struck point).
+    pub pickup: f64,
+}
 
 /// Everything needed to build one key's bar and mallet.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BarParams {
     /// MIDI key.
     pub key: u8,
+    /// How the bar is held.
+    pub ends: BarEnds,
     /// Frequency of the first bending mode, Hz.
     pub fundamental_hz: f64,
     /// Mass of the bar, kg.
@@ -49,11 +111,30 @@ pub struct BarParams {
 impl BarParams {
     /// Partial frequencies of the bar, Hz.
     pub fn partials_hz(&self) -> Vec<f64> {
-        let beta1 = BETA_L[0];
-        BETA_L[..self.t60_s.len().min(BETA_L.len())]
-            .iter()
-            .map(|b| self.fundamental_hz * (b / beta1).powi(2))
+        self.ends
+            .partial_ratios(self.t60_s.len())
+            .map(|ratio| self.fundamental_hz * ratio)
             .collect()
+    }
+
+    /// The bar's modes seen at the strike point (those with a node there
+    /// left out), weighted for the pickup.
+    pub fn point_modes(&self) -> Vec<PointMode> {
+        let partials = self.partials_hz();
+        let mut modes = Vec::with_capacity(partials.len());
+        for (n, (&f, &t60)) in partials.iter().zip(&self.t60_s).enumerate() {
+            let shape = self.ends.mode_shape(n, self.strike_position);
+            if shape.abs() < NODE_SHAPE {
+                continue;
+            }
+            modes.push(PointMode {
+                frequency_hz: f,
+                t60_s: t60,
+                mass_kg: self.mass_kg / (shape * shape),
+                pickup: self.ends.mode_shape(n, self.pickup_position) / shape,
+            });
+        }
+        modes
     }
 }
 
@@ -62,12 +143,13 @@ impl Preset {
     /// instrument's hammers strike bars.
     pub fn bar_params(&self, key: u8) -> Option<BarParams> {
         let topology = self.topology().ok()?;
-        let Resonators::Bars(bars) = topology.resonators else {
+        let Resonators::Bars(bars, ends) = topology.resonators else {
             return None;
         };
         let mallets = topology.hammers;
         Some(BarParams {
             key,
+            ends,
             fundamental_hz: self.fundamental_hz(key),
             mass_kg: bars.mass_kg,
             t60_s: bars.t60_s.clone(),
@@ -78,6 +160,18 @@ impl Preset {
             start_gap_m: mallets.start_gap_m,
         })
     }
+}
+
+/// What strikes a body: a mass behind a contact law.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Striker {
+    /// Mass, kg.
+    pub mass_kg: f64,
+    /// The contact's compression law (a felt, a leather face, a Hertzian
+    /// steel-on-steel contact: `F = K·x^p`).
+    pub law: FeltLaw,
+    /// Distance from the body when it is thrown, m.
+    pub start_gap_m: f64,
 }
 
 /// Why a bar cannot be built.
@@ -112,17 +206,8 @@ const NODE_SHAPE: f64 = 1e-3;
 
 /// Whether a strike at `position` (fraction of the length) excites any of the
 /// bar's first `modes` modes, i.e. misses a node of at least one.
-pub(crate) fn strikes_a_mode(position: f64, modes: usize) -> bool {
-    (0..modes.min(BETA_L.len())).any(|n| mode_shape(n, position).abs() >= NODE_SHAPE)
-}
-
-/// Shape of free-free mode `n` at `x` (fraction of the length), normalised so
-/// its mean square over the bar is 1.
-fn mode_shape(n: usize, x: f64) -> f64 {
-    let b = BETA_L[n];
-    let sigma = (b.cosh() - b.cos()) / (b.sinh() - b.sin());
-    let bx = b * x;
-    bx.cosh() + bx.cos() - sigma * (bx.sinh() + bx.sin())
+pub(crate) fn strikes_a_mode(ends: BarEnds, position: f64, modes: usize) -> bool {
+    (0..modes.min(ends.beta_l().len())).any(|n| ends.mode_shape(n, position).abs() >= NODE_SHAPE)
 }
 
 /// One struck bar.
@@ -156,39 +241,63 @@ impl MalletBar {
         sample_rate: f64,
         silence_threshold: f64,
     ) -> Result<Self, BarError> {
-        let strike = params.strike_position;
-        let pickup = params.pickup_position;
-        let partials = params.partials_hz();
+        let striker = Striker {
+            mass_kg: params.mallet_mass_kg,
+            law: params.felt,
+            start_gap_m: params.start_gap_m,
+        };
+        Self::from_modes(
+            params.key,
+            &params.point_modes(),
+            &striker,
+            params.fundamental_hz,
+            sample_rate,
+            silence_threshold,
+        )
+    }
+
+    /// A body with `modes` (as seen at the struck point) struck by
+    /// `striker`; `key` names it in errors. It goes to rest once its pickup
+    /// velocity stays below `silence_threshold` (m/s) for two periods of
+    /// `lowest_hz`. Modes at or above 0.45 of `sample_rate` (Hz) are left out.
+    pub fn from_modes(
+        key: u8,
+        modes: &[PointMode],
+        striker: &Striker,
+        lowest_hz: f64,
+        sample_rate: f64,
+        silence_threshold: f64,
+    ) -> Result<Self, BarError> {
         let mut branches = Vec::new();
         let mut weights = Vec::new();
-        for (n, (&f, &t60)) in partials.iter().zip(&params.t60_s).enumerate() {
-            let shape = mode_shape(n, strike);
-            if shape.abs() < NODE_SHAPE || f >= 0.45 * sample_rate {
-                continue; // a node at the strike point, or above Nyquist
+        for (n, mode) in modes.iter().enumerate() {
+            let f = mode.frequency_hz;
+            if f >= 0.45 * sample_rate {
+                continue; // above Nyquist
             }
-            let mass = params.mass_kg / (shape * shape);
+            let mass = mode.mass_kg;
             // Pre-warped so the bilinear transform puts the mode exactly at f.
             let omega = 2.0 * sample_rate * (std::f64::consts::PI * f / sample_rate).tan();
             let stiffness = mass * omega * omega;
-            let damping = 2.0 * mass * 1000f64.ln() / t60;
+            let damping = 2.0 * mass * 1000f64.ln() / mode.t60_s;
             branches.push(parallel([
                 capacitor(&format!("mode{n}"), mass),
                 inductor(&format!("spring{n}"), 1.0 / stiffness),
                 resistor(&format!("loss{n}"), 1.0 / damping),
             ]));
-            weights.push((n, mode_shape(n, pickup) / shape));
+            weights.push((n, mode.pickup));
         }
         // The modes in series; a single mode is its own branch (a series
         // connection needs two children).
         let bar = match branches.len() {
-            0 => return Err(BarError::NoModeStruck { key: params.key }),
+            0 => return Err(BarError::NoModeStruck { key }),
             1 => branches.remove(0),
             _ => series(branches),
         };
         let description = TreeDescription::new(
             "felt",
-            Element::Felt { law: params.felt },
-            series([capacitor("mallet", params.mallet_mass_kg), bar]),
+            Element::Felt { law: striker.law },
+            series([capacitor("mallet", striker.mass_kg), bar]),
         );
         let tree = Bct::new(&description, sample_rate).map_err(BarError::Tree)?;
         let modes = weights
@@ -200,10 +309,10 @@ impl MalletBar {
             mallet: tree.leaf("mallet").map_err(BarError::Tree)?,
             tree,
             modes,
-            start_gap_m: params.start_gap_m,
+            start_gap_m: striker.start_gap_m,
             silence_threshold,
             quiet_samples: 0,
-            sleep_after: (2.0 * sample_rate / params.fundamental_hz).ceil() as u32,
+            sleep_after: (2.0 * sample_rate / lowest_hz).ceil() as u32,
             sounding: false,
             touched: false,
             non_finite_resets: 0,

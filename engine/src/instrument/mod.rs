@@ -11,14 +11,14 @@ mod tuning;
 mod velocity_curve;
 mod voice;
 
-pub use bar::{BarError, BarParams, MalletBar};
+pub use bar::{BarError, BarParams, MalletBar, PointMode, Striker};
 pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
 pub use preset::{
-    ActionSpec, Anchored, BarSet, ComponentInfo, DEFAULT_PRESET_TOML, DamperSet, HammerAnchor,
-    HammerSet, Keyboard, LOSSLESS_FELT, MAX_BAR_MODES, Object, OutputSpec, Preset, PresetError,
-    PropertyEdit, PropertyInfo, Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec, StringAnchor,
-    StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
+    ActionSpec, Anchored, BarEnds, BarSet, ClockSpec, ComponentInfo, DEFAULT_PRESET_TOML,
+    DamperSet, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT, MAX_BAR_MODES, Object, OutputSpec,
+    Preset, PresetError, PropertyEdit, PropertyInfo, Resonators, SoundboardSpec, StrikeAnchor,
+    StrikeSpec, StringAnchor, StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};

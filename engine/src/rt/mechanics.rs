@@ -43,6 +43,11 @@ pub trait Mechanics: Simulated {
     /// Everything at rest, queues emptied (allocates nothing).
     fn reset(&mut self);
 
+    /// The performance is over (an offline render has played its score):
+    /// what runs by itself stops, as a clock whose balance is held, and
+    /// what it has set going finishes and rings out. Nothing by default.
+    fn wind_down(&mut self) {}
+
     /// Takes over where `previous` (another instrument's mechanics) stopped,
     /// as far as it makes sense for this family: pedals and held keys, with
     /// every striker at rest.

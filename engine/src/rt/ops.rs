@@ -42,6 +42,9 @@ pub enum ToWorker {
 
     /// Everything stopped; a new epoch begins.
     Reset,
+    /// The performance is over: mechanisms that run by themselves stop
+    /// (see [`crate::rt::Mechanics::wind_down`]).
+    WindDown,
     /// A new instrument's worker takes over (from the install queue).
     Install {
         /// Whether the new instrument has the old one's shape and carries on
@@ -67,6 +70,16 @@ pub enum Operation {
         speed_m_s: f64,
         /// Whether the una corda has shifted the hammer off one string.
         shifted: bool,
+    },
+    /// Two parts of a mechanism are about to strike each other at `site` (a
+    /// family's numbering of the places its parts collide: a tooth on a
+    /// pallet): graft the site's contact tree and let it strike at
+    /// `speed_m_s`, its approach speed.
+    Impact {
+        /// The site.
+        site: u8,
+        /// Approach speed along the contact's normal, m/s.
+        speed_m_s: f64,
     },
     /// Set `key`'s damper: 0 lifted to 1 fully down.
     Damper {

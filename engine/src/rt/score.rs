@@ -163,7 +163,12 @@ impl ScorePlayer<'_> {
         let block = left.len().min(right.len()).max(1) as u64;
         let split = split.max(1) as u64;
         let tail_limit = self.score.end_sample.saturating_add(max_tail_samples);
+        let mut wound_down = false;
         while !(self.is_over() && (!synth.is_active() || self.sample >= tail_limit)) {
+            if self.is_over() && !wound_down {
+                synth.wind_down();
+                wound_down = true;
+            }
             let block_end = self.sample + block;
             while self.sample < block_end {
                 let piece_end = ((self.sample / split + 1) * split).min(block_end);

@@ -203,6 +203,7 @@ impl Worker {
                 self.begin_epoch(at, message.epoch);
             }
             ToWorker::Clock => self.run_until(at, out),
+            ToWorker::WindDown => self.mechanics_mut().wind_down(),
             // Handled by the host that owns the worker.
             ToWorker::Install { .. } => {}
         }

@@ -181,6 +181,8 @@ impl PianoVoices {
                     }
                 }
             }
+            // A piano's parts strike nothing but strings.
+            Operation::Impact { .. } => {}
         }
     }
 

@@ -28,6 +28,7 @@
 
 mod anchored;
 mod check;
+mod clock_spec;
 mod fields;
 mod objects;
 mod paths;
@@ -41,9 +42,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use anchored::{Anchored, value_at};
+pub use clock_spec::ClockSpec;
 pub use objects::{
-    ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, MAX_BAR_MODES, Object,
-    SoundboardSpec, StringAnchor, StringSet, UNRELAXING_FELT,
+    ActionSpec, BarEnds, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, MAX_BAR_MODES,
+    Object, SoundboardSpec, StringAnchor, StringSet, UNRELAXING_FELT,
 };
 pub use paths::PropertyEdit;
 pub use properties::{ComponentInfo, PropertyInfo, ValueKind};
@@ -95,6 +97,13 @@ pub struct Preset {
         skip_serializing_if = "BTreeMap::is_empty"
     )]
     pub free_free_bars: BTreeMap<String, BarSet>,
+    /// Bars clamped at one end, by name.
+    #[serde(
+        rename = "clamped-free-bars",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub clamped_free_bars: BTreeMap<String, BarSet>,
     /// Felt hammers and mallets, by name.
     #[serde(
         rename = "felt-hammers",
@@ -115,6 +124,9 @@ pub struct Preset {
     /// Soundboards, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub soundboard: BTreeMap<String, SoundboardSpec>,
+    /// Clocks whose trains drive the hammers, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub clock: BTreeMap<String, ClockSpec>,
     /// Which hammers strike which resonator, where.
     #[serde(rename = "strike")]
     pub strikes: Vec<StrikeSpec>,
@@ -310,8 +322,8 @@ impl Preset {
             object.validate(&root.child(name))?;
         }
         let topology = topology::resolve(self.objects()?, &self.strikes, root)?;
-        if let Resonators::Bars(bars) = topology.resonators {
-            check_bar_strikes(self, bars, topology.strike, root)?;
+        if let Resonators::Bars(bars, ends) = topology.resonators {
+            check_bar_strikes(self, bars, ends, topology.strike, root)?;
         }
         check_family(self)?;
         if topology.action.is_some() {
@@ -371,6 +383,11 @@ impl Preset {
         (strings.map(|(n, o)| (n, Object::StiffStrings(o))))
             .chain(hammers.map(|(n, o)| (n, Object::FeltHammers(o))))
             .chain(bars.map(|(n, o)| (n, Object::FreeFreeBars(o))))
+            .chain(
+                self.clamped_free_bars
+                    .iter()
+                    .map(|(n, o)| (n, Object::ClampedFreeBars(o))),
+            )
             .chain(self.dampers.iter().map(|(n, o)| (n, Object::Dampers(o))))
             .chain(
                 self.grand_action
@@ -382,6 +399,7 @@ impl Preset {
                     .iter()
                     .map(|(n, o)| (n, Object::Soundboard(o))),
             )
+            .chain(self.clock.iter().map(|(n, o)| (n, Object::Clock(o))))
     }
 
     /// The objects resolved through their interactions.
@@ -401,13 +419,14 @@ impl Preset {
 fn check_bar_strikes(
     preset: &Preset,
     bars: &BarSet,
+    ends: BarEnds,
     strike: &StrikeSpec,
     root: &Checker,
 ) -> Result<(), PresetError> {
     for key in preset.keyboard.lowest_key..=preset.keyboard.highest_key {
         if let Some(position) = strike.position(key) {
             root.child(&format!("strike/key/{key}")).require(
-                crate::instrument::bar::strikes_a_mode(position, bars.t60_s.len()),
+                crate::instrument::bar::strikes_a_mode(ends, position, bars.t60_s.len()),
                 "position",
                 position,
                 "off a node of at least one mode of the bar",
@@ -472,7 +491,7 @@ mod tests {
         assert!(t.action.is_some() && t.dampers.is_some() && t.soundboard.is_some());
         let bars = Preset::builtin("mallet-bar").unwrap().unwrap();
         let t = bars.topology().unwrap();
-        assert!(matches!(t.resonators, Resonators::Bars(_)));
+        assert!(matches!(t.resonators, Resonators::Bars(..)));
         assert!(t.action.is_none() && t.dampers.is_none() && t.soundboard.is_none());
         assert!(Preset::builtin("harpsichord").is_none());
     }

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::PresetError;
 use super::anchored::{Anchored, value_at};
 use super::check::Checker;
+use super::clock_spec::ClockSpec;
 use crate::resonators::SoundboardParams;
 use crate::wdf::{FeltLaw, UNUSED_RELAXATION_S};
 
@@ -32,6 +33,9 @@ pub enum Object<'a> {
     StiffStrings(&'a StringSet),
     /// One uniform free-free bar per key.
     FreeFreeBars(&'a BarSet),
+    /// One uniform bar per key clamped at one end (a clock's gong rod, a
+    /// music box's tine).
+    ClampedFreeBars(&'a BarSet),
     /// One felt hammer (or mallet) per key.
     FeltHammers(&'a HammerSet),
     /// Dampers that press on the strings of released keys.
@@ -40,6 +44,8 @@ pub enum Object<'a> {
     GrandAction(&'a ActionSpec),
     /// A body of resonant modes that radiates the bridge's motion.
     Soundboard(&'a SoundboardSpec),
+    /// A chiming clock whose trains lift the hammers.
+    Clock(&'a ClockSpec),
 }
 
 impl Object<'_> {
@@ -48,10 +54,12 @@ impl Object<'_> {
         match self {
             Self::StiffStrings(_) => "stiff-strings",
             Self::FreeFreeBars(_) => "free-free-bars",
+            Self::ClampedFreeBars(_) => "clamped-free-bars",
             Self::FeltHammers(_) => "felt-hammers",
             Self::Dampers(_) => "dampers",
             Self::GrandAction(_) => "grand-action",
             Self::Soundboard(_) => "soundboard",
+            Self::Clock(_) => "clock",
         }
     }
 
@@ -59,13 +67,25 @@ impl Object<'_> {
     pub(super) fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         match self {
             Self::StiffStrings(set) => set.validate(c),
-            Self::FreeFreeBars(set) => set.validate(c),
+            Self::FreeFreeBars(set) | Self::ClampedFreeBars(set) => set.validate(c),
             Self::FeltHammers(set) => set.validate(c),
             Self::Dampers(set) => set.validate(c),
             Self::GrandAction(spec) => spec.validate(c),
             Self::Soundboard(spec) => spec.validate(c),
+            Self::Clock(spec) => spec.validate(c),
         }
     }
+}
+
+/// How a bar is held, which sets its modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarEnds {
+    /// Free at both ends, resting on its nodes (marimba, celesta):
+    /// partials 1 : 2.7565 : 5.4039.
+    FreeFree,
+    /// Clamped at one end (a gong rod, a music-box tine): partials
+    /// 1 : 6.267 : 17.55. Positions along it are measured from the clamp.
+    ClampedFree,
 }
 
 /// Stiff strings: one in the low bass, pairs, then triples, tuned in unison.

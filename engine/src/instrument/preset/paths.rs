@@ -212,11 +212,15 @@ fn own_fields<'a>(preset: &'a mut Preset, head: &str) -> Option<&'a mut dyn Fiel
         Some(x)
     } else if let Some(x) = preset.free_free_bars.get_mut(head) {
         Some(x)
+    } else if let Some(x) = preset.clamped_free_bars.get_mut(head) {
+        Some(x)
     } else if let Some(x) = preset.dampers.get_mut(head) {
         Some(x)
     } else if let Some(x) = preset.grand_action.get_mut(head) {
         Some(x)
     } else if let Some(x) = preset.soundboard.get_mut(head) {
+        Some(x)
+    } else if let Some(x) = preset.clock.get_mut(head) {
         Some(x)
     } else {
         None

@@ -8,7 +8,10 @@ use serde::{Deserialize, Serialize};
 use super::PresetError;
 use super::anchored::{Anchored, value_at};
 use super::check::Checker;
-use super::objects::{ActionSpec, BarSet, DamperSet, HammerSet, Object, SoundboardSpec, StringSet};
+use super::clock_spec::ClockSpec;
+use super::objects::{
+    ActionSpec, BarEnds, BarSet, DamperSet, HammerSet, Object, SoundboardSpec, StringSet,
+};
 
 /// One `[[strike]]`: a set of hammers striking a resonator, key by key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,8 +56,8 @@ impl Anchored for StrikeAnchor {
 pub enum Resonators<'a> {
     /// Strings on a bridge.
     Strings(&'a StringSet),
-    /// Free bars.
-    Bars(&'a BarSet),
+    /// Bars: free at both ends, or clamped at one.
+    Bars(&'a BarSet, BarEnds),
 }
 
 /// A preset's objects resolved through its interactions: what the engine builds.
@@ -73,6 +76,8 @@ pub struct Topology<'a> {
     pub action: Option<&'a ActionSpec>,
     /// The body the resonators drive, if any.
     pub soundboard: Option<&'a SoundboardSpec>,
+    /// The clock whose trains lift the hammers, if any.
+    pub clock: Option<&'a ClockSpec>,
 }
 
 /// Resolves the interactions among `objects`, checking the strike's anchors
@@ -112,7 +117,8 @@ pub(super) fn resolve<'a>(
     };
     let (resonators, max_position) = match object("strike:target", &strike.target)? {
         Object::StiffStrings(set) => (Resonators::Strings(set), 0.5),
-        Object::FreeFreeBars(set) => (Resonators::Bars(set), 0.99),
+        Object::FreeFreeBars(set) => (Resonators::Bars(set, BarEnds::FreeFree), 0.99),
+        Object::ClampedFreeBars(set) => (Resonators::Bars(set, BarEnds::ClampedFree), 0.99),
         other => {
             return Err(topology(format!(
                 "strike:target `{}` is a {}, which cannot be struck",
@@ -142,12 +148,14 @@ pub(super) fn resolve<'a>(
         dampers: None,
         action: None,
         soundboard: None,
+        clock: None,
     };
     for (name, object) in objects {
         let (role, link, target) = match object {
             Object::Dampers(set) => ("on", &set.on, &strike.target),
             Object::GrandAction(spec) => ("drives", &spec.drives, &strike.hammers),
             Object::Soundboard(spec) => ("driven_by", &spec.driven_by, &strike.target),
+            Object::Clock(spec) => ("drives", &spec.drives, &strike.hammers),
             _ if name == strike.hammers || name == strike.target => continue,
             other => {
                 return Err(topology(format!(
@@ -169,7 +177,7 @@ pub(super) fn resolve<'a>(
         }
         let slot_taken = match object {
             Object::Dampers(set) => {
-                if matches!(resonators, Resonators::Bars(_)) {
+                if matches!(resonators, Resonators::Bars(..)) {
                     return Err(topology(format!(
                         "[dampers.{name}] can only press on stiff-strings"
                     )));
@@ -178,6 +186,7 @@ pub(super) fn resolve<'a>(
             }
             Object::GrandAction(spec) => found.action.replace(spec).is_some(),
             Object::Soundboard(spec) => found.soundboard.replace(spec).is_some(),
+            Object::Clock(spec) => found.clock.replace(spec).is_some(),
             _ => false,
         };
         if slot_taken {

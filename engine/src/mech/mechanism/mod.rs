@@ -16,6 +16,7 @@
 //! - [`integrator`]: SDIRK2 with error control, step limits.
 //! - [`linear`]: small dense solves.
 //! - [`runtime`]: [`Mechanism`] and its [`Model`](crate::mech::Model) impl.
+//! - [`impacts`]: where parts strike each other, and the mass each blow meets.
 //! - [`properties`]: property paths, ranges and units.
 //! - [`shapes`]: every primitive's world placement, for drawing.
 //! - [`driver`]: a tiny adaptive loop for tests, benchmarks and the editor.
@@ -25,6 +26,7 @@ pub mod description;
 pub mod driver;
 pub mod dynamics;
 pub mod geometry;
+pub mod impacts;
 pub mod integrator;
 pub mod linear;
 pub mod properties;
@@ -35,6 +37,7 @@ pub mod structure;
 pub use build::BuildError;
 pub use description::MechanismDescription;
 pub use driver::{RunStats, Stepper, run};
+pub use impacts::ContactSite;
 pub use integrator::IntegrationParameters;
 pub use properties::{PROPERTIES, PropertyInfo};
 pub use runtime::Mechanism;
@@ -42,6 +45,10 @@ pub use shapes::PlacedShape;
 
 /// Gelsey's escapement (Figs. 12–13), embedded at build time.
 pub const ESCAPEMENT_TOML: &str = include_str!("../../../../presets/clockwork/escapement.toml");
+/// The going train of the chiming bracket clock, in SI units, embedded at
+/// build time.
+pub const BRACKET_MOVEMENT_TOML: &str =
+    include_str!("../../../../presets/clockwork/bracket-movement.toml");
 /// Gelsey's ratchet (Fig. 18), embedded at build time.
 pub const RATCHET_TOML: &str = include_str!("../../../../presets/clockwork/ratchet.toml");
 
@@ -51,9 +58,10 @@ pub fn builtin(name: &str) -> Option<&'static str> {
     match name {
         "escapement" => Some(ESCAPEMENT_TOML),
         "ratchet" => Some(RATCHET_TOML),
+        "bracket-movement" => Some(BRACKET_MOVEMENT_TOML),
         _ => None,
     }
 }
 
 /// Names accepted by [`builtin`].
-pub const BUILTIN_NAMES: &[&str] = &["escapement", "ratchet"];
+pub const BUILTIN_NAMES: &[&str] = &["escapement", "ratchet", "bracket-movement"];

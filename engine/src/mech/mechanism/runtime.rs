@@ -158,6 +158,18 @@ impl Mechanism {
         matches!(self.structure.parts[p].motion, Motion::Revolute { .. })
     }
 
+    /// Takes `other`'s state (positions, velocities, time) if it has the
+    /// same subsystems; returns whether it did. Allocates nothing.
+    pub fn continue_from(&mut self, other: &Mechanism) -> bool {
+        if self.q.len() != other.q.len() {
+            return false;
+        }
+        self.q.copy_from_slice(&other.q);
+        self.v.copy_from_slice(&other.v);
+        self.time = other.time;
+        true
+    }
+
     /// Mechanism time of the last `initialize` or accepted `advance` (s).
     pub fn time(&self) -> f64 {
         self.time

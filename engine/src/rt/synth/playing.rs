@@ -45,6 +45,12 @@ impl Synth {
         self.apply(SynthEvent::AllNotesOff);
     }
 
+    /// The performance is over: mechanisms that run by themselves stop (a
+    /// clock is held), and what sounds rings out.
+    pub fn wind_down(&mut self) {
+        self.send(ToWorker::WindDown);
+    }
+
     /// Sets a mechanical property by path (e.g. `action:curve`, see
     /// [`crate::families::grand_piano::action::Action`]); the worker refuses non-finite and
     /// out-of-range values and unknown paths (and counts them).

@@ -1,0 +1,353 @@
+//! The chiming clock's mechanics, as the worker drives them: the going
+//! train ([`Movement`]) ticking and keeping time, the chime train ringing
+//! the Westminster quarters when the minute hand passes each quarter, the
+//! strike train counting the hour after the hour's chime, and MIDI notes
+//! striking the rods directly.
+
+use super::movement::{Blow, Movement};
+use super::trains::{FallingHammer, PinTrain};
+use super::westminster;
+use crate::instrument::{ClockSpec, Preset, VelocityCurve};
+use crate::mech::{Model, ModelState, StepAdjustment};
+use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
+use crate::rt::{Mechanics, Operation, SynthEvent};
+
+/// Pins on the strike train's pin wheel, one blow each.
+pub const STRIKE_PINS: usize = 8;
+
+/// Seconds in a quarter of an hour.
+const QUARTER_S: f64 = 900.0;
+
+/// Operations one control step may produce at most; more are dropped.
+const OPERATIONS: usize = 256;
+
+/// The clock's fields the worker changes while it runs, and what they set.
+const LIVE: &[&str] = &[
+    "running",
+    "time_h",
+    "wound",
+    "balance_inertia_kg_m2",
+    "hairspring_n_m_per_rad",
+];
+
+/// Which hammer of the strike train is the hour's (after the four bells').
+const HOUR_HAMMER: usize = 4;
+
+/// A chiming clock's going, chime and strike trains.
+#[derive(Debug)]
+pub struct ClockMechanics {
+    spec: ClockSpec,
+    /// The clock's preset object name: its live paths are `NAME:field`.
+    name: String,
+    movement: Movement,
+    chime: PinTrain,
+    strike: PinTrain,
+    /// Quarters since midnight the hands had passed at the last step.
+    quarters_passed: i64,
+    /// Hours the strike train has yet to count when the chime locks.
+    hour_to_strike: Option<usize>,
+    velocity: VelocityCurve,
+    /// What the last step did, in time order.
+    operations: Vec<Operation>,
+    /// The clock's live properties, declared.
+    live: Vec<(String, PropertyInfo)>,
+    /// Blows of the movement's parts so far.
+    blows: u64,
+}
+
+impl ClockMechanics {
+    /// The clock of `preset` (its first `[clock.NAME]`), hands set, barrels
+    /// at rest where the last quarter left them. Allocates.
+    pub fn new(preset: &Preset) -> Option<Self> {
+        let (name, spec) = preset.clock.iter().next()?;
+        let spec = spec.clone();
+        let movement = Movement::new(&spec);
+        let mut clock = Self {
+            chime: PinTrain::new(westminster::SLOTS, spec.chime_torque_n_m, &spec),
+            strike: PinTrain::new(STRIKE_PINS, spec.strike_torque_n_m, &spec),
+            movement,
+            quarters_passed: 0,
+            hour_to_strike: None,
+            velocity: preset.velocity,
+            operations: Vec::with_capacity(OPERATIONS),
+            live: LIVE
+                .iter()
+                .filter_map(|field| {
+                    let path = format!("{name}:{field}");
+                    let declared = preset.property_info(&path)?;
+                    let value = preset.get(&path)?;
+                    let (min, max) = declared.range;
+                    let info = PropertyInfo::new(
+                        field,
+                        declared.description,
+                        declared.unit,
+                        min,
+                        max,
+                        value,
+                    );
+                    Some((path, info))
+                })
+                .collect(),
+            name: name.clone(),
+            spec,
+            blows: 0,
+        };
+        clock.set_hands(clock.spec.time_h * 3600.0);
+        Some(clock)
+    }
+
+    /// Sets the hands to `time_s` (s after midnight): the chime barrel rests
+    /// where the last quarter left it, nothing is ringing.
+    fn set_hands(&mut self, time_s: f64) {
+        self.movement.set_dial_time_s(time_s);
+        self.quarters_passed = (time_s / QUARTER_S).floor() as i64;
+        let last_quarter = self.quarters_passed.rem_euclid(4) as usize;
+        let quarter = if last_quarter == 0 { 4 } else { last_quarter };
+        self.chime.rest_at(westminster::rest_slot(quarter));
+        self.strike.rest_at(0);
+        self.chime.stop();
+        self.strike.stop();
+        self.hour_to_strike = None;
+    }
+
+    /// The going train.
+    pub fn movement(&self) -> &Movement {
+        &self.movement
+    }
+
+    /// The clock's values.
+    pub fn spec(&self) -> &ClockSpec {
+        &self.spec
+    }
+
+    /// Blows of the movement's parts so far.
+    pub fn blows(&self) -> u64 {
+        self.blows
+    }
+
+    /// Whether the chime or strike train is turning.
+    pub fn is_chiming(&self) -> bool {
+        self.chime.is_running() || self.strike.is_running() || self.hour_to_strike.is_some()
+    }
+
+    fn push(&mut self, operation: Operation) {
+        if self.operations.len() < OPERATIONS {
+            self.operations.push(operation);
+        }
+    }
+
+    /// The rod a train's hammer strikes.
+    fn rod_of(&self, hammer: usize) -> u8 {
+        match self.spec.bell_keys().get(hammer) {
+            Some(&key) => key,
+            None => self.spec.hour_key,
+        }
+    }
+
+    /// Releases the trains when the minute hand passes a quarter.
+    fn release_quarters(&mut self) {
+        let passed = (self.movement.dial_time_s() / QUARTER_S).floor() as i64;
+        while self.quarters_passed < passed {
+            self.quarters_passed += 1;
+            let quarter = self.quarters_passed.rem_euclid(4) as usize;
+            let changes = if quarter == 0 { 4 } else { quarter };
+            self.chime.release(changes * westminster::SLOTS_PER_CHANGE);
+            if quarter == 0 {
+                let hour = (self.quarters_passed / 4).rem_euclid(12) as usize;
+                self.hour_to_strike = Some(if hour == 0 { 12 } else { hour });
+            }
+        }
+    }
+
+    fn land(&mut self, t_s: f64) {
+        let mut landed = [None; 16];
+        let mut count = 0;
+        let mut keep = |h: FallingHammer| {
+            if count < landed.len() {
+                landed[count] = Some(h);
+                count += 1;
+            }
+        };
+        self.chime.land(t_s, &mut keep);
+        self.strike.land(t_s, &mut keep);
+        for hammer in landed.iter().flatten() {
+            let key = self.rod_of(hammer.hammer);
+            self.push(Operation::Strike {
+                key,
+                speed_m_s: hammer.speed_m_s,
+                shifted: false,
+            });
+        }
+    }
+
+    fn apply_live(&mut self, field: &str, value: f64) -> bool {
+        match field {
+            "running" => {
+                self.spec.running = value >= 0.5;
+                self.movement.set_running(self.spec.running);
+            }
+            "time_h" => {
+                self.spec.time_h = value;
+                self.set_hands(value * 3600.0);
+            }
+            "wound" => {
+                self.spec.wound = value;
+                self.movement.set_wound(value);
+            }
+            "balance_inertia_kg_m2" => {
+                self.spec.balance_inertia_kg_m2 = value;
+                self.movement
+                    .set_mechanism_property("parts/balance:inertia", value);
+            }
+            "hairspring_n_m_per_rad" => {
+                self.spec.hairspring_n_m_per_rad = value;
+                self.movement
+                    .set_mechanism_property("springs/hairspring:stiffness", value);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn clock(mechanics: &dyn Mechanics) -> Option<&Self> {
+        mechanics.as_any().downcast_ref()
+    }
+}
+
+impl Model for ClockMechanics {
+    fn initialize(&mut self, _t: f64) {}
+
+    fn advance(&mut self, t0: f64, t1: f64) -> Option<StepAdjustment> {
+        let mut blows = [None::<Blow>; 32];
+        let mut count = 0;
+        self.movement.run_to(t1, &mut |blow| {
+            if count < blows.len() {
+                blows[count] = Some(blow);
+                count += 1;
+            }
+        });
+        for blow in blows.iter().flatten() {
+            self.blows += 1;
+            if let Ok(site) = u8::try_from(blow.site) {
+                self.push(Operation::Impact {
+                    site,
+                    speed_m_s: blow.speed_m_s,
+                });
+            }
+        }
+        self.release_quarters();
+        self.chime.step(t0, t1, westminster::bell_at);
+        if self.strike.step(t0, t1, |_| Some(HOUR_HAMMER)) {
+            // The strike train counted its hour.
+        }
+        if !self.chime.is_running()
+            && let Some(hours) = self.hour_to_strike.take()
+        {
+            self.strike.release(hours);
+        }
+        self.land(t1);
+        None
+    }
+
+    fn save_state(&self) -> ModelState {
+        self.movement.save_state()
+    }
+
+    fn may_reject_steps(&self) -> bool {
+        false
+    }
+
+    fn restore_state(&mut self, _state: &ModelState) {}
+}
+
+impl PropertyAccess for ClockMechanics {
+    fn property(&self, path: &str) -> Option<f64> {
+        let (name, field) = path.split_once(':')?;
+        if name != self.name {
+            return None;
+        }
+        Some(match field {
+            "running" => f64::from(u8::from(self.movement.is_running())),
+            "time_h" => self.movement.dial_time_s() / 3600.0,
+            "wound" => self.movement.wound(),
+            "balance_inertia_kg_m2" => self.spec.balance_inertia_kg_m2,
+            "hairspring_n_m_per_rad" => self.spec.hairspring_n_m_per_rad,
+            _ => return None,
+        })
+    }
+
+    fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
+        let unknown = || PropertyError::UnknownPath(path.to_string());
+        let (name, field) = path.split_once(':').ok_or_else(unknown)?;
+        if name != self.name || !self.apply_live(field, value) {
+            return Err(unknown());
+        }
+        Ok(())
+    }
+}
+
+impl Mechanics for ClockMechanics {
+    fn perform(&mut self, _t_s: f64, event: SynthEvent, now: &mut dyn FnMut(Operation)) {
+        if let SynthEvent::NoteOn { key, velocity } = event
+            && velocity > 0.0
+        {
+            now(Operation::Strike {
+                key,
+                speed_m_s: self.velocity.speed(f64::from(velocity)),
+                shifted: false,
+            });
+        }
+    }
+
+    fn drain_operations(&mut self, out: &mut dyn FnMut(Operation)) {
+        for operation in self.operations.drain(..) {
+            out(operation);
+        }
+    }
+
+    /// The clock stops (its balance held); a chime or strike in progress
+    /// finishes, as it would on a real clock, whose trains have springs of
+    /// their own.
+    fn wind_down(&mut self) {
+        self.spec.running = false;
+        self.movement.set_running(false);
+    }
+
+    fn reset(&mut self) {
+        self.chime.stop();
+        self.strike.stop();
+        self.hour_to_strike = None;
+        self.operations.clear();
+    }
+
+    fn continue_motion_from(&mut self, previous: &dyn Mechanics) {
+        let Some(old) = Self::clock(previous) else {
+            return;
+        };
+        self.movement.continue_from(&old.movement);
+        // The values this build changed take effect; the rest carries on.
+        self.movement.apply_changes(&self.spec, &old.spec);
+        self.chime = old.chime.clone();
+        self.strike = old.strike.clone();
+        self.chime.retune(self.spec.chime_torque_n_m, &self.spec);
+        self.strike.retune(self.spec.strike_torque_n_m, &self.spec);
+        self.quarters_passed = old.quarters_passed;
+        self.hour_to_strike = old.hour_to_strike;
+        self.blows = old.blows;
+        if self.spec.time_h != old.spec.time_h {
+            self.set_hands(self.spec.time_h * 3600.0);
+        }
+    }
+
+    fn declare_properties(&self, tree: &mut PropertyTree) {
+        for (path, info) in &self.live {
+            let (component, _) = path.split_once(':').expect("a preset path has a component");
+            tree.add_component(component);
+            tree.declare(component, info.clone());
+        }
+    }
+
+    fn striker_travel(&self, _key: u8) -> Option<f64> {
+        None
+    }
+}

@@ -1,0 +1,285 @@
+//! The going train: the `bracket-movement` mechanism (mainspring, gear train,
+//! lever escapement, balance) stepped by its own adaptive integrator, the
+//! blows its parts strike each other found as they happen, and the time its
+//! hands show read from the escape wheel's turning.
+
+use std::f64::consts::TAU;
+
+use crate::instrument::ClockSpec;
+use crate::mech::mechanism::{
+    BRACKET_MOVEMENT_TOML, ContactSite, IntegrationParameters, Mechanism, Stepper,
+};
+use crate::mech::{Model, ModelState};
+use crate::props::PropertyAccess;
+
+/// How long a turn of the escape wheel takes when the clock keeps time, s:
+/// 10 teeth, one per 0.4 s swing of the balance. The centre wheel (the
+/// minute hand) turns once in 900 of them.
+pub const ESCAPE_WHEEL_TURN_S: f64 = 4.0;
+
+/// Turns of the mainspring's barrel when fully wound.
+pub const WOUND_TURNS: f64 = 8.0;
+
+/// Slowest approach that counts as a blow, m/s: slower touches are the
+/// parts sliding into each other.
+const SLOWEST_BLOW_M_S: f64 = 2e-3;
+
+/// Shortest step of the movement's integrator, s.
+const MIN_STEP_S: f64 = 1e-10;
+
+/// At most this many integrator steps per call of [`Movement::run_to`]:
+/// a bound on the work of one control step.
+const MAX_STEPS_PER_CALL: usize = 20_000;
+
+/// A blow of one part on another.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Blow {
+    /// When, s.
+    pub t_s: f64,
+    /// Which site (index into [`Movement::sites`]).
+    pub site: usize,
+    /// Approach speed along the contact's normal, m/s.
+    pub speed_m_s: f64,
+    /// The mass the blow meets, kg.
+    pub mass_kg: f64,
+    /// Where, in the drawing, m.
+    pub point: [f64; 2],
+}
+
+/// The going train of a chiming clock.
+#[derive(Debug, Clone)]
+pub struct Movement {
+    mechanism: Mechanism,
+    stepper: Stepper,
+    sites: Vec<ContactSite>,
+    /// Whether each site was touching after the last step.
+    touching: Vec<bool>,
+    /// Scratch: the sites touching after this step.
+    seen: Vec<bool>,
+    /// Escape wheel angle when the hands showed `start_time_s`, rad.
+    wheel_at_start: f64,
+    /// The time the hands showed at the start, s after midnight.
+    start_time_s: f64,
+    running: bool,
+    /// Set when the integrator failed: the movement has seized.
+    seized: bool,
+}
+
+impl Movement {
+    /// The movement of `spec`, at rest with the balance drawn in its pose
+    /// and the hands at `spec.time_h`. Allocates.
+    pub fn new(spec: &ClockSpec) -> Self {
+        let mut mechanism =
+            Mechanism::from_toml(BRACKET_MOVEMENT_TOML).expect("the embedded movement is tested");
+        mechanism.set_parameters(IntegrationParameters {
+            // The drawing is in metres: no contact deeper than 50 µm.
+            max_overlap: 5e-5,
+            // The balance swings in 0.4 s.
+            max_step: 2e-3,
+            ..IntegrationParameters::default()
+        });
+        let sites = mechanism.contact_sites();
+        let mut movement = Self {
+            stepper: Stepper::start(&mut mechanism, 0.0, 1e-4, MIN_STEP_S),
+            touching: vec![false; sites.len()],
+            seen: vec![false; sites.len()],
+            sites,
+            mechanism,
+            wheel_at_start: 0.0,
+            start_time_s: spec.time_h * 3600.0,
+            running: spec.running,
+            seized: false,
+        };
+        movement.apply(spec);
+        movement.wheel_at_start = movement.wheel_angle();
+        movement
+    }
+
+    /// Takes `spec`'s values: the balance, the hairspring, the winding.
+    pub fn apply(&mut self, spec: &ClockSpec) {
+        let m = &mut self.mechanism;
+        let _ = m.set_property("parts/balance:inertia", spec.balance_inertia_kg_m2);
+        let _ = m.set_property("springs/hairspring:stiffness", spec.hairspring_n_m_per_rad);
+        self.set_wound(spec.wound);
+        self.set_running(spec.running);
+    }
+
+    /// Carries on what `old` (the same movement built with other values) is
+    /// doing: its parts' motion, its blows in progress, its hands and
+    /// winding. Allocates nothing.
+    pub fn continue_from(&mut self, old: &Movement) {
+        self.mechanism.continue_from(&old.mechanism);
+        let relaxed = old
+            .mechanism
+            .property("springs/mainspring:relaxed")
+            .unwrap_or(0.0);
+        let _ = self
+            .mechanism
+            .set_property("springs/mainspring:relaxed", relaxed);
+        self.stepper = old.stepper;
+        if self.touching.len() == old.touching.len() {
+            self.touching.copy_from_slice(&old.touching);
+        }
+        self.wheel_at_start = old.wheel_at_start;
+        self.start_time_s = old.start_time_s;
+        self.running = old.running;
+        self.seized = old.seized;
+    }
+
+    /// Takes the values of `spec` that differ from `old`'s: the balance and
+    /// hairspring at once, the winding and running state as set.
+    pub fn apply_changes(&mut self, spec: &ClockSpec, old: &ClockSpec) {
+        let m = &mut self.mechanism;
+        let _ = m.set_property("parts/balance:inertia", spec.balance_inertia_kg_m2);
+        let _ = m.set_property("springs/hairspring:stiffness", spec.hairspring_n_m_per_rad);
+        if spec.wound != old.wound {
+            self.set_wound(spec.wound);
+        }
+        if spec.running != old.running {
+            self.set_running(spec.running);
+        }
+    }
+
+    /// Winds the mainspring to `wound` (0 run down to 1 fully wound) from
+    /// where the barrel is now.
+    pub fn set_wound(&mut self, wound: f64) {
+        let barrel = self
+            .mechanism
+            .property("parts/barrel:position")
+            .unwrap_or(0.0);
+        let relaxed = barrel - wound.clamp(0.0, 1.0) * WOUND_TURNS * TAU;
+        let _ = self
+            .mechanism
+            .set_property("springs/mainspring:relaxed", relaxed);
+    }
+
+    /// How far the mainspring is wound now, 0 to 1.
+    pub fn wound(&self) -> f64 {
+        let m = &self.mechanism;
+        let barrel = m.property("parts/barrel:position").unwrap_or(0.0);
+        let relaxed = m.property("springs/mainspring:relaxed").unwrap_or(0.0);
+        ((barrel - relaxed) / (WOUND_TURNS * TAU)).clamp(0.0, 1.0)
+    }
+
+    /// Starts (true) or stops (false) the clock: a stopped clock's balance is
+    /// held where it is.
+    pub fn set_running(&mut self, running: bool) {
+        if self.running && !running {
+            for path in [
+                "parts/wheel:velocity",
+                "parts/lever:velocity",
+                "parts/balance:velocity",
+            ] {
+                let _ = self.mechanism.set_property(path, 0.0);
+            }
+        }
+        self.running = running;
+    }
+
+    /// Whether the balance swings.
+    pub fn is_running(&self) -> bool {
+        self.running && !self.seized
+    }
+
+    /// Whether the integrator failed and the movement stopped for good.
+    pub fn is_seized(&self) -> bool {
+        self.seized
+    }
+
+    /// Every site where parts strike each other.
+    pub fn sites(&self) -> &[ContactSite] {
+        &self.sites
+    }
+
+    /// The mechanism as it is now.
+    pub fn mechanism(&self) -> &Mechanism {
+        &self.mechanism
+    }
+
+    /// Sets a property of the mechanism (`parts/balance:inertia`, …).
+    pub fn set_mechanism_property(&mut self, path: &str, value: f64) -> bool {
+        self.mechanism.set_property(path, value).is_ok()
+    }
+
+    /// The escape wheel's angle, rad (it turns clockwise: decreasing).
+    pub fn wheel_angle(&self) -> f64 {
+        self.mechanism
+            .property("parts/wheel:position")
+            .unwrap_or(0.0)
+    }
+
+    /// The balance's angle, rad.
+    pub fn balance_angle(&self) -> f64 {
+        self.mechanism
+            .property("parts/balance:position")
+            .unwrap_or(0.0)
+    }
+
+    /// The time the hands show, s after midnight (growing past a day).
+    pub fn dial_time_s(&self) -> f64 {
+        let turns = (self.wheel_at_start - self.wheel_angle()) / TAU;
+        self.start_time_s + turns * ESCAPE_WHEEL_TURN_S
+    }
+
+    /// Sets the hands to `time_s` (s after midnight) without moving the train.
+    pub fn set_dial_time_s(&mut self, time_s: f64) {
+        self.start_time_s = time_s;
+        self.wheel_at_start = self.wheel_angle();
+    }
+
+    /// The simulated time the movement has reached, s.
+    pub fn time_s(&self) -> f64 {
+        self.stepper.time()
+    }
+
+    /// Runs the movement to `t_s`, handing every blow to `on_blow` as it
+    /// happens. A stopped clock only keeps its clock: nothing moves.
+    pub fn run_to(&mut self, t_s: f64, on_blow: &mut dyn FnMut(Blow)) {
+        if !self.is_running() {
+            // Nothing moves; the movement goes on from here when started.
+            self.stepper = Stepper::start(&mut self.mechanism, t_s, 1e-4, MIN_STEP_S);
+            return;
+        }
+        let Self {
+            mechanism,
+            stepper,
+            sites,
+            touching,
+            seen,
+            ..
+        } = self;
+        let result = stepper.advance(mechanism, t_s, MAX_STEPS_PER_CALL, |m, t, _h| {
+            let was_touching = &mut touching[..];
+            let now_touching = &mut seen[..];
+            now_touching.fill(false);
+            let contacts = m.contacts().len();
+            for i in 0..contacts {
+                let c = m.contacts()[i];
+                let Some(site) = m.site_of(sites, &c) else {
+                    continue;
+                };
+                now_touching[site] = true;
+                if !was_touching[site] && c.rate > SLOWEST_BLOW_M_S {
+                    was_touching[site] = true;
+                    on_blow(Blow {
+                        t_s: t,
+                        site,
+                        speed_m_s: c.rate,
+                        mass_kg: m.impact_mass(&c),
+                        point: [c.point.x, c.point.y],
+                    });
+                }
+            }
+            // Sites no contact touches now have let go.
+            was_touching.copy_from_slice(now_touching);
+        });
+        if result.is_err() {
+            self.seized = true;
+        }
+    }
+
+    /// The movement's state: positions and velocities of its subsystems.
+    pub fn save_state(&self) -> ModelState {
+        self.mechanism.save_state()
+    }
+}

@@ -1,0 +1,198 @@
+//! The chiming clock's audio-rate side: its rods, each with its hammer (the
+//! trains' blows and MIDI notes strike them), and the places where the
+//! movement's parts strike each other, each a contact grafted onto the
+//! plate and case that ring with the tick.
+//!
+//! Each site has a tree of its own holding the whole body's modes as seen
+//! from there. The body is linear, so the sites' rings add up as the one
+//! body's would; what the separate trees leave out is a blow feeling the
+//! body still ringing from another site's blow, a fraction of a millinewton
+//! against newtons of contact force.
+
+use std::any::Any;
+
+use super::case;
+use super::movement::{Blow, Movement};
+use crate::families::mallet_bar::BarVoices;
+use crate::instrument::{ClockSpec, MalletBar, Preset, PresetError, Rebound, Striker};
+use crate::rt::{CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, mix, write_bus};
+use crate::wdf::FeltLaw;
+
+/// Hertz's exponent for a steel tooth's tip on a steel pallet.
+const HERTZ_EXPONENT: f64 = 1.5;
+
+/// How long the movement is run, off the audio thread, to find where its
+/// parts strike and the mass each blow meets, s of clock time: a few beats.
+const SURVEY_S: f64 = 2.5;
+
+/// A blow's contact tree starts its flight this far from contact, m: the
+/// mechanism hands it over as the parts meet.
+const IMPACT_GAP_M: f64 = 1e-6;
+
+/// Rods and ticking sites.
+#[derive(Debug)]
+pub struct ClockVoices {
+    rods: BarVoices,
+    /// Each site's contact tree, if the survey saw a blow there.
+    sites: Vec<Option<MalletBar>>,
+    /// Left and right gains of the ticks.
+    tick_gains: [f64; 2],
+    bus: Box<[[f64; 2]; CHUNK]>,
+    rod_left: Box<[f32; CHUNK]>,
+    rod_right: Box<[f32; CHUNK]>,
+}
+
+impl ClockVoices {
+    /// The rods and movement of `preset` at `sample_rate` (Hz).
+    pub fn new(preset: &Preset, spec: &ClockSpec, sample_rate: f64) -> Result<Self, SynthError> {
+        let rods = BarVoices::new(preset, sample_rate)?;
+        let gain = preset.output.gain_per_newton;
+        let law = FeltLaw::elastic(spec.pallet_stiffness, HERTZ_EXPONENT);
+        let first_blows = survey(spec);
+        let mut sites = Vec::with_capacity(first_blows.len());
+        for (site, blow) in first_blows.iter().enumerate() {
+            let Some(blow) = blow else {
+                sites.push(None);
+                continue;
+            };
+            let striker = Striker {
+                mass_kg: blow.mass_kg,
+                law,
+                start_gap_m: IMPACT_GAP_M,
+            };
+            let modes = case::modes_at(spec, blow.point);
+            let tree = MalletBar::from_modes(
+                site.min(255) as u8,
+                &modes,
+                &striker,
+                spec.case_lowest_mode_hz,
+                sample_rate,
+                SILENCE_LEVEL / gain,
+            )
+            .map_err(|e| SynthError::Preset(PresetError::Topology(format!("clock: {e}"))))?;
+            sites.push(Some(tree));
+        }
+        let centre = crate::rt::stereo_gains(&preset.output, 0.5);
+        Ok(Self {
+            rods,
+            sites,
+            tick_gains: centre,
+            bus: Box::new([[0.0; 2]; CHUNK]),
+            rod_left: Box::new([0.0; CHUNK]),
+            rod_right: Box::new([0.0; CHUNK]),
+        })
+    }
+
+    /// How many sites have a contact tree.
+    pub fn ticking_sites(&self) -> usize {
+        self.sites.iter().flatten().count()
+    }
+}
+
+/// The first blow at each of the movement's sites in its first
+/// [`SURVEY_S`] of running (`None` where none fell).
+fn survey(spec: &ClockSpec) -> Vec<Option<Blow>> {
+    let mut running = spec.clone();
+    running.running = true;
+    let mut movement = Movement::new(&running);
+    let mut first: Vec<Option<Blow>> = vec![None; movement.sites().len()];
+    movement.run_to(SURVEY_S, &mut |blow| {
+        first[blow.site].get_or_insert(blow);
+    });
+    first
+}
+
+impl Voices for ClockVoices {
+    fn apply(&mut self, operation: Operation) {
+        match operation {
+            Operation::Impact { site, speed_m_s } => {
+                if let Some(Some(tree)) = self.sites.get_mut(usize::from(site)) {
+                    tree.strike(speed_m_s);
+                }
+            }
+            other => self.rods.apply(other),
+        }
+    }
+
+    fn render(
+        &mut self,
+        left: &mut [f32],
+        right: &mut [f32],
+        on_rebound: &mut dyn FnMut(u8, usize, Rebound),
+    ) {
+        let frames = left.len().min(right.len()).min(CHUNK);
+        let (rod_left, rod_right) = (&mut self.rod_left[..frames], &mut self.rod_right[..frames]);
+        self.rods.render(rod_left, rod_right, on_rebound);
+        let bus = &mut self.bus[..frames];
+        for ((frame, &l), &r) in bus.iter_mut().zip(rod_left.iter()).zip(rod_right.iter()) {
+            *frame = [f64::from(l), f64::from(r)];
+        }
+        for tree in self.sites.iter_mut().flatten() {
+            if tree.is_active() {
+                mix(bus, self.tick_gains, |_| tree.tick());
+            }
+        }
+        write_bus(bus, left, right);
+    }
+
+    fn reset(&mut self) {
+        self.rods.reset();
+        for tree in self.sites.iter_mut().flatten() {
+            tree.reset();
+        }
+    }
+
+    fn continue_from(&mut self, old: &dyn Voices) -> bool {
+        let Some(old) = old.as_any().downcast_ref::<ClockVoices>() else {
+            return false;
+        };
+        if self.sites.len() != old.sites.len() || !self.rods.same_shape(&old.rods) {
+            return false;
+        }
+        let same_sites = self
+            .sites
+            .iter()
+            .zip(&old.sites)
+            .all(|(a, b)| match (a, b) {
+                (Some(a), Some(b)) => a.same_shape(b),
+                (None, None) => true,
+                _ => false,
+            });
+        if !same_sites {
+            return false;
+        }
+        self.rods.continue_from(&old.rods);
+        for (tree, old_tree) in self.sites.iter_mut().zip(&old.sites) {
+            if let (Some(tree), Some(old_tree)) = (tree, old_tree) {
+                tree.continue_from(old_tree);
+            }
+        }
+        true
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn is_active(&self) -> bool {
+        self.rods.is_active() || self.sites.iter().flatten().any(MalletBar::is_active)
+    }
+
+    fn pitch_hz(&self, key: u8) -> Option<f64> {
+        self.rods.pitch_hz(key)
+    }
+
+    fn sounding_keys(&self) -> u32 {
+        self.rods.sounding_keys()
+    }
+
+    fn non_finite_resets(&self) -> u64 {
+        self.rods.non_finite_resets()
+            + self
+                .sites
+                .iter()
+                .flatten()
+                .map(|t| u64::from(t.non_finite_resets()))
+                .sum::<u64>()
+    }
+}

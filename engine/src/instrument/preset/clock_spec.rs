@@ -1,0 +1,228 @@
+//! A chiming clock's movement, case and trains as a preset lists them
+//! (`[clock.NAME]`): what the chiming-clock family builds its mechanics and
+//! its ticking body from.
+
+use serde::{Deserialize, Serialize};
+
+use super::PresetError;
+use super::check::Checker;
+
+/// A chiming bracket clock: its going train (the `bracket-movement`
+/// mechanism, with these values), the brass plate and wooden case its ticks
+/// ring in, and the chime and strike trains that lift the hammers it
+/// `drives` onto the rods.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSpec {
+    /// The hammers its chime and strike trains lift.
+    pub drives: String,
+    /// The time the hands show when the clock starts, hours after midnight
+    /// (0 to 24).
+    pub time_h: f64,
+    /// Whether the balance swings (false: held still, the clock stopped).
+    pub running: bool,
+    /// How far the mainspring is wound, 0 (run down) to 1 (eight turns).
+    pub wound: f64,
+    /// Moment of inertia of the balance, kg·m².
+    pub balance_inertia_kg_m2: f64,
+    /// Stiffness of the hairspring, N·m/rad.
+    pub hairspring_n_m_per_rad: f64,
+    /// Stiffness `K` of the steel-on-steel contact of a tooth on a pallet,
+    /// `F = K·x^1.5` (Hertz), N/m^1.5.
+    pub pallet_stiffness: f64,
+    /// Width of the movement's brass back plate, m.
+    pub plate_width_m: f64,
+    /// Height of the plate, m.
+    pub plate_height_m: f64,
+    /// Thickness of the plate, m.
+    pub plate_thickness_m: f64,
+    /// Loss factor `η` of the mounted plate (a mode at `f` decays 60 dB in
+    /// `2.2/(η·f)` s).
+    pub plate_loss_factor: f64,
+    /// Frequency of the wooden case's lowest mode, Hz.
+    pub case_lowest_mode_hz: f64,
+    /// Number of the case's modes, spread evenly in log frequency.
+    pub case_modes: u32,
+    /// Frequency of the case's highest mode, Hz.
+    pub case_highest_mode_hz: f64,
+    /// 60 dB decay time of the case's modes, s.
+    pub case_t60_s: f64,
+    /// Mass of each case mode where the movement is screwed in, kg.
+    pub case_modal_mass_kg: f64,
+    /// Torque of the chime train's spring at its pin barrel, N·m.
+    pub chime_torque_n_m: f64,
+    /// Torque of the strike train's spring at its pin wheel, N·m.
+    pub strike_torque_n_m: f64,
+    /// Drag of each train's fly, `τ = c·ω²` at the fly, N·m·s².
+    pub fly_drag_n_m_s2: f64,
+    /// How many turns the fly makes per turn of its barrel.
+    pub fly_ratio: f64,
+    /// Moment of inertia of a pin barrel and its train, seen at the barrel, kg·m².
+    pub barrel_inertia_kg_m2: f64,
+    /// Angle a pin lifts a hammer through, rad.
+    pub hammer_lift_rad: f64,
+    /// Stiffness of a hammer's spring, N·m/rad.
+    pub hammer_spring_n_m_per_rad: f64,
+    /// Moment of inertia of a hammer about its arbor, kg·m².
+    pub hammer_inertia_kg_m2: f64,
+    /// Distance from a hammer's arbor to its head, m.
+    pub hammer_arm_m: f64,
+    /// The rods of the four quarter bells, highest first (Westminster's
+    /// bells 1 to 4: G♯4, F♯4, E4, B3 in E major).
+    pub bell_1_key: u8,
+    /// Bell 2.
+    pub bell_2_key: u8,
+    /// Bell 3.
+    pub bell_3_key: u8,
+    /// Bell 4, the lowest quarter bell.
+    pub bell_4_key: u8,
+    /// The rod that counts the hours.
+    pub hour_key: u8,
+}
+
+impl ClockSpec {
+    /// The quarter bells' keys, bell 1 first.
+    pub fn bell_keys(&self) -> [u8; 4] {
+        [
+            self.bell_1_key,
+            self.bell_2_key,
+            self.bell_3_key,
+            self.bell_4_key,
+        ]
+    }
+
+    pub(super) fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range("time_h", self.time_h, 0.0, 24.0, "0 to 24 h")?;
+        c.range("wound", self.wound, 0.0, 1.0, "0 to 1")?;
+        c.range(
+            "balance_inertia_kg_m2",
+            self.balance_inertia_kg_m2,
+            1e-10,
+            1e-6,
+            "1e-10 to 1e-6 kg·m²",
+        )?;
+        c.range(
+            "hairspring_n_m_per_rad",
+            self.hairspring_n_m_per_rad,
+            1e-8,
+            1e-3,
+            "1e-8 to 1e-3 N·m/rad",
+        )?;
+        c.range(
+            "pallet_stiffness",
+            self.pallet_stiffness,
+            1e7,
+            1e11,
+            "1e7 to 1e11 N/m^1.5",
+        )?;
+        c.range("plate_width_m", self.plate_width_m, 0.03, 0.5, "3 to 50 cm")?;
+        c.range(
+            "plate_height_m",
+            self.plate_height_m,
+            0.03,
+            0.5,
+            "3 to 50 cm",
+        )?;
+        c.range(
+            "plate_thickness_m",
+            self.plate_thickness_m,
+            5e-4,
+            0.01,
+            "0.5 to 10 mm",
+        )?;
+        c.range(
+            "plate_loss_factor",
+            self.plate_loss_factor,
+            1e-4,
+            0.2,
+            "1e-4 to 0.2",
+        )?;
+        c.range(
+            "case_lowest_mode_hz",
+            self.case_lowest_mode_hz,
+            20.0,
+            5000.0,
+            "20 to 5000 Hz",
+        )?;
+        c.ordered(
+            ("case_lowest_mode_hz", self.case_lowest_mode_hz),
+            ("case_highest_mode_hz", self.case_highest_mode_hz),
+            "at least case_lowest_mode_hz",
+        )?;
+        c.range(
+            "case_highest_mode_hz",
+            self.case_highest_mode_hz,
+            20.0,
+            10000.0,
+            "20 to 10 000 Hz",
+        )?;
+        c.range(
+            "case_modes",
+            f64::from(self.case_modes),
+            0.0,
+            64.0,
+            "0 to 64",
+        )?;
+        c.range("case_t60_s", self.case_t60_s, 1e-3, 10.0, "1 ms to 10 s")?;
+        c.range(
+            "case_modal_mass_kg",
+            self.case_modal_mass_kg,
+            1e-3,
+            100.0,
+            "1 g to 100 kg",
+        )?;
+        for (name, torque) in [
+            ("chime_torque_n_m", self.chime_torque_n_m),
+            ("strike_torque_n_m", self.strike_torque_n_m),
+        ] {
+            c.range(name, torque, 1e-3, 10.0, "1e-3 to 10 N·m")?;
+        }
+        c.range(
+            "fly_drag_n_m_s2",
+            self.fly_drag_n_m_s2,
+            1e-9,
+            1e-3,
+            "1e-9 to 1e-3 N·m·s²",
+        )?;
+        c.range("fly_ratio", self.fly_ratio, 10.0, 10000.0, "10 to 10 000")?;
+        c.range(
+            "barrel_inertia_kg_m2",
+            self.barrel_inertia_kg_m2,
+            1e-6,
+            1.0,
+            "1e-6 to 1 kg·m²",
+        )?;
+        c.range(
+            "hammer_lift_rad",
+            self.hammer_lift_rad,
+            0.02,
+            1.0,
+            "0.02 to 1 rad",
+        )?;
+        c.range(
+            "hammer_spring_n_m_per_rad",
+            self.hammer_spring_n_m_per_rad,
+            1e-3,
+            10.0,
+            "1e-3 to 10 N·m/rad",
+        )?;
+        c.range(
+            "hammer_inertia_kg_m2",
+            self.hammer_inertia_kg_m2,
+            1e-7,
+            1e-2,
+            "1e-7 to 1e-2 kg·m²",
+        )?;
+        c.range("hammer_arm_m", self.hammer_arm_m, 0.01, 0.3, "1 to 30 cm")?;
+        for (name, key) in [
+            ("bell_1_key", self.bell_1_key),
+            ("bell_2_key", self.bell_2_key),
+            ("bell_3_key", self.bell_3_key),
+            ("bell_4_key", self.bell_4_key),
+            ("hour_key", self.hour_key),
+        ] {
+            c.range(name, f64::from(key), 0.0, 127.0, "a MIDI key, 0 to 127")?;
+        }
+        Ok(())
+    }
+}
