@@ -4,9 +4,8 @@
 
 use std::path::Path;
 
-use orchard_engine::mech::long_term::{LongTermParams, Trace, Unit, Variable, analyze};
-use orchard_engine::mech::mechanism::{self, Mechanism};
-use orchard_engine::mech::{OutputProbe, RootModel};
+use orchard_engine::mech::long_term::{LongTermParams, Trace, analyze};
+use orchard_engine::mech::mechanism::{self, Mechanism, MechanismDescription};
 
 use super::plot::{self, PlotSize};
 use super::ranged::Ranged;
@@ -32,18 +31,32 @@ pub fn run_analyze(args: &AnalyzeArgs) -> Result<String, String> {
 /// The long-term report of `mechanism`: checks the arguments, simulates it,
 /// and reports.
 fn run_mechanism(mechanism: &str, args: &AnalyzeArgs) -> Result<String, String> {
-    let duration = args.duration.unwrap_or(DEFAULT_DURATION_S);
-    DURATION
-        .check("--duration", duration)
-        .map_err(|e| format!("{e} for a mechanism"))?;
+    let check = |duration: f64| {
+        DURATION
+            .check("--duration", duration)
+            .map_err(|e| format!("{e} for a mechanism"))
+    };
+    if let Some(duration) = args.duration {
+        check(duration)?;
+    }
     if let Some(path) = &args.plot {
         require_png("--plot", path)?;
     }
-    let trace = simulate(mechanism, duration)?;
+    let description = load(mechanism)?;
+    let duration = match (args.duration, description.analysis_duration_s) {
+        (Some(duration), _) => duration,
+        (None, Some(duration)) => {
+            check(duration).map_err(|e| format!("`{mechanism}`: analysis_duration_s: {e}"))?;
+            duration
+        }
+        (None, None) => DEFAULT_DURATION_S,
+    };
+    let trace = simulate(mechanism, &description, duration)?;
     report(&trace, args.plot.as_deref())
 }
 
-/// Simulated time of a mechanism unless `--duration` says otherwise, s.
+/// Simulated time of a mechanism unless `--duration` or the preset's
+/// `analysis_duration_s` says otherwise, s.
 pub const DEFAULT_DURATION_S: f64 = 31.0;
 
 /// Simulated time of a mechanism (`--duration`), s: at most an hour, which
@@ -69,20 +82,9 @@ pub fn report(trace: &Trace, plot: Option<&Path>) -> Result<String, String> {
 /// The largest mechanism file read, bytes.
 const MAX_MECHANISM_BYTES: u64 = 16 << 20;
 
-/// Interval at which a run is recorded for the analysis, s: short against
-/// the escapement's 7.4 s balance period and its tooth drops of about 0.1 s.
-const SAMPLE_INTERVAL: f64 = 0.005;
-
-/// Largest and smallest steps of the scheduler, s (the mechanism's own step
-/// limit and error control choose the steps in between).
-const MAX_STEP: f64 = 0.05;
-const MIN_STEP: f64 = 1e-10;
-
-/// Simulates the mechanism preset `preset` (a built-in name such as
-/// `escapement` or a path to a mechanism TOML file) from rest for `duration`
-/// seconds under the scheduler, recording every state variable and the kinetic
-/// energy every [`SAMPLE_INTERVAL`] with an output probe.
-fn simulate(preset: &str, duration: f64) -> Result<Trace, String> {
+/// The description of the mechanism preset `preset`: a built-in name such
+/// as `escapement` or a path to a mechanism TOML file.
+fn load(preset: &str) -> Result<MechanismDescription, String> {
     let text = match mechanism::builtin(preset) {
         Some(text) => text.to_string(),
         None if Path::new(preset).is_file() => {
@@ -96,53 +98,19 @@ fn simulate(preset: &str, duration: f64) -> Result<Trace, String> {
             ));
         }
     };
-    let model = Mechanism::from_toml(&text).map_err(|e| format!("`{preset}`: {e}"))?;
-    let variables: Vec<Variable> = model
-        .state_names()
-        .iter()
-        .map(|path| variable(&model, path))
-        .collect();
-    let mut paths: Vec<String> = model.state_names();
-    paths.push(KINETIC_ENERGY.to_string());
-    let paths: Vec<String> = paths.iter().map(|p| format!("{MODEL}/{p}")).collect();
-    let path_refs: Vec<&str> = paths.iter().map(String::as_str).collect();
-
-    let mut root = RootModel::new(MAX_STEP, MIN_STEP).map_err(|e| e.to_string())?;
-    root.add_model(MODEL, Box::new(model));
-    let probe = OutputProbe::new(&path_refs, Some(SAMPLE_INTERVAL), 0.0, duration)
-        .map_err(|e| e.to_string())?;
-    root.agents_mut(None).output_probes.push(probe);
-    root.initialize().map_err(|e| format!("`{preset}`: {e}"))?;
-    root.run_until(duration)
-        .map_err(|e| format!("`{preset}`: {e}"))?;
-
-    let rows = root.agents(None).output_probes[0].rows();
-    let mut trace = Trace::with_capacity(variables, rows.len());
-    for (t, values) in rows {
-        let (state, energy) = values.split_at(values.len() - 1);
-        trace
-            .push(*t, state, energy[0])
-            .map_err(|e| format!("`{preset}` at t = {t} s: {e}"))?;
-    }
-    Ok(trace)
+    MechanismDescription::from_toml(&text)
+        .map_err(|e| format!("`{preset}`: cannot read mechanism: {e}"))
 }
 
-/// The model's name in the root, and so the first segment of the probe's paths.
-const MODEL: &str = "mechanism";
-/// The mechanism's derived kinetic-energy property.
-const KINETIC_ENERGY: &str = "energy:kinetic";
-
-/// How a state variable is named and measured in reports and plots:
-/// `parts/wheel:position` becomes "wheel position" in radians if the wheel turns.
-fn variable(model: &Mechanism, path: &str) -> Variable {
-    let (component, quantity) = path.split_once(':').unwrap_or((path, ""));
-    let part = component.strip_prefix("parts/").unwrap_or(component);
-    let turns = model.turns(part).unwrap_or(false);
-    let unit = match (quantity, turns) {
-        ("position", true) => Unit::Radian,
-        ("position", false) => Unit::Other("u".into()),
-        (_, true) => Unit::Other("rad/s".into()),
-        (_, false) => Unit::Other("u/s".into()),
-    };
-    Variable::new(format!("{part} {quantity}"), unit)
+/// Simulates the mechanism `description` (of preset `preset`, the name
+/// errors give) from rest for `duration` seconds and records it (see
+/// [`mechanism::record::record`]: every state variable and the kinetic
+/// energy every 5 ms).
+fn simulate(
+    preset: &str,
+    description: &MechanismDescription,
+    duration: f64,
+) -> Result<Trace, String> {
+    let model = Mechanism::new(description).map_err(|e| format!("`{preset}`: {e}"))?;
+    mechanism::record::record(model, duration).map_err(|e| format!("`{preset}`: {e}"))
 }

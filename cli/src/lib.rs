@@ -142,7 +142,8 @@ pub struct AnalyzeArgs {
         conflicts_with = "note"
     )]
     pub mechanism: Option<String>,
-    /// Simulated time, s (default 31 for a mechanism, 8 for a note).
+    /// Simulated time, s (default 31 for a mechanism unless its preset sets
+    /// `analysis_duration_s`, 8 for a note).
     #[arg(long, value_name = "SECONDS")]
     pub duration: Option<f64>,
     /// Mechanism: also write a PNG plot of the state variables and kinetic

@@ -350,3 +350,51 @@ fn a_bar_is_measured_without_a_string_fit() {
     assert!(text.contains("partials: not measured"), "{text}");
     assert!(text.contains("decay of the level: T60 "), "{text}");
 }
+
+/// Gelsey's chiming clock (Fig. 26) as a user analyses it, over the preset's
+/// own 480 s: the escapement's regular pattern, the balance's swing drifting
+/// as the mainspring runs down, and the chime superimposed every turn of the
+/// large gear: twice round the escape wheel (ratio −1/2) of ten teeth, 20
+/// cycles, within the 1 % the cycle's duration may vary along the run.
+#[test]
+fn the_chiming_clock_chimes_once_per_turn_of_its_large_gear() {
+    let text = orchard_ok(&["analyze", "gelsey-chime"]);
+    assert!(text.starts_with("regular: period "), "{text}");
+    let period = number_after(&text, "regular: period ", " s");
+    assert!(
+        text.contains("wheel position advances 36.0° per cycle (clockwise)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("gradual: balance position at each cycle start drifts"),
+        "{text}"
+    );
+    let chime = number_after(&text, "superimposed process every ", " s");
+    assert!(
+        (chime / (20.0 * period) - 1.0).abs() < 0.01,
+        "chime every {chime} s, cycle {period} s: {text}"
+    );
+    let lasting = number_after(&text, "lasting ", " s");
+    assert!(lasting > period && lasting < chime / 2.0, "{text}");
+    assert!(
+        text.contains("clapper position, clapper velocity return to where they were"),
+        "{text}"
+    );
+}
+
+/// The variants of Figs. 27 and 28, as a user analyses them: the missing
+/// tooth gives a pattern of a whole revolution, the large tooth stops the
+/// clock.
+#[test]
+fn the_escapement_variants_end_as_gelsey_reports() {
+    let missing = orchard_ok(&["analyze", "escapement-missing-tooth"]);
+    assert!(missing.starts_with("regular: "), "{missing}");
+    assert!(
+        missing.contains("wheel position advances 360° per cycle (clockwise)"),
+        "{missing}"
+    );
+    assert!(missing.contains("then broke"), "{missing}");
+    let large = orchard_ok(&["analyze", "escapement-large-tooth"]);
+    assert!(large.starts_with("stopped: at rest from "), "{large}");
+    assert!(large.contains("then broke"), "{large}");
+}

@@ -33,6 +33,18 @@
 //!    amplitude, a lengthening period) is reported, and that entry of `A` or
 //!    `D` is reset to its rate after those cycles.
 //!
+//! 5. Periodically superimposed processes (Section 3.2.3, Fig. 25): when
+//!    the first confirmed pattern breaks, the variables that kept still
+//!    while it was confirmed and move later (a chiming clock's clapper) may
+//!    be a second process superimposed on it. The search is run again
+//!    without them; if the basic pattern then holds to the end and their
+//!    motions recur periodically, the process's period, duration, first
+//!    start, variables and net changes are reported with the pattern (see
+//!    [`superimposed`]).
+//! 6. A mechanism that comes to rest for good before the trace ends (a jam)
+//!    is reported as stopped, and the minima of its final rest are left out
+//!    (see [`rest`]).
+//!
 //! All times are in seconds, energies in joules, and every variable's values
 //! and changes in its own [`Unit`].
 
@@ -41,13 +53,15 @@ mod measure;
 mod minima;
 mod params;
 mod report;
+mod rest;
 mod search;
+mod superimposed;
 mod trace;
 
 pub use params::{LongTermParams, ParamsError};
 pub use report::{
-    BrokenPattern, GradualEffect, Insufficiency, LongTermReport, Regularity, VariableChange,
-    Verdict,
+    BrokenPattern, GradualEffect, Insufficiency, LongTermReport, Regularity, Stop,
+    SuperimposedProcess, VariableChange, Verdict,
 };
 pub use trace::{Trace, TraceError, Unit, Variable};
 
@@ -62,24 +76,38 @@ use change::Boundaries;
 pub fn analyze(trace: &Trace, params: &LongTermParams) -> Result<LongTermReport, ParamsError> {
     params.validate()?;
     let variables = trace.variables().to_vec();
-    let insufficient = |minima, why| LongTermReport {
+    let insufficient = |minima, why, stop| LongTermReport {
         variables: variables.clone(),
         minima,
         broken: Vec::new(),
         verdict: Verdict::InsufficientData(why),
+        stop,
     };
     if trace.len() < 3 {
-        return Ok(insufficient(0, Insufficiency::TooFewSamples(trace.len())));
+        return Ok(insufficient(
+            0,
+            Insufficiency::TooFewSamples(trace.len()),
+            None,
+        ));
     }
     let energy = trace.kinetic_energy_j();
     if energy.iter().all(|&e| e == energy[0]) {
-        return Ok(insufficient(0, Insufficiency::ConstantEnergy));
+        return Ok(insufficient(0, Insufficiency::ConstantEnergy, None));
     }
     let mut samples = minima::low_minima(
         energy,
         params.energy_range_fraction,
         params.minimum_prominence,
     );
+    // A final rest (a jam) ends the behaviour: minima within it are noise.
+    let rest = rest::final_rest(trace, &samples);
+    let stop = rest.map(|from| Stop {
+        from_s: trace.times_s()[from],
+        until_s: trace.times_s()[trace.len() - 1],
+    });
+    if let Some(from) = rest {
+        samples.retain(|&i| i < from);
+    }
     let skipped = samples.len().min(params.ignored_minima);
     samples.drain(..skipped);
     let found = samples.len();
@@ -91,11 +119,39 @@ pub fn analyze(trace: &Trace, params: &LongTermParams) -> Result<LongTermReport,
             skipped,
             needed,
         };
-        return Ok(insufficient(found, why));
+        return Ok(insufficient(found, why, stop));
     }
 
-    let boundaries = Boundaries { trace, samples };
-    let result = search::search(&boundaries, params);
+    let compared = vec![true; variables.len()];
+    let mut boundaries = Boundaries {
+        trace,
+        samples,
+        compared,
+    };
+    let mut result = search::search(&boundaries, params);
+    let mut process = None;
+    // A pattern that broke may carry a process superimposed on it: look for
+    // one in the variables that kept still while the pattern was confirmed.
+    if result.held.is_none()
+        && let Some(first) = result.broken.first()
+    {
+        let statics = superimposed::static_variables(&boundaries, first);
+        if statics.iter().any(Option::is_some) {
+            let basic = Boundaries {
+                trace,
+                samples: superimposed::basic_minima(&boundaries, &statics, first, params),
+                compared: statics.iter().map(Option::is_none).collect(),
+            };
+            let again = search::search(&basic, params);
+            if let Some(held) = &again.held
+                && let Some(p) = superimposed::process(&basic, &statics, held, params)
+            {
+                process = Some(p);
+                result = again;
+                boundaries = basic;
+            }
+        }
+    }
     let broken = result
         .broken
         .iter()
@@ -106,7 +162,11 @@ pub fn analyze(trace: &Trace, params: &LongTermParams) -> Result<LongTermReport,
         })
         .collect();
     let verdict = match &result.held {
-        Some(pattern) => Verdict::Regular(measure::measure(&boundaries, pattern, params)),
+        Some(pattern) => {
+            let mut regularity = measure::measure(&boundaries, pattern, params);
+            regularity.superimposed.extend(process);
+            Verdict::Regular(regularity)
+        }
         None => Verdict::NotRegular {
             largest_m: result.largest_m,
             pending: result.pending,
@@ -117,5 +177,6 @@ pub fn analyze(trace: &Trace, params: &LongTermParams) -> Result<LongTermReport,
         minima: found,
         broken,
         verdict,
+        stop,
     })
 }

@@ -15,6 +15,9 @@ pub(super) struct Boundaries<'a> {
     pub trace: &'a Trace,
     /// Sample index of each minimum, in time order.
     pub samples: Vec<usize>,
+    /// Which variables the match test compares: all but those of a
+    /// superimposed process, which the basic pattern leaves alone.
+    pub compared: Vec<bool>,
 }
 
 impl Boundaries<'_> {
@@ -58,12 +61,14 @@ pub(super) struct Change {
     pub uncertainty: Vec<f64>,
     /// Largest magnitude of each variable at the two minima.
     magnitude: Vec<f64>,
+    /// Which variables [`Change::matches`] compares.
+    compared: Vec<bool>,
 }
 
 impl Change {
     /// The change from minimum `from` to minimum `to` (`from < to`).
     ///
-    /// Allocates: four vectors of one entry per variable.
+    /// Allocates: six vectors of one entry per variable.
     pub fn new(b: &Boundaries<'_>, from: usize, to: usize) -> Self {
         let trace = b.trace;
         let n = trace.variables().len();
@@ -87,13 +92,15 @@ impl Change {
                 .map(|j| b.state_uncertainty(from, j) + b.state_uncertainty(to, j))
                 .collect(),
             magnitude: (0..n).map(|j| s0[j].abs().max(s1[j].abs())).collect(),
+            compared: b.compared.clone(),
         }
     }
 
     /// Whether `other` repeats this change: durations within `P_t_match` of
     /// this duration, and every variable's change within `P_s_v_match` of the
     /// larger excursion of the two, each widened by both changes' sampling
-    /// uncertainties. Symmetric in the two changes.
+    /// uncertainties. Symmetric in the two changes. Only the variables of
+    /// [`Boundaries::compared`] are compared.
     pub fn matches(&self, other: &Change, params: &LongTermParams) -> bool {
         let time_tolerance = params.time_match * self.duration_s.max(other.duration_s)
             + self.time_uncertainty_s
@@ -101,14 +108,16 @@ impl Change {
         if (self.duration_s - other.duration_s).abs() > time_tolerance {
             return false;
         }
-        (0..self.delta.len()).all(|j| {
-            let tolerance = params.state_match * self.excursion[j].max(other.excursion[j])
-                + self.uncertainty[j]
-                + other.uncertainty[j]
-                + ROUNDING * self.magnitude[j].max(other.magnitude[j])
-                + ABSOLUTE_FLOOR;
-            (self.delta[j] - other.delta[j]).abs() <= tolerance
-        })
+        (0..self.delta.len())
+            .filter(|&j| self.compared[j])
+            .all(|j| {
+                let tolerance = params.state_match * self.excursion[j].max(other.excursion[j])
+                    + self.uncertainty[j]
+                    + other.uncertainty[j]
+                    + ROUNDING * self.magnitude[j].max(other.magnitude[j])
+                    + ABSOLUTE_FLOOR;
+                (self.delta[j] - other.delta[j]).abs() <= tolerance
+            })
     }
 
     /// Tolerance on variable `j` of this change (its unit): `P_s_v_match`

@@ -61,6 +61,14 @@ pub(super) fn measure(
 
     let changes = (0..b.trace.variables().len())
         .map(|j| {
+            if !b.compared[j] {
+                // A variable of a superimposed process: still in the basic
+                // pattern (its own changes are the process's).
+                return VariableChange {
+                    per_cycle: 0.0,
+                    repeats: true,
+                };
+            }
             let cycle_tolerance = first_cycle
                 .state_tolerance(j, params)
                 .max(last_cycle.state_tolerance(j, params));
@@ -101,5 +109,6 @@ pub(super) fn measure(
         cycles: n_all,
         changes,
         gradual,
+        superimposed: Vec::new(),
     }
 }

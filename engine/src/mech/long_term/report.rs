@@ -15,8 +15,12 @@ pub struct LongTermReport {
     /// Confirmed patterns that the data contradicted later (sudden
     /// transitions), in time order.
     pub broken: Vec<BrokenPattern>,
-    /// Regular, not regular, or too little data to tell.
+    /// Regular, not regular, or too little data to tell (before the stop,
+    /// if the mechanism stopped).
     pub verdict: Verdict,
+    /// The mechanism's final rest, if it stopped for good before the trace
+    /// ended (a jam).
+    pub stop: Option<Stop>,
 }
 
 impl LongTermReport {
@@ -32,6 +36,45 @@ impl LongTermReport {
     pub fn is_regular(&self) -> bool {
         self.regularity().is_some()
     }
+
+    /// The periodically superimposed processes of the regular behaviour
+    /// found (empty if none, or if the behaviour is not regular).
+    pub fn superimposed(&self) -> &[SuperimposedProcess] {
+        self.regularity().map_or(&[], |r| r.superimposed.as_slice())
+    }
+}
+
+/// A mechanism at rest for good: from `from_s` to the end of the trace its
+/// kinetic energy stays below a millionth of its peak, for longer than any
+/// pause it took while running.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stop {
+    /// Time the final rest begins, s.
+    pub from_s: f64,
+    /// End of the trace, s.
+    pub until_s: f64,
+}
+
+/// A periodically superimposed process (Gelsey's Fig. 25): a second pattern
+/// recurring on top of the basic one without disturbing it, made of state
+/// variables that keep still during the basic pattern (a chiming clock's
+/// clapper lifted and released by a slowly turning gear).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SuperimposedProcess {
+    /// Time between starts of the process, s; `None` if it was seen once.
+    pub period_s: Option<f64>,
+    /// How long the process runs, s: the mean over the instances that ended
+    /// before the trace.
+    pub duration_s: f64,
+    /// Time at which the process first starts, s.
+    pub first_start_s: f64,
+    /// Instances seen (complete or not).
+    pub instances: usize,
+    /// Which state variables the process involves, in the trace's order.
+    pub involved: Vec<bool>,
+    /// Net change of each involved variable over an instance (its unit; zero
+    /// for the others): the mean over complete instances.
+    pub net_change: Vec<f64>,
 }
 
 /// The verdict of the analysis.
@@ -88,6 +131,10 @@ pub struct Regularity {
     /// Gradual effects: drifts too slow to break one cycle's match that add
     /// up over the run (Algorithm 13).
     pub gradual: Vec<GradualEffect>,
+    /// Processes superimposed periodically on the pattern (Gelsey's Fig. 23,
+    /// item 4). Their variables keep still in the pattern: their entries of
+    /// `changes` are zero.
+    pub superimposed: Vec<SuperimposedProcess>,
 }
 
 /// One entry of `A`.
@@ -140,6 +187,14 @@ pub struct BrokenPattern {
 
 impl fmt::Display for LongTermReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(stop) = &self.stop {
+            write!(
+                f,
+                "stopped: at rest from {:.2} s to the end of the run at {:.2} s \
+                 (kinetic energy below a millionth of its peak); before that, ",
+                stop.from_s, stop.until_s
+            )?;
+        }
         match &self.verdict {
             Verdict::Regular(r) => self.fmt_regular(f, r),
             Verdict::NotRegular { largest_m, pending } => {
@@ -166,11 +221,11 @@ impl fmt::Display for LongTermReport {
                         write!(f, " among {} low kinetic-energy minima", self.minima)?;
                     }
                 }
-                if let Some(m) = pending {
+                if let Some(m) = pending.filter(|_| self.stop.is_none()) {
                     write!(
                         f,
                         "; a pattern of {} was still being tested at the end (a longer run may confirm it)",
-                        minima(*m)
+                        minima(m)
                     )?;
                 }
                 Ok(())
@@ -213,9 +268,10 @@ impl LongTermReport {
                 .iter()
                 .any(|g| matches!(g, GradualEffect::Variable { index, .. } if *index == j))
         };
+        let superimposed = |j: usize| r.superimposed.iter().any(|p| p.involved[j]);
         let mut repeating = Vec::new();
         for (j, (v, c)) in self.variables.iter().zip(&r.changes).enumerate() {
-            if drifting(j) {
+            if drifting(j) || superimposed(j) {
                 continue;
             }
             if c.repeats {
@@ -288,6 +344,64 @@ impl LongTermReport {
                     )?;
                 }
             }
+        }
+        for p in &r.superimposed {
+            self.fmt_superimposed(f, r, p)?;
+        }
+        Ok(())
+    }
+
+    /// "; superimposed every 148 s (20.0 cycles), …": Gelsey's Fig. 25.
+    fn fmt_superimposed(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        r: &Regularity,
+        p: &SuperimposedProcess,
+    ) -> fmt::Result {
+        match p.period_s {
+            Some(period_s) => write!(
+                f,
+                "; superimposed process every {} s ({} cycles), {} times from {:.2} s",
+                significant(period_s, 3),
+                significant(period_s / r.period_s, 3),
+                p.instances,
+                p.first_start_s
+            )?,
+            None => write!(
+                f,
+                "; superimposed process once, from {:.2} s (its period is longer than the run)",
+                p.first_start_s
+            )?,
+        }
+        write!(f, ", lasting {} s:", significant(p.duration_s, 3))?;
+        let mut returning = Vec::new();
+        let mut first = true;
+        for (j, v) in self.variables.iter().enumerate() {
+            if !p.involved[j] {
+                continue;
+            }
+            let change = p.net_change[j];
+            if change == 0.0 {
+                returning.push(v.name.as_str());
+                continue;
+            }
+            let sep = if first { " " } else { ", " };
+            first = false;
+            write!(
+                f,
+                "{sep}{} changes {} each time",
+                v.name,
+                v.unit.format(change)
+            )?;
+        }
+        if !returning.is_empty() {
+            let sep = if first { " " } else { "; " };
+            let verb = if returning.len() == 1 {
+                "returns to where it was"
+            } else {
+                "return to where they were"
+            };
+            write!(f, "{sep}{} {verb}", returning.join(", "))?;
         }
         Ok(())
     }

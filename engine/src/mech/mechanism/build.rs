@@ -171,6 +171,14 @@ pub fn build(d: &MechanismDescription) -> Result<(Structure, Vec<f64>, Vec<f64>)
     )?;
     let dm = c.damping_scale;
     check("contact:damping_scale".into(), dm, dm >= 0.0, ">= 0")?;
+    if let Some(duration) = d.analysis_duration_s {
+        check(
+            "analysis_duration_s".into(),
+            duration,
+            duration > 0.0,
+            "> 0",
+        )?;
+    }
 
     let count = d.parts.len();
     check(

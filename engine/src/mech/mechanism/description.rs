@@ -7,6 +7,10 @@
 //! time in seconds. **Angles in the description are degrees** (`*_deg` fields, and
 //! the `position` and `relaxed` values of revolute parts), as in Gelsey's
 //! Figs. 12–13. The running mechanism and its properties use radians.
+//!
+//! A description may name a built-in mechanism as its `base` (`base =
+//! "escapement"`) and give only what it changes: see
+//! [`MechanismDescription::from_toml`].
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -31,6 +35,11 @@ pub struct MechanismDescription {
     /// Linear springs between a moving part and the frame.
     #[serde(rename = "spring", default)]
     pub springs: Vec<SpringDescription>,
+    /// How long a run must be to show the mechanism's long-term behaviour
+    /// (s): `orchard analyze` simulates this long unless told otherwise. A
+    /// clock that chimes every few minutes needs several minutes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis_duration_s: Option<f64>,
 }
 
 /// The penalty model of Eq. (4): `l = E·o + D·ȯ·M·o` for overlap `o > 0`.
@@ -191,9 +200,91 @@ pub struct SpringDescription {
     pub relaxed: f64,
 }
 
+/// Most `base` links followed from one description (a base may have a base).
+const MAX_BASE_DEPTH: usize = 4;
+
 impl MechanismDescription {
     /// Parses a TOML description; the error names the offending field.
+    ///
+    /// A description with `base = "NAME"` (a built-in mechanism, see
+    /// [`super::builtin`]) is that mechanism changed by what it gives: a
+    /// `[[part]]` or `[[spring]]` with the name of one of the base's
+    /// replaces it whole, in its place, and a new name is added after the
+    /// base's; `[[gear]]`s are added; `contact` and the other top-level
+    /// values replace the base's. So a variant of Gelsey's escapement with
+    /// another escape wheel holds only its wheel.
     pub fn from_toml(text: &str) -> Result<Self, String> {
-        toml::from_str(text).map_err(|e| crate::input::toml_error(text, &e))
+        let table = match toml::from_str::<toml::Table>(text) {
+            Ok(table) if table.contains_key("base") => table,
+            _ => return toml::from_str(text).map_err(|e| crate::input::toml_error(text, &e)),
+        };
+        let merged = resolve(table, MAX_BASE_DEPTH)?;
+        toml::Value::Table(merged)
+            .try_into()
+            .map_err(|e: toml::de::Error| crate::input::toml_error("", &e))
     }
+}
+
+/// `table` with its `base` chain merged in, `depth` links at most.
+fn resolve(mut table: toml::Table, depth: usize) -> Result<toml::Table, String> {
+    let Some(base) = table.remove("base") else {
+        return Ok(table);
+    };
+    let Some(name) = base.as_str() else {
+        return Err(format!(
+            "`base` must be the name of a built-in mechanism, not a {}",
+            base.type_str()
+        ));
+    };
+    let Some(text) = super::builtin(name) else {
+        return Err(format!(
+            "`base` = \"{}\" is not a built-in mechanism (built in: {})",
+            crate::input::name(name),
+            super::BUILTIN_NAMES.join(", ")
+        ));
+    };
+    if depth == 0 {
+        return Err(format!(
+            "`base` = \"{}\": more than {MAX_BASE_DEPTH} bases in a chain",
+            crate::input::name(name)
+        ));
+    }
+    let base = toml::from_str::<toml::Table>(text)
+        .map_err(|e| format!("base `{name}`: {}", crate::input::toml_error(text, &e)))?;
+    let mut merged = resolve(base, depth - 1)?;
+    for (key, value) in table {
+        match (key.as_str(), value) {
+            ("part" | "spring", toml::Value::Array(items)) => {
+                let list = merged
+                    .entry(key.clone())
+                    .or_insert_with(|| toml::Value::Array(Vec::new()));
+                let Some(list) = list.as_array_mut() else {
+                    return Err(format!("`{key}` of base `{name}` is not a list"));
+                };
+                for item in items {
+                    let named = item.get("name").cloned();
+                    let same = |other: &&mut toml::Value| {
+                        named.is_some() && other.get("name") == named.as_ref()
+                    };
+                    match list.iter_mut().find(same) {
+                        Some(slot) => *slot = item,
+                        None => list.push(item),
+                    }
+                }
+            }
+            ("gear", toml::Value::Array(items)) => {
+                match merged
+                    .entry(key)
+                    .or_insert_with(|| toml::Value::Array(Vec::new()))
+                {
+                    toml::Value::Array(list) => list.extend(items),
+                    _ => return Err(format!("`gear` of base `{name}` is not a list")),
+                }
+            }
+            (_, value) => {
+                merged.insert(key, value);
+            }
+        }
+    }
+    Ok(merged)
 }
