@@ -168,6 +168,15 @@ pub struct OrchardParams {
     /// Stereo width of the keyboard, 0 (mono) to 1.
     #[id = "width"]
     pub width: FloatParam,
+    /// A clock's balance swings (on) or is held (off).
+    #[id = "clock-running"]
+    pub clock_running: BoolParam,
+    /// The time a clock's hands are set to, hours after midnight.
+    #[id = "clock-time"]
+    pub clock_time: FloatParam,
+    /// How far a clock's mainspring is wound, 0 to 1.
+    #[id = "clock-winding"]
+    pub clock_winding: FloatParam,
     /// Everything else about the instrument, saved with the parameters.
     #[persist = "instrument-state"]
     pub state: VersionedState,
@@ -233,7 +242,7 @@ impl OrchardParams {
 
     /// The parameters that shape the sound continuously (all but the
     /// instrument choice), by permanent id.
-    pub fn sound_params(&self) -> [(&'static str, &FloatParam); 10] {
+    pub fn sound_params(&self) -> [(&'static str, &FloatParam); 12] {
         [
             ("level", &self.output_level),
             ("hardness", &self.hardness),
@@ -245,6 +254,8 @@ impl OrchardParams {
             ("stretch", &self.stretch),
             ("velocity-curve", &self.velocity_curve),
             ("width", &self.width),
+            ("clock-time", &self.clock_time),
+            ("clock-winding", &self.clock_winding),
         ]
     }
 
@@ -263,6 +274,39 @@ impl OrchardParams {
             *layout = layout.clamped();
         }
     }
+}
+
+/// The time the built-in clock's hands are set to: 11:59:50, ten seconds
+/// before it chimes the hour.
+pub const CLOCK_PRESET_TIME_H: f32 = 11.0 + 59.0 / 60.0 + 50.0 / 3600.0;
+
+/// `hours` after midnight as `HH:MM:SS`, to the nearest second.
+fn time_of_day(hours: f32) -> String {
+    let seconds = (f64::from(hours).clamp(0.0, 24.0) * 3600.0).round() as u32;
+    format!(
+        "{:02}:{:02}:{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    )
+}
+
+/// Hours after midnight of `HH:MM` or `HH:MM:SS` (00:00 to 24:00).
+fn parse_time_of_day(text: &str) -> Option<f32> {
+    let mut fields = [0u32; 3];
+    let parts: Vec<&str> = text.trim().split(':').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return None;
+    }
+    for (field, part) in fields.iter_mut().zip(&parts) {
+        if part.is_empty() || part.len() > 2 {
+            return None;
+        }
+        *field = part.parse().ok()?;
+    }
+    let [h, m, s] = fields;
+    let seconds = h * 3600 + m * 60 + s;
+    (m < 60 && s < 60 && seconds <= 24 * 3600).then(|| (f64::from(seconds) / 3600.0) as f32)
 }
 
 /// Shows a value with `digits` decimals (and no minus sign on a zero), so
@@ -329,6 +373,18 @@ impl Default for OrchardParams {
             )
             .with_value_to_string(rounded(3)),
             width: linear("Stereo width", 0.6, 0.0, 1.0, 3),
+            clock_running: BoolParam::new("Clock running", true),
+            clock_time: FloatParam::new(
+                "Clock time",
+                CLOCK_PRESET_TIME_H,
+                FloatRange::Linear {
+                    min: 0.0,
+                    max: 24.0,
+                },
+            )
+            .with_value_to_string(Arc::new(|hours| time_of_day(hours)))
+            .with_string_to_value(Arc::new(|text| parse_time_of_day(text))),
+            clock_winding: linear("Clock winding", 1.0, 0.0, 1.0, 3),
             state: VersionedState {
                 state: Mutex::new(InstrumentState {
                     format: STATE_FORMAT,

@@ -117,6 +117,27 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("stretch", Target::Path("tuning:stretch")),
     ("velocity-curve", Target::Path("velocity:curve")),
     ("width", Target::Path("output:stereo_width")),
+    (
+        "clock-running",
+        Target::Field {
+            kind: "clock",
+            field: "running",
+        },
+    ),
+    (
+        "clock-time",
+        Target::Field {
+            kind: "clock",
+            field: "time_h",
+        },
+    ),
+    (
+        "clock-winding",
+        Target::Field {
+            kind: "clock",
+            field: "wound",
+        },
+    ),
 ];
 
 /// How a parameter changes the properties it reaches.
@@ -151,6 +172,12 @@ pub struct SoundSettings {
     pub velocity_curve: f32,
     /// 0 to 1 (`output:stereo_width`).
     pub width: f32,
+    /// A clock's balance swings (every clock's `running`).
+    pub clock_running: bool,
+    /// Hours after midnight a clock's hands are set to (every clock's `time_h`).
+    pub clock_time: f32,
+    /// 0 to 1 (every clock's `wound`).
+    pub clock_winding: f32,
 }
 
 impl SoundSettings {
@@ -177,6 +204,9 @@ impl SoundSettings {
             stretch: value(&params.stretch),
             velocity_curve: value(&params.velocity_curve),
             width: value(&params.width),
+            clock_running: params.clock_running.value(),
+            clock_time: value(&params.clock_time),
+            clock_winding: value(&params.clock_winding),
         }
     }
 
@@ -204,6 +234,10 @@ impl SoundSettings {
             "stretch" => Change::To(decimal(self.stretch)),
             "velocity-curve" => Change::To(decimal(self.velocity_curve)),
             "width" => Change::To(decimal(self.width)),
+            "clock-running" => Change::To(if self.clock_running { 1.0 } else { 0.0 }),
+            // To the second, as the parameter shows it.
+            "clock-time" => Change::To((f64::from(self.clock_time) * 3600.0).round() / 3600.0),
+            "clock-winding" => Change::To(decimal(self.clock_winding)),
             _ => return None,
         })
     }
@@ -259,11 +293,12 @@ mod tests {
     }
 
     /// Every host parameter but the output level and the instrument choice
-    /// reaches declared properties of the grand; each of its targets is a
-    /// parameter. Renaming a property or a parameter fails here.
+    /// reaches declared properties of the grand or the clock; each of its
+    /// targets is a parameter. Renaming a property or a parameter fails here.
     #[test]
     fn every_host_parameter_reaches_a_declared_property() {
         let grand = Preset::default_grand();
+        let clock = Preset::load("chiming-clock").unwrap();
         let params = OrchardParams::default();
         let ids: Vec<String> = params.param_map().into_iter().map(|(id, ..)| id).collect();
         for id in &ids {
@@ -274,11 +309,14 @@ mod tests {
                 .iter()
                 .find(|(target_id, _)| *target_id == id.as_str())
                 .unwrap_or_else(|| panic!("parameter {id} has no target"));
-            let paths = target.paths(&grand);
-            assert!(!paths.is_empty(), "parameter {id} reaches nothing");
-            for path in paths {
-                assert!(grand.property_info(&path).is_some(), "{id}: {path}");
+            let mut reached = 0;
+            for preset in [&grand, &clock] {
+                for path in target.paths(preset) {
+                    assert!(preset.property_info(&path).is_some(), "{id}: {path}");
+                    reached += 1;
+                }
             }
+            assert!(reached > 0, "parameter {id} reaches nothing");
             assert!(defaults().change(id).is_some(), "{id} changes nothing");
         }
         for (id, _) in TARGETS {
@@ -316,5 +354,31 @@ mod tests {
         .instrument();
         assert_eq!(bars.name, "Mallet and bar");
         assert_eq!(bars.get("tuning:a4_hz"), Some(442.0));
+    }
+
+    /// The clock's parameters set its hands, start and stop it and wind it;
+    /// at their defaults they leave the built-in clock as its preset is.
+    #[test]
+    fn clock_parameters_reach_the_clock() {
+        let clock = SoundSettings {
+            instrument: Instrument::named("chiming-clock").unwrap(),
+            ..defaults()
+        };
+        let preset = Preset::load("chiming-clock").unwrap();
+        assert_eq!(
+            clock.instrument().get("clock:time_h"),
+            preset.get("clock:time_h")
+        );
+        assert_eq!(clock.instrument().get("clock:running"), Some(1.0));
+        let set = SoundSettings {
+            clock_running: false,
+            clock_time: 9.5,
+            clock_winding: 0.25,
+            ..clock
+        }
+        .instrument();
+        assert_eq!(set.get("clock:running"), Some(0.0));
+        assert_eq!(set.get("clock:time_h"), Some(9.5));
+        assert_eq!(set.get("clock:wound"), Some(0.25));
     }
 }

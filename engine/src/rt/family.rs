@@ -34,6 +34,15 @@ pub trait Family: Sync {
 
     /// The mechanics of `preset`, for the worker.
     fn mechanics(&self, preset: &Preset) -> Box<dyn Mechanics>;
+
+    /// Whether its mechanics are too heavy or irregular to run inline on
+    /// the audio thread (adaptive steps through contacts, allocating as they
+    /// retry), so that a live front end runs them on the worker's own thread
+    /// ([`crate::rt::Synth::for_live_play`]). By default, no: they run in
+    /// lock-step, with no added latency.
+    fn mechanics_need_own_thread(&self) -> bool {
+        false
+    }
 }
 
 impl std::fmt::Debug for dyn Family {

@@ -22,7 +22,9 @@ pub use mechanics::{Mechanics, Pedals};
 pub use ops::{Operation, Stamped, ToWorker};
 pub use oversampling::{Decimator, MIN_INTERNAL_RATE_HZ, PASSBAND_EDGE};
 pub use score::{Score, ScorePlayer};
-pub use synth::{Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth};
+pub use synth::{
+    Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth, needs_own_thread,
+};
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
 pub use view::{MIDI_KEYS, MechanicsView, MeterView, Views};
 pub use voices::{
