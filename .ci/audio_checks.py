@@ -68,3 +68,20 @@ def silent_after(signal, sample_rate, release_s, peak_db, drop_db=60.0):
     if last_loud_end >= times[-1]:
         return None
     return max(0.0, last_loud_end - release_s)
+
+
+def click_onsets(signal, sample_rate, gap_s=0.05):
+    """Times (s) where clicks begin: the rate of change of `signal`,
+    averaged over 1 ms, rising above a fifth of its largest, at least
+    `gap_s` apart."""
+    change = np.abs(np.diff(np.asarray(signal, dtype=np.float64)))
+    window = max(1, int(1e-3 * sample_rate))
+    smoothed = np.convolve(change, np.ones(window) / window, mode="same")
+    above = np.nonzero(smoothed > 0.2 * smoothed.max())[0]
+    onsets = []
+    last = None
+    for i in above:
+        if last is None or i - last > gap_s * sample_rate:
+            onsets.append(i / sample_rate)
+        last = i
+    return onsets

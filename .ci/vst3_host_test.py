@@ -7,7 +7,9 @@ Loads the bundle as an instrument, renders C4 and then A4 (velocity 100, held
 of equal temperament: the stretch tuning moves these two by less than a cent)
 and that the dampers silence it again after the key is released (60 dB below
 the note's peak within 1.5 s of note-off, and for the rest of the render).
-Exits non-zero with one line per failure.
+Then chooses the chiming clock (the last instrument) and checks that it ticks
+on its own, with no MIDI: clicks at its 0.2 s beat, from its mechanism on the
+worker's own thread. Exits non-zero with one line per failure.
 """
 
 import sys
@@ -92,11 +94,48 @@ def main():
                 f"of note-off"
             )
 
+    failures.extend(clock_ticks(plugin))
+
     for failure in failures:
         print(f"FAIL: {failure}")
     if failures:
         sys.exit(1)
     print("VST3 host test passed")
+
+
+CLOCK_S = 6.0
+BEAT_S = 0.2
+
+
+def clock_ticks(plugin):
+    """Chooses the chiming clock and listens to it tick; returns failures."""
+    instrument = plugin.parameters["instrument"]
+    instrument.raw_value = 1.0  # the last choice: the chiming clock
+    start = time.monotonic()
+    audio = plugin(
+        [],
+        duration=CLOCK_S,
+        sample_rate=SAMPLE_RATE,
+        num_channels=2,
+        buffer_size=512,
+        reset=False,
+    )
+    rendered_s = time.monotonic() - start
+    if not np.all(np.isfinite(audio)):
+        return ["clock: non-finite samples in the output"]
+    # The clock takes over in the background and its balance starts from
+    # rest: listen to the last three seconds.
+    tail = ac.mono(audio)[int((CLOCK_S - 3.0) * SAMPLE_RATE) :]
+    onsets = ac.click_onsets(tail, SAMPLE_RATE)
+    intervals = np.diff(onsets)
+    beat = float(np.median(intervals)) if len(intervals) else float("nan")
+    print(
+        f"clock ({instrument.string_value}): {len(onsets)} ticks in the last 3 s, "
+        f"median interval {beat:.3f} s; rendered {CLOCK_S} s in {rendered_s:.1f} s"
+    )
+    if len(onsets) < 10 or not abs(beat - BEAT_S) < 0.1 * BEAT_S:
+        return [f"clock: no ticks at its {BEAT_S} s beat (onsets {onsets})"]
+    return []
 
 
 if __name__ == "__main__":
