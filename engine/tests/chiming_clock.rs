@@ -335,3 +335,40 @@ fn a_stalled_worker_loses_no_tick() {
         "tick energy {played} against {steady} in lock-step"
     );
 }
+
+/// The balance made heavier while the clock runs (an edit in the editor,
+/// handed over live): the clock goes on from where it was, with no gap in
+/// its ticking and no click at the handover, and beats √1.44 = 1.2 times
+/// slower from then on.
+#[test]
+fn a_live_edit_of_the_balance_changes_the_beat_while_it_runs() {
+    let base = clock(10.17, &[]);
+    let inertia = base.get("clock:balance_inertia_kg_m2").unwrap();
+    let heavier = clock(10.17, &[("clock:balance_inertia_kg_m2", 1.44 * inertia)]);
+    let mut synth = Synth::new(&base, FS).unwrap();
+    let mut loader = synth.take_loader().unwrap();
+    let before = render(&mut synth, 3.0);
+    loader.load_live(&heavier).unwrap();
+    let after = render(&mut synth, 5.0);
+    let old_beat = mean_interval(&clicks(&before)[5..]);
+    let settled: Vec<f64> = clicks(&after).into_iter().filter(|&t| t > 2.0).collect();
+    let new_beat = mean_interval(&settled);
+    assert!(
+        (new_beat / old_beat - 1.2).abs() < 0.015,
+        "{old_beat} s, then {new_beat} s"
+    );
+    // It carried on: the first tick after the edit comes within a beat, and
+    // the ticking never pauses longer than a beat and a half.
+    let first = clicks(&after);
+    assert!(first[0] < 1.2 * new_beat, "{first:?}");
+    for pair in first.windows(2) {
+        assert!(pair[1] - pair[0] < 1.5 * new_beat, "{first:?}");
+    }
+    // No click: the handover's first samples continue the last ones.
+    let jump = (after[0] - before[before.len() - 1]).abs();
+    let largest_step = before
+        .windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .fold(0.0f32, f32::max);
+    assert!(jump <= largest_step, "{jump} at the handover");
+}
