@@ -22,8 +22,8 @@
 //! ([`PointMode`], [`MalletBar::from_modes`]): a clock's plate and case struck
 //! by an escape wheel's tooth.
 
-use super::Preset;
 use super::preset::{BarEnds, Resonators};
+use super::{Preset, Rebound};
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, TreeDescription, TreeError};
 
@@ -228,6 +228,12 @@ pub struct MalletBar {
     sounding: bool,
     /// Whether the mallet has met the bar since it was last thrown.
     touched: bool,
+    /// Whether the mallet touched the bar at the last sample.
+    touching: bool,
+    /// The largest force of the present contact, N.
+    peak_force_n: f64,
+    /// How the mallet last let go of the bar, until taken.
+    let_go: Option<Rebound>,
     /// How many times the simulation went non-finite and was reset.
     non_finite_resets: u32,
 }
@@ -315,6 +321,9 @@ impl MalletBar {
             sleep_after: (2.0 * sample_rate / lowest_hz).ceil() as u32,
             sounding: false,
             touched: false,
+            touching: false,
+            peak_force_n: 0.0,
+            let_go: None,
             non_finite_resets: 0,
         })
     }
@@ -336,6 +345,12 @@ impl MalletBar {
         self.sounding = true;
         self.touched = false;
         self.quiet_samples = 0;
+    }
+
+    /// How the mallet last let go of the bar (its speed away from it and
+    /// the contact's largest force), once: `None` until it lets go again.
+    pub fn take_let_go(&mut self) -> Option<Rebound> {
+        self.let_go.take()
     }
 
     /// How many times the simulation went non-finite and was silenced.
@@ -371,6 +386,8 @@ impl MalletBar {
         self.quiet_samples = old.quiet_samples;
         self.sounding = old.sounding;
         self.touched = old.touched;
+        self.touching = old.touching;
+        self.peak_force_n = old.peak_force_n;
         self.non_finite_resets = old.non_finite_resets;
     }
 
@@ -379,6 +396,9 @@ impl MalletBar {
         self.tree.reset();
         self.sounding = false;
         self.touched = false;
+        self.touching = false;
+        self.peak_force_n = 0.0;
+        self.let_go = None;
         self.quiet_samples = 0;
     }
 
@@ -409,7 +429,18 @@ impl MalletBar {
             self.non_finite_resets = self.non_finite_resets.saturating_add(1);
             return 0.0;
         }
-        let touching = self.contact_force() > 0.0;
+        let force = self.contact_force();
+        let touching = force > 0.0;
+        if touching {
+            self.peak_force_n = self.peak_force_n.max(force);
+        } else if self.touching {
+            self.let_go = Some(Rebound {
+                speed_m_s: self.bar_velocity() - self.tree.voltage(self.mallet),
+                peak_force_n: self.peak_force_n,
+            });
+            self.peak_force_n = 0.0;
+        }
+        self.touching = touching;
         self.touched |= touching;
         if out.abs() < self.silence_threshold && self.touched && !touching {
             self.quiet_samples = self.quiet_samples.saturating_add(1);

@@ -19,7 +19,7 @@ pub use denormals::FlushDenormals;
 pub use event::{SynthEvent, TimedEvent};
 pub use family::Family;
 pub use mechanics::{Mechanics, Pedals};
-pub use ops::{Operation, Stamped, ToWorker};
+pub use ops::{IMPACT_SITE_KEYS, Operation, Stamped, ToWorker};
 pub use oversampling::{Decimator, MIN_INTERNAL_RATE_HZ, PASSBAND_EDGE};
 pub use score::{Score, ScorePlayer};
 pub use synth::{

@@ -30,9 +30,11 @@ pub enum ToWorker {
     },
     /// A hammer let go of its strings after a strike, at this message's
     /// sample, moving away from them at `speed_m_s` (the snapshot the action
-    /// uses to check the hammer and time a repetition).
+    /// uses to check the hammer and time a repetition); or two parts of a
+    /// mechanism let go of each other at an impact site (`key` from
+    /// [`IMPACT_SITE_KEYS`] up).
     Rebound {
-        /// MIDI key.
+        /// MIDI key, or [`IMPACT_SITE_KEYS`] plus the impact site.
         key: u8,
         /// Speed away from the strings, m/s.
         speed_m_s: f64,
@@ -56,6 +58,11 @@ pub enum ToWorker {
     /// before it has been sent, so the worker may step its control grid up to it.
     Clock,
 }
+
+/// The first of the keys that name impact sites in [`ToWorker::Rebound`]:
+/// the parts that met at site `s` ([`Operation::Impact`]) let go of each
+/// other as key `IMPACT_SITE_KEYS + s` (sites 0 to 127; MIDI keys are below).
+pub const IMPACT_SITE_KEYS: u8 = 128;
 
 /// What the worker tells the audio thread to do, at a sample.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -10,7 +10,7 @@ use super::westminster;
 use crate::instrument::{ClockSpec, Preset, VelocityCurve};
 use crate::mech::{Model, ModelState, StepAdjustment};
 use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
-use crate::rt::{Mechanics, Operation, SynthEvent};
+use crate::rt::{IMPACT_SITE_KEYS, Mechanics, Operation, SynthEvent};
 
 /// Pins on the strike train's pin wheel, one blow each.
 pub const STRIKE_PINS: usize = 8;
@@ -53,6 +53,31 @@ pub struct ClockMechanics {
     live: Vec<(String, PropertyInfo)>,
     /// Blows of the movement's parts so far.
     blows: u64,
+    /// Per impact site: the approach speed (m/s) and mass (kg) of the blow
+    /// last handed to the audio side there.
+    sent: [Option<(f64, f64)>; SITES],
+    /// The last blow's impulse as the audio side measured it.
+    last_impulse: Option<MeasuredImpulse>,
+    /// Snapshots of blows come back so far.
+    measured: u64,
+}
+
+/// Impact sites the clock tells apart (the keys from
+/// [`crate::rt::IMPACT_SITE_KEYS`] up).
+const SITES: usize = 128;
+
+/// A blow as the contact tree at audio rate resolved it: the snapshot that
+/// comes back to the mechanism.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeasuredImpulse {
+    /// The site.
+    pub site: usize,
+    /// The approach speed the mechanism handed over, m/s.
+    pub speed_in_m_s: f64,
+    /// Momentum the blow exchanged, `m·(v_in + v_out)`, N·s.
+    pub impulse_n_s: f64,
+    /// Speed out over speed in.
+    pub restitution: f64,
 }
 
 impl ClockMechanics {
@@ -91,6 +116,9 @@ impl ClockMechanics {
             name: name.clone(),
             spec,
             blows: 0,
+            sent: [None; SITES],
+            last_impulse: None,
+            measured: 0,
         };
         clock.set_hands(clock.spec.time_h * 3600.0);
         Some(clock)
@@ -123,6 +151,16 @@ impl ClockMechanics {
     /// Blows of the movement's parts so far.
     pub fn blows(&self) -> u64 {
         self.blows
+    }
+
+    /// How many blows' snapshots have come back from the audio side.
+    pub fn measured_blows(&self) -> u64 {
+        self.measured
+    }
+
+    /// The last blow as the audio side measured it, if one has come back.
+    pub fn last_impulse(&self) -> Option<MeasuredImpulse> {
+        self.last_impulse
     }
 
     /// Whether the chime or strike train is turning.
@@ -228,6 +266,9 @@ impl Model for ClockMechanics {
         });
         for blow in blows.iter().flatten() {
             self.blows += 1;
+            if let Some(sent) = self.sent.get_mut(blow.site) {
+                *sent = Some((blow.speed_m_s, blow.mass_kg));
+            }
             if let Ok(site) = u8::try_from(blow.site) {
                 self.push(Operation::Impact {
                     site,
@@ -272,6 +313,7 @@ impl PropertyAccess for ClockMechanics {
             "wound" => self.movement.wound(),
             "balance_inertia_kg_m2" => self.spec.balance_inertia_kg_m2,
             "hairspring_n_m_per_rad" => self.spec.hairspring_n_m_per_rad,
+            "tick_impulse_n_s" => self.last_impulse?.impulse_n_s,
             _ => return None,
         })
     }
@@ -287,6 +329,23 @@ impl PropertyAccess for ClockMechanics {
 }
 
 impl Mechanics for ClockMechanics {
+    /// A blow's parts let go at audio rate: the impulse it exchanged is
+    /// measured from the speeds in and out.
+    fn rebound(&mut self, _t_s: f64, key: u8, speed_m_s: f64) {
+        let Some(site) = key.checked_sub(IMPACT_SITE_KEYS).map(usize::from) else {
+            return;
+        };
+        if let Some(Some((speed_in, mass))) = self.sent.get(site).copied() {
+            self.measured += 1;
+            self.last_impulse = Some(MeasuredImpulse {
+                site,
+                speed_in_m_s: speed_in,
+                impulse_n_s: mass * (speed_in + speed_m_s),
+                restitution: speed_m_s / speed_in,
+            });
+        }
+    }
+
     fn perform(&mut self, _t_s: f64, event: SynthEvent, now: &mut dyn FnMut(Operation)) {
         if let SynthEvent::NoteOn { key, velocity } = event
             && velocity > 0.0
@@ -318,6 +377,7 @@ impl Mechanics for ClockMechanics {
         self.strike.stop();
         self.hour_to_strike = None;
         self.operations.clear();
+        self.sent = [None; SITES];
     }
 
     fn continue_motion_from(&mut self, previous: &dyn Mechanics) {
@@ -334,6 +394,9 @@ impl Mechanics for ClockMechanics {
         self.quarters_passed = old.quarters_passed;
         self.hour_to_strike = old.hour_to_strike;
         self.blows = old.blows;
+        self.sent = old.sent;
+        self.last_impulse = old.last_impulse;
+        self.measured = old.measured;
         if self.spec.time_h != old.spec.time_h {
             self.set_hands(self.spec.time_h * 3600.0);
         }

@@ -15,11 +15,15 @@ use super::case;
 use super::movement::{Blow, Movement};
 use crate::families::mallet_bar::BarVoices;
 use crate::instrument::{ClockSpec, MalletBar, Preset, PresetError, Rebound, Striker};
-use crate::rt::{CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, mix, write_bus};
+use crate::rt::{CHUNK, IMPACT_SITE_KEYS, Operation, SILENCE_LEVEL, SynthError, Voices, write_bus};
 use crate::wdf::FeltLaw;
 
 /// Hertz's exponent for a steel tooth's tip on a steel pallet.
 const HERTZ_EXPONENT: f64 = 1.5;
+
+/// Hunt–Crossley loss of an oiled steel contact, s/m: a blow at `v` keeps
+/// about `1 − (2/3)·β·v` of its speed (0.9 at the escapement's 0.3 m/s).
+const STEEL_HYSTERESIS_S_PER_M: f64 = 0.5;
 
 /// How long the movement is run, off the audio thread, to find where its
 /// parts strike and the mass each blow meets, s of clock time: a few beats.
@@ -47,11 +51,13 @@ impl ClockVoices {
     pub fn new(preset: &Preset, spec: &ClockSpec, sample_rate: f64) -> Result<Self, SynthError> {
         let rods = BarVoices::new(preset, sample_rate)?;
         let gain = preset.output.gain_per_newton;
-        let law = FeltLaw::elastic(spec.pallet_stiffness, HERTZ_EXPONENT);
+        let law = FeltLaw::elastic(spec.pallet_stiffness, HERTZ_EXPONENT)
+            .with_hysteresis(STEEL_HYSTERESIS_S_PER_M);
         let first_blows = survey(spec);
         let mut sites = Vec::with_capacity(first_blows.len());
         for (site, blow) in first_blows.iter().enumerate() {
-            let Some(blow) = blow else {
+            // Sites are numbered as keys from IMPACT_SITE_KEYS up.
+            let Some(blow) = blow.filter(|_| site < usize::from(IMPACT_SITE_KEYS)) else {
                 sites.push(None);
                 continue;
             };
@@ -127,9 +133,19 @@ impl Voices for ClockVoices {
         for ((frame, &l), &r) in bus.iter_mut().zip(rod_left.iter()).zip(rod_right.iter()) {
             *frame = [f64::from(l), f64::from(r)];
         }
-        for tree in self.sites.iter_mut().flatten() {
-            if tree.is_active() {
-                mix(bus, self.tick_gains, |_| tree.tick());
+        let [gain_left, gain_right] = self.tick_gains;
+        for (site, tree) in self.sites.iter_mut().enumerate() {
+            let Some(tree) = tree.as_mut().filter(|tree| tree.is_active()) else {
+                continue;
+            };
+            for (frame, out) in bus.iter_mut().enumerate() {
+                let y = tree.tick();
+                out[0] += gain_left * y;
+                out[1] += gain_right * y;
+                // The parts let go: the snapshot goes back to the mechanism.
+                if let Some(rebound) = tree.take_let_go() {
+                    on_rebound(IMPACT_SITE_KEYS + site as u8, frame, rebound);
+                }
             }
         }
         write_bus(bus, left, right);
