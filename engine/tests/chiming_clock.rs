@@ -417,3 +417,44 @@ fn the_measured_impulse_comes_back_to_the_mechanism() {
         );
     }
 }
+
+/// Offline, the clock runs in lock-step: two renders are the same to the
+/// bit, whatever the block size.
+#[test]
+fn lock_step_renders_of_the_clock_are_bit_identical() {
+    let preset = clock(11.0 + 59.0 / 60.0 + 59.0 / 3600.0, &[]);
+    let frames = (2.5 * FS) as usize;
+    let run = |block: usize| {
+        let mut synth = Synth::new(&preset, FS).unwrap();
+        let mut out = Vec::with_capacity(frames);
+        let (mut left, mut right) = (vec![0.0f32; block], vec![0.0f32; block]);
+        while out.len() < frames {
+            synth.process(&mut left, &mut right);
+            out.extend_from_slice(&left);
+        }
+        out.truncate(frames);
+        out
+    };
+    let first = run(256);
+    assert!(first.iter().any(|&s| s != 0.0));
+    assert_eq!(first, run(256));
+    assert_eq!(first, run(1000));
+}
+
+/// MIDI notes strike the rods directly: a set of clock chimes, each rod at
+/// its key's pitch.
+#[test]
+fn a_note_strikes_its_rod() {
+    let preset = clock(10.17, &[("clock:running", 0.0)]);
+    let mut synth = Synth::new(&preset, FS).unwrap();
+    synth.note_on(64, 0.8);
+    let x = render(&mut synth, 1.5);
+    let expected = preset.fundamental_hz(64);
+    let found = peak_frequency(&x, FS, 0.97 * expected, 1.03 * expected).unwrap();
+    assert!(
+        (1200.0 * (found / expected).log2()).abs() < 3.0,
+        "E4's rod at {found} Hz"
+    );
+    let second = peak_frequency(&x, FS, 0.97 * 6.267 * expected, 1.03 * 6.267 * expected).unwrap();
+    assert!((second / found / 6.267 - 1.0).abs() < 0.01, "{second} Hz");
+}

@@ -382,8 +382,8 @@ impl Default for OrchardParams {
                     max: 24.0,
                 },
             )
-            .with_value_to_string(Arc::new(|hours| time_of_day(hours)))
-            .with_string_to_value(Arc::new(|text| parse_time_of_day(text))),
+            .with_value_to_string(Arc::new(time_of_day))
+            .with_string_to_value(Arc::new(parse_time_of_day)),
             clock_winding: linear("Clock winding", 1.0, 0.0, 1.0, 3),
             state: VersionedState {
                 state: Mutex::new(InstrumentState {
