@@ -24,7 +24,10 @@ pub use oversampling::{Decimator, MIN_INTERNAL_RATE_HZ, PASSBAND_EDGE};
 pub use score::{Score, ScorePlayer};
 pub use synth::{Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth};
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
-pub use view::{MIDI_KEYS, MechanicsView, MeterView, Views};
+pub use view::{
+    ClockTrains, MAX_MECHANISM_POSITIONS, MIDI_KEYS, MechanicsView, MechanismSnapshot, MeterView,
+    Views,
+};
 pub use voices::{
     CHUNK, SAMPLE_RATES_HZ, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix,
     parse_sample_rate, stereo_gains, write_bus,
