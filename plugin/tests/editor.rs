@@ -1,6 +1,7 @@
 //! The editor, driven headless through egui_kittest as a user would: find a
 //! component by path, select it, drag a property's slider, undo; the macro
-//! controls send host automation gestures; the on-screen keyboard plays.
+//! controls send host automation gestures; the on-screen keyboard plays;
+//! the clockwork window shows the chiming clock the worker runs.
 
 use std::sync::{Arc, Mutex};
 
@@ -9,14 +10,16 @@ use egui::{Key, Modifiers, Pos2, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use nice_plug::prelude::*;
-use orchard::OrchardParams;
 use orchard::editor::app::EditorApp;
-use orchard::link::{AudioLink, link};
+use orchard::link::{AudioLink, EditorLink, link};
 use orchard::sound::SoundSettings;
+use orchard::{Instrument, OrchardParams};
 use orchard_engine::instrument::PropertyEdit;
-use orchard_engine::rt::SynthEvent;
+use orchard_engine::mech::mechanism::BRACKET_MOVEMENT_TOML;
+use orchard_engine::rt::{MechanicsView, MeterView, Synth, SynthEvent, Views, triple_buffer};
 
-/// A host that records the automation gestures it is sent.
+/// A host that records the automation gestures it is sent, and sets the
+/// parameters as a host does.
 #[derive(Default)]
 struct RecordingHost {
     gestures: Mutex<Vec<String>>,
@@ -29,7 +32,10 @@ impl GuiContextInner for RecordingHost {
     unsafe fn raw_begin_set_parameter(&self, _param: ParamPtr) {
         self.gestures.lock().unwrap().push("begin".into());
     }
-    unsafe fn raw_set_parameter_normalized(&self, _param: ParamPtr, normalized: f32) {
+    unsafe fn raw_set_parameter_normalized(&self, param: ParamPtr, normalized: f32) {
+        // SAFETY: the parameter belongs to the fixture's `OrchardParams`,
+        // alive for the whole test.
+        unsafe { param._internal_set_normalized_value(normalized) };
         self.gestures
             .lock()
             .unwrap()
@@ -56,6 +62,7 @@ struct Editor {
 
 struct Fixture {
     params: Arc<OrchardParams>,
+    link: Arc<EditorLink>,
     audio: AudioLink,
     harness: Harness<'static, Editor>,
 }
@@ -79,6 +86,7 @@ fn open_editor() -> Fixture {
         );
     Fixture {
         params,
+        link,
         audio,
         harness,
     }
@@ -360,8 +368,8 @@ fn a_user_preset_loads_from_the_browser_and_reports_what_it_skipped() {
     let gestures = f.harness.state().host.gestures.lock().unwrap().clone();
     let begins = gestures.iter().filter(|g| *g == "begin").count();
     assert_eq!(
-        begins, 11,
-        "the instrument and ten parameters, each a gesture: {gestures:?}"
+        begins, 13,
+        "the instrument and twelve parameters, each a gesture: {gestures:?}"
     );
 
     f.harness
@@ -474,4 +482,112 @@ fn the_clockwork_button_shows_a_live_escapement_that_runs_only_while_shown() {
         shown_again >= after && shown_again - after < 0.45,
         "hidden, it did not run: {after} s → {shown_again} s"
     );
+}
+
+#[test]
+fn with_the_chiming_clock_the_clockwork_window_shows_the_workers_clock() {
+    let mut f = open_editor();
+    // The host chooses the clock.
+    let host = Arc::clone(&f.harness.state().host);
+    let setter = ParamSetter::new(&*host);
+    let clock = Instrument::named("chiming-clock").expect("a built-in instrument");
+    setter.begin_set_parameter(&f.params.instrument);
+    setter.set_parameter(&f.params.instrument, clock);
+    setter.end_set_parameter(&f.params.instrument);
+    // It plays in lock-step here; the test relays its worker's views to the
+    // editor, so that it knows what was published.
+    let preset = SoundSettings::from_params(&f.params).instrument_with(&f.params.edits());
+    assert_eq!(preset.family.as_deref(), Some("chiming-clock"));
+    let mut synth = Synth::new(&preset, 48_000.0).unwrap();
+    let mut worker_views = synth.take_views().unwrap();
+    let (mut relay, mechanics) = triple_buffer(MechanicsView::default());
+    let (_meters, meters) = triple_buffer(MeterView::default());
+    f.link.set_views(Some(Views { mechanics, meters }));
+
+    f.harness.run_steps(2);
+    f.harness
+        .get_by_role_and_label(Role::Button, "Clockwork")
+        .click();
+    f.harness.run_steps(2);
+    assert!(
+        f.harness.state().app.clockwork().followed().is_some(),
+        "a clock shows its own movement"
+    );
+    assert!(
+        f.harness
+            .query_by_label("waiting for the instrument")
+            .is_some()
+    );
+    let shown = |f: &Fixture| {
+        let view = f.harness.state().app.clockwork();
+        let mechanism = view.followed().expect("the instrument's movement is shown");
+        (mechanism.positions().to_vec(), view.dial_time_s())
+    };
+    let (at_rest, _) = shown(&f);
+
+    // A second of playing at 30 frames a second: each frame shows what the
+    // worker published last.
+    let wheel = orchard_engine::mech::mechanism::Mechanism::from_toml(BRACKET_MOVEMENT_TOML)
+        .unwrap()
+        .state_names()
+        .iter()
+        .position(|name| name == "parts/wheel:position")
+        .unwrap();
+    let (mut left, mut right) = ([0.0f32; 160], [0.0f32; 160]);
+    let mut wheels = Vec::new();
+    let mut dials = Vec::new();
+    for _ in 0..30 {
+        for _ in 0..10 {
+            synth.process(&mut left, &mut right);
+        }
+        let published = *worker_views.mechanics.latest();
+        relay.publish(published);
+        f.harness.step();
+        let (positions, dial) = shown(&f);
+        assert_eq!(
+            positions,
+            published.mechanism.positions(),
+            "drawn where published"
+        );
+        assert_eq!(
+            dial, published.mechanism.dial_time_s,
+            "the dial shows the published time"
+        );
+        wheels.push(positions[wheel]);
+        dials.push((published.time_s, dial.unwrap()));
+    }
+    assert_ne!(shown(&f).0, at_rest, "the movement moved");
+    // The escape wheel turns clockwise: about a quarter turn in a second.
+    let turned = (wheels[0] - wheels[29]) / std::f64::consts::TAU;
+    assert!(turned > 0.15 && turned < 0.3, "{turned} turns");
+    // The hands follow the train: a second a second, from 11:59:50.
+    let ((t0, d0), (t1, d1)) = (dials[0], dials[29]);
+    assert!(((d1 - d0) / (t1 - t0) - 1.0).abs() < 0.05, "{d0} → {d1} s");
+    let expected = format!(
+        "dial 11:59:{:02}",
+        (d1 - 11.0 * 3600.0 - 59.0 * 60.0).floor()
+    );
+    assert!(
+        f.harness.query_by_label(&expected).is_some(),
+        "the legend reads {expected}"
+    );
+    assert!(
+        f.harness
+            .query_by_label("Chime: locked · Strike: locked")
+            .is_some()
+    );
+
+    // Nothing moves on the GUI thread: with nothing new published, the
+    // drawing stands still.
+    let still = shown(&f);
+    f.harness.run_steps(5);
+    assert_eq!(shown(&f), still);
+
+    // A built-in mechanism can still be chosen.
+    f.harness.get_by_label("Mechanism").click();
+    f.harness.run_steps(2);
+    f.harness.get_by_label("escapement").click();
+    f.harness.run_steps(2);
+    assert!(f.harness.state().app.clockwork().followed().is_none());
+    assert!(f.harness.query_by_label("Pause").is_some(), "it runs here");
 }

@@ -5,6 +5,7 @@
 
 use super::SynthEvent;
 use super::ops::Operation;
+use super::view::MechanismSnapshot;
 use crate::mech::model::{Model, ModelState, StepAdjustment};
 use crate::mech::scheduler::Simulated;
 use crate::props::{PropertyAccess, PropertyError, PropertyTree};
@@ -81,6 +82,15 @@ pub trait Mechanics: Simulated {
     /// The pedals.
     fn pedals(&self) -> Pedals {
         Pedals::default()
+    }
+
+    /// Writes the mechanism it runs (a clock's movement: its description,
+    /// its subsystems' positions, the time its dial shows, its trains) to
+    /// `snapshot` for the editor; false, leaving `snapshot` alone, for
+    /// mechanics that run no such mechanism (the default). Allocates
+    /// nothing.
+    fn publish_mechanism(&self, _snapshot: &mut MechanismSnapshot) -> bool {
+        false
     }
 }
 

@@ -26,7 +26,10 @@ pub use synth::{
     Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth, needs_own_thread,
 };
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
-pub use view::{MIDI_KEYS, MechanicsView, MeterView, Views};
+pub use view::{
+    ClockTrains, MAX_MECHANISM_POSITIONS, MIDI_KEYS, MechanicsView, MechanismSnapshot, MeterView,
+    Views,
+};
 pub use voices::{
     CHUNK, SAMPLE_RATES_HZ, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix,
     parse_sample_rate, stereo_gains, write_bus,

@@ -29,6 +29,9 @@ pub struct MechanicsView {
     pub una_corda: f32,
     /// Property edits the worker has refused.
     pub rejected_edits: u64,
+    /// The mechanism the instrument runs (a clock's movement), if it runs
+    /// one: where its parts are, for the editor to draw them.
+    pub mechanism: MechanismSnapshot,
 }
 
 impl Default for MechanicsView {
@@ -43,12 +46,86 @@ impl Default for MechanicsView {
             sostenuto: false,
             una_corda: 0.0,
             rejected_edits: 0,
+            mechanism: MechanismSnapshot::default(),
         }
     }
 }
 
 /// Every MIDI key.
 pub const MIDI_KEYS: usize = 128;
+
+/// Most kinematic subsystems a published mechanism may have.
+pub const MAX_MECHANISM_POSITIONS: usize = 16;
+
+/// A mechanism the instrument runs, as the worker last left it: which one,
+/// and each kinematic subsystem's position, so that a copy of it can be
+/// drawn where the worker's is. Fixed-size: publishing allocates nothing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MechanismSnapshot {
+    /// The mechanism's description (its TOML text, e.g.
+    /// [`crate::mech::mechanism::BRACKET_MOVEMENT_TOML`]), from which the
+    /// reader builds its own copy for the shapes; `None` when the
+    /// instrument runs no mechanism.
+    pub description: Option<&'static str>,
+    /// Each kinematic subsystem's position (rad for a turning one, the
+    /// description's length unit for a sliding one), in the order of
+    /// [`crate::mech::mechanism::Mechanism::positions`]; the first
+    /// [`MechanismSnapshot::count`] are in use.
+    pub positions: [f64; MAX_MECHANISM_POSITIONS],
+    /// How many of `positions` are in use.
+    pub count: usize,
+    /// The time the clock's hands show, s after midnight (growing past a
+    /// day); `None` for a mechanism without a dial.
+    pub dial_time_s: Option<f64>,
+    /// What a clock's chime and strike trains are doing; `None` without
+    /// them.
+    pub trains: Option<ClockTrains>,
+}
+
+impl Default for MechanismSnapshot {
+    fn default() -> Self {
+        Self {
+            description: None,
+            positions: [0.0; MAX_MECHANISM_POSITIONS],
+            count: 0,
+            dial_time_s: None,
+            trains: None,
+        }
+    }
+}
+
+impl MechanismSnapshot {
+    /// The positions in use (rad or length units).
+    pub fn positions(&self) -> &[f64] {
+        &self.positions[..self.count.min(MAX_MECHANISM_POSITIONS)]
+    }
+
+    /// Copies `positions` in (the first [`MAX_MECHANISM_POSITIONS`] of
+    /// them; returns false if there were more). Allocates nothing.
+    pub fn set_positions(&mut self, positions: &[f64]) -> bool {
+        let n = positions.len().min(MAX_MECHANISM_POSITIONS);
+        self.positions[..n].copy_from_slice(&positions[..n]);
+        self.positions[n..].fill(0.0);
+        self.count = n;
+        n == positions.len()
+    }
+}
+
+/// A chiming clock's chime and strike trains.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClockTrains {
+    /// The quarter the chime train is ringing, 1 to 4 (4 at the hour); 0
+    /// while it is locked.
+    pub chime_quarter: u8,
+    /// The hour the strike train is counting or is about to count once the
+    /// chime has locked, 1 to 12; 0 when there is none.
+    pub strike_hour: u8,
+    /// Whether the strike train is turning (false while it waits for the
+    /// chime).
+    pub striking: bool,
+    /// Strokes the strike train has yet to release before it locks.
+    pub strokes_left: u8,
+}
 
 /// The output as the audio thread last published it (after every block).
 #[derive(Debug, Clone, Copy, PartialEq)]

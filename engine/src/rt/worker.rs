@@ -16,7 +16,7 @@ use rtrb::{Consumer, Producer};
 use super::mechanics::{Mechanics, MechanicsModel};
 use super::ops::{Operation, Stamped, ToWorker};
 use super::triple_buffer::Publisher;
-use super::view::{MIDI_KEYS, MechanicsView};
+use super::view::{MIDI_KEYS, MechanicsView, MechanismSnapshot};
 use crate::mech::scheduler::{ModelId, RootModel};
 use crate::props::PropertyTree;
 
@@ -262,7 +262,8 @@ impl Worker {
         }
     }
 
-    /// Writes the present state of keys, strikers, dampers and pedals to the view.
+    /// Writes the present state of keys, strikers, dampers and pedals, and
+    /// the mechanism the instrument runs, to the view.
     fn publish_view(&mut self, sample: u64) {
         let time_s = self.time_s(sample);
         let rejected_edits = self.rejected;
@@ -285,6 +286,9 @@ impl Worker {
             v.sostenuto = pedals.sostenuto;
             v.una_corda = pedals.una_corda as f32;
             v.rejected_edits = rejected_edits;
+            if !mechanics.publish_mechanism(&mut v.mechanism) {
+                v.mechanism = MechanismSnapshot::default();
+            }
         });
         self.view = Some(view);
     }

@@ -12,7 +12,7 @@ use nice_plug::prelude::ParamSetter;
 use orchard_engine::rt::{MechanicsView, MeterView};
 
 use super::browser::{Browser, BrowserAction};
-use super::clockwork::ClockworkView;
+use super::clockwork::{self, ClockworkView};
 use super::controls::{self, Gestures};
 use super::keyboard::{Keyboard, Keys};
 use super::layout::ZOOM_RANGE;
@@ -125,9 +125,17 @@ impl EditorApp {
             ui.heading("Output");
             meters::show(ui, &self.meters, &self.scope);
         });
+        let family = orchard_engine::families::family_of(self.session.preset()).ok();
+        let mechanism = family.and_then(|f| clockwork::family_mechanism(f.name()));
+        self.clockwork.follow_instrument(mechanism, &self.mechanics);
         self.clockwork.window(ui.ctx());
         // The mechanism moves: draw again at the display's rate.
         ui.ctx().request_repaint();
+    }
+
+    /// The clockwork window: what it shows of the instrument's mechanism.
+    pub fn clockwork(&self) -> &ClockworkView {
+        &self.clockwork
     }
 
     /// Takes the latest snapshots and scope samples.

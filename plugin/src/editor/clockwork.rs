@@ -1,44 +1,92 @@
-//! The clockwork view: one of the engine's built-in mechanisms (Gelsey's
-//! escapement, the ratchet) running in real time in its own window, its
-//! parts drawn where the simulation puts them, with play/pause, restart, and
-//! a legend of the time, the speed against real time, and every moving
-//! part's angle or position.
+//! The clockwork view, in its own window. When the instrument runs a
+//! mechanism (the chiming clock's movement), the window shows *that*
+//! mechanism ([`follow`]): its parts where the worker last published them,
+//! so what is seen moves with what is heard, beside a dial whose hands show
+//! the time the movement's train keeps, and a line saying what the chime
+//! and strike trains are doing. Nothing is simulated on the GUI thread for
+//! it.
 //!
-//! The mechanism is stepped on the GUI thread while the window is shown
-//! ([`live`]): the escapement costs tens of microseconds per frame.
+//! Otherwise (and on request, for a clock too) it runs one of the engine's
+//! built-in mechanisms (Gelsey's escapement, the ratchet) in real time, its
+//! parts drawn where the simulation puts them, with play/pause, restart,
+//! and a legend of the time, the speed against real time, and every moving
+//! part's angle or position. That mechanism is stepped on the GUI thread
+//! while the window is shown ([`live`]): the escapement costs tens of
+//! microseconds per frame.
 
 mod drawing;
+mod follow;
 mod live;
 
-use egui::{Color32, Grid, RichText, Sense, Ui, Vec2};
-use orchard_engine::mech::mechanism::BUILTIN_NAMES;
+use egui::{Color32, Grid, Painter, Pos2, Rect, RichText, Sense, Stroke, Ui, Vec2};
+use orchard_engine::families::chiming_clock::ChimingClock;
+use orchard_engine::mech::mechanism::{BRACKET_MOVEMENT_TOML, BUILTIN_NAMES, Mechanism};
+use orchard_engine::rt::{Family, MechanicsView};
 
 use drawing::{Extent, Fit};
+use follow::Follower;
 use live::{LiveMechanism, Status};
 
 /// Height of the drawing, points.
 const DRAWING_HEIGHT: f32 = 360.0;
 
-/// The clockwork window's state: whether it is open, the mechanism running in
-/// it, and where its parts can reach (the drawing's frame).
+/// The clockwork window's state: whether it is open, the mechanism shown in
+/// it, and what the instrument runs.
 #[derive(Default)]
 pub struct ClockworkView {
-    /// Whether the window is shown (and so the mechanism runs).
+    /// Whether the window is shown (and so a built-in mechanism runs).
     open: bool,
     live: Option<Loaded>,
+    /// The description of the mechanism the instrument runs, if any.
+    instrument: Option<&'static str>,
+    /// The worker's latest view.
+    published: Option<Box<MechanicsView>>,
 }
 
 /// A loaded mechanism, or why it could not be.
 enum Loaded {
+    /// A built-in mechanism stepped here.
     Running(Box<LiveMechanism>, Option<Extent>),
+    /// The instrument's mechanism, following the worker.
+    Instrument(Box<Follower>),
     Broken(&'static str, String),
+}
+
+/// What the mechanism menu offers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Choice {
+    /// The instrument's own mechanism.
+    Instrument,
+    /// A built-in mechanism by name.
+    Builtin(&'static str),
+}
+
+/// The description of the mechanism an instrument family runs and
+/// publishes, if it runs one.
+pub fn family_mechanism(family: &str) -> Option<&'static str> {
+    (family == ChimingClock.name()).then_some(BRACKET_MOVEMENT_TOML)
 }
 
 impl ClockworkView {
     /// The top bar's button that shows and hides the window.
     pub fn toggle(&mut self, ui: &mut Ui) {
         ui.toggle_value(&mut self.open, "Clockwork")
-            .on_hover_text("A clockwork mechanism running live");
+            .on_hover_text("The instrument's clockwork, or a clockwork mechanism running live");
+    }
+
+    /// Takes what the instrument runs: `mechanism`, the description of the
+    /// mechanism its family runs ([`family_mechanism`]), and `view`, the
+    /// worker's latest view. An instrument that starts running a mechanism
+    /// shows it; one that stops goes back to the built-in mechanisms.
+    pub fn follow_instrument(&mut self, mechanism: Option<&'static str>, view: &MechanicsView) {
+        if mechanism != self.instrument {
+            self.instrument = mechanism;
+            self.live = None;
+        }
+        match &mut self.published {
+            Some(published) => **published = *view,
+            None => self.published = Some(Box::new(*view)),
+        }
     }
 
     /// Shows the window if it is open.
@@ -53,13 +101,22 @@ impl ClockworkView {
         self.open = open;
     }
 
-    /// The window's contents: advances the mechanism by this frame's time,
-    /// then draws the controls, the parts and the legend.
+    /// The window's contents: a built-in mechanism advances by this frame's
+    /// time, the instrument's takes the worker's positions; then the
+    /// controls, the parts (and the dial) and the legend.
     pub fn show(&mut self, ui: &mut Ui) {
         let frame_s = f64::from(ui.input(|i| i.stable_dt));
-        let loaded = self.live.get_or_insert_with(|| load(BUILTIN_NAMES[0]));
-        if let Some(choice) = controls(ui, loaded) {
-            *loaded = load(choice);
+        let instrument = self.instrument;
+        let loaded = self.live.get_or_insert_with(|| match instrument {
+            Some(description) => load_instrument(description),
+            None => load(BUILTIN_NAMES[0]),
+        });
+        if let Some(choice) = controls(ui, loaded, instrument.is_some()) {
+            *loaded = match (choice, instrument) {
+                (Choice::Instrument, Some(description)) => load_instrument(description),
+                (Choice::Builtin(name), _) => load(name),
+                (Choice::Instrument, None) => load(BUILTIN_NAMES[0]),
+            };
         }
         match loaded {
             Loaded::Running(live, extent) => {
@@ -70,9 +127,35 @@ impl ClockworkView {
                     ui.ctx().request_repaint();
                 }
             }
+            Loaded::Instrument(follower) => {
+                if let Some(view) = &self.published {
+                    follower.follow(view);
+                }
+                draw_instrument(ui, follower);
+                instrument_legend(ui, follower);
+                ui.ctx().request_repaint();
+            }
             Loaded::Broken(_, reason) => {
                 ui.colored_label(Color32::LIGHT_RED, reason.as_str());
             }
+        }
+    }
+
+    /// The instrument's mechanism as drawn (its parts where the worker last
+    /// published them), while the window shows it.
+    pub fn followed(&self) -> Option<&Mechanism> {
+        match self.live.as_ref()? {
+            Loaded::Instrument(follower) => Some(follower.mechanism()),
+            _ => None,
+        }
+    }
+
+    /// The time the drawn dial shows, s after midnight, while the window
+    /// shows the instrument's clock and the worker has published it.
+    pub fn dial_time_s(&self) -> Option<f64> {
+        match self.live.as_ref()? {
+            Loaded::Instrument(follower) => follower.dial_time_s(),
+            _ => None,
         }
     }
 
@@ -81,7 +164,7 @@ impl ClockworkView {
     fn live(&self) -> Option<&LiveMechanism> {
         match self.live.as_ref()? {
             Loaded::Running(live, _) => Some(live),
-            Loaded::Broken(..) => None,
+            Loaded::Instrument(_) | Loaded::Broken(..) => None,
         }
     }
 }
@@ -97,21 +180,45 @@ fn load(name: &'static str) -> Loaded {
     }
 }
 
-/// The mechanism's choice, play/pause and restart; returns a newly chosen
-/// mechanism's name.
-fn controls(ui: &mut Ui, loaded: &mut Loaded) -> Option<&'static str> {
+/// Builds the copy of the instrument's mechanism that follows the worker.
+fn load_instrument(description: &'static str) -> Loaded {
+    match Follower::new(description) {
+        Ok(follower) => Loaded::Instrument(Box::new(follower)),
+        Err(reason) => Loaded::Broken("instrument", reason),
+    }
+}
+
+/// The label of the instrument's mechanism in the menu.
+const INSTRUMENT_LABEL: &str = "the instrument's clock";
+
+/// The mechanism's choice (the instrument's own first, when it runs one),
+/// and for a built-in one play/pause and restart; returns a newly chosen
+/// mechanism.
+fn controls(ui: &mut Ui, loaded: &mut Loaded, offer_instrument: bool) -> Option<Choice> {
     let current = match loaded {
-        Loaded::Running(live, _) => live.name(),
-        Loaded::Broken(name, _) => name,
+        Loaded::Running(live, _) => Choice::Builtin(live.name()),
+        Loaded::Instrument(_) => Choice::Instrument,
+        Loaded::Broken("instrument", _) => Choice::Instrument,
+        Loaded::Broken(name, _) => Choice::Builtin(name),
+    };
+    let label = |choice: Choice| match choice {
+        Choice::Instrument => INSTRUMENT_LABEL,
+        Choice::Builtin(name) => name,
     };
     let mut chosen = None;
     ui.horizontal(|ui| {
         egui::ComboBox::from_label("Mechanism")
-            .selected_text(current)
+            .selected_text(label(current))
             .show_ui(ui, |ui| {
-                for &name in BUILTIN_NAMES {
-                    if ui.selectable_label(name == current, name).clicked() && name != current {
-                        chosen = Some(name);
+                let instrument = offer_instrument.then_some(Choice::Instrument);
+                let builtins = BUILTIN_NAMES.iter().map(|&name| Choice::Builtin(name));
+                for choice in instrument.into_iter().chain(builtins) {
+                    if ui
+                        .selectable_label(choice == current, label(choice))
+                        .clicked()
+                        && choice != current
+                    {
+                        chosen = Some(choice);
                     }
                 }
             });
@@ -146,6 +253,110 @@ fn draw(ui: &mut Ui, live: &mut LiveMechanism, extent: Option<Extent>) {
         let fit = Fit::new(extent, response.rect);
         drawing::paint(&painter, &fit, live.mechanism_mut(), &moving);
     }
+}
+
+/// The instrument's mechanism where the worker put it, on the left, and
+/// the clock's dial on the right.
+fn draw_instrument(ui: &mut Ui, follower: &mut Follower) {
+    let size = Vec2::new(ui.available_width(), DRAWING_HEIGHT);
+    let (response, painter) = ui.allocate_painter(size, Sense::hover());
+    let rect = response.rect;
+    painter.rect_filled(rect, 4.0, Color32::from_gray(22));
+    let split = rect.left() + 0.5 * rect.width();
+    let (movement, dial) = (
+        Rect::from_min_max(rect.min, egui::pos2(split, rect.max.y)),
+        Rect::from_min_max(egui::pos2(split, rect.min.y), rect.max),
+    );
+    if let Some(extent) = follower.extent() {
+        let fit = Fit::new(extent, movement);
+        let moving = follower.moving().to_vec();
+        drawing::paint(&painter, &fit, follower.mechanism_mut(), &moving);
+    }
+    if let Some(time_s) = follower.dial_time_s() {
+        paint_dial(&painter, dial, time_s);
+    }
+}
+
+/// A clock's dial in `rect`: twelve hour marks, the hour, minute and
+/// second hands at `time_s` (s after midnight).
+fn paint_dial(painter: &Painter, rect: Rect, time_s: f64) {
+    let centre = rect.center();
+    let radius = 0.45 * rect.width().min(rect.height());
+    let brass = Color32::from_rgb(222, 190, 120);
+    painter.circle(
+        centre,
+        radius,
+        Color32::from_rgb(236, 230, 214),
+        Stroke::new(3.0, brass),
+    );
+    // Clockwise from 12, y down on the screen.
+    let at = |angle: f64, r: f32| {
+        let (sin, cos) = (angle.sin() as f32, angle.cos() as f32);
+        Pos2::new(centre.x + r * sin, centre.y - r * cos)
+    };
+    let ink = Color32::from_gray(30);
+    for hour in 0..12 {
+        let angle = f64::from(hour) * std::f64::consts::TAU / 12.0;
+        let inner = if hour % 3 == 0 { 0.8 } else { 0.87 };
+        painter.line_segment(
+            [at(angle, inner * radius), at(angle, 0.95 * radius)],
+            Stroke::new(if hour % 3 == 0 { 3.0 } else { 1.5 }, ink),
+        );
+    }
+    let [hour, minute, second] = follow::hand_angles(time_s);
+    painter.line_segment([centre, at(hour, 0.5 * radius)], Stroke::new(5.0, ink));
+    painter.line_segment([centre, at(minute, 0.8 * radius)], Stroke::new(3.0, ink));
+    painter.line_segment(
+        [
+            at(second + std::f64::consts::PI, 0.15 * radius),
+            at(second, 0.85 * radius),
+        ],
+        Stroke::new(1.0, Color32::from_rgb(180, 40, 40)),
+    );
+    painter.circle_filled(centre, 4.0, ink);
+}
+
+/// The worker's time, the dial's time, the trains, and each moving part's
+/// angle in its colour.
+fn instrument_legend(ui: &mut Ui, follower: &Follower) {
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(follower.name()).strong());
+        ui.separator();
+        match follower.time_s() {
+            Some(t) => ui
+                .label(format!("t = {t:.2} s"))
+                .on_hover_text("The instrument's time, as its worker last published it"),
+            None => ui.label("waiting for the instrument"),
+        };
+        if let Some(dial) = follower.dial_time_s() {
+            ui.separator();
+            ui.label(format!("dial {}", follow::dial_text(dial)))
+                .on_hover_text("The time the movement's train shows");
+        }
+    });
+    if let Some(trains) = follower.trains() {
+        ui.label(follow::trains_text(trains));
+    }
+    Grid::new("clockwork legend")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for part in follower.parts() {
+                let colour = drawing::part_colour(part.index, true);
+                ui.horizontal(|ui| {
+                    let (swatch, _) = ui.allocate_exact_size(Vec2::splat(10.0), Sense::hover());
+                    ui.painter().rect_filled(swatch, 2.0, colour);
+                    ui.label(RichText::new(&part.name).color(colour));
+                });
+                let x = part.position_in(follower.mechanism());
+                if part.turns {
+                    ui.label(format!("{:.1}°", x.to_degrees()));
+                } else {
+                    ui.label(format!("{x:.4} m"));
+                }
+                ui.end_row();
+            }
+        });
 }
 
 /// Time, speed, status, and each moving part's position and velocity in its

@@ -26,6 +26,7 @@ mod tree;
 #[cfg(feature = "editor")]
 pub mod window;
 
+pub use clockwork::ClockworkView;
 pub use layout::EditorLayout;
 #[cfg(feature = "editor")]
 pub use window::create;

@@ -8,9 +8,12 @@ use super::movement::{Blow, Movement};
 use super::trains::{FallingHammer, PinTrain};
 use super::westminster;
 use crate::instrument::{ClockSpec, Preset, VelocityCurve};
+use crate::mech::mechanism::BRACKET_MOVEMENT_TOML;
 use crate::mech::{Model, ModelState, StepAdjustment};
 use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
-use crate::rt::{IMPACT_SITE_KEYS, Mechanics, Operation, SynthEvent};
+use crate::rt::{
+    ClockTrains, IMPACT_SITE_KEYS, Mechanics, MechanismSnapshot, Operation, SynthEvent,
+};
 
 /// Pins on the strike train's pin wheel, one blow each.
 pub const STRIKE_PINS: usize = 8;
@@ -166,6 +169,31 @@ impl ClockMechanics {
     /// Whether the chime or strike train is turning.
     pub fn is_chiming(&self) -> bool {
         self.chime.is_running() || self.strike.is_running() || self.hour_to_strike.is_some()
+    }
+
+    /// What the chime and strike trains are doing: the quarter being rung,
+    /// the hour being (or about to be) counted and the strokes left.
+    pub fn trains(&self) -> ClockTrains {
+        let last_quarter = self.quarters_passed.rem_euclid(4) as u8;
+        let hour_now = self.quarters_passed.div_euclid(4).rem_euclid(12) as u8;
+        let (strike_hour, strokes_left) = match self.hour_to_strike {
+            Some(hours) => (hours as u8, hours as u8),
+            None if self.strike.is_running() => (
+                if hour_now == 0 { 12 } else { hour_now },
+                self.strike.slots_left().min(usize::from(u8::MAX)) as u8,
+            ),
+            None => (0, 0),
+        };
+        ClockTrains {
+            chime_quarter: match (self.chime.is_running(), last_quarter) {
+                (false, _) => 0,
+                (true, 0) => 4,
+                (true, q) => q,
+            },
+            strike_hour,
+            striking: self.strike.is_running(),
+            strokes_left,
+        }
     }
 
     fn push(&mut self, operation: Operation) {
@@ -412,5 +440,15 @@ impl Mechanics for ClockMechanics {
 
     fn striker_travel(&self, _key: u8) -> Option<f64> {
         None
+    }
+
+    /// The going train (`bracket-movement`): its subsystems' positions, the
+    /// time its hands show, and the chime and strike trains.
+    fn publish_mechanism(&self, snapshot: &mut MechanismSnapshot) -> bool {
+        snapshot.description = Some(BRACKET_MOVEMENT_TOML);
+        snapshot.set_positions(self.movement.mechanism().positions());
+        snapshot.dial_time_s = Some(self.movement.dial_time_s());
+        snapshot.trains = Some(self.trains());
+        true
     }
 }

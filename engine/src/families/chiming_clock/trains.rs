@@ -148,6 +148,14 @@ impl PinTrain {
         self.stop_at.is_some()
     }
 
+    /// Pin slots the barrel has yet to turn through before the detent locks
+    /// it (a slot begun counts whole); 0 while it is locked.
+    pub fn slots_left(&self) -> usize {
+        self.stop_at.map_or(0, |stop| {
+            ((stop - self.angle) / self.slot_angle()).ceil().max(0.0) as usize
+        })
+    }
+
     /// Barrel speed, rad/s.
     pub fn speed_rad_s(&self) -> f64 {
         self.speed

@@ -170,6 +170,24 @@ impl Mechanism {
         true
     }
 
+    /// Each kinematic subsystem's position (rad or u), in the order of the
+    /// first half of [`Mechanism::state_names`]. Allocates nothing.
+    pub fn positions(&self) -> &[f64] {
+        &self.q
+    }
+
+    /// Puts every kinematic subsystem at `positions` (rad or u, in the
+    /// order of [`Mechanism::positions`]), velocities untouched: to show a
+    /// mechanism where another copy of it is. Returns false, changing
+    /// nothing, when the count differs. Allocates nothing.
+    pub fn set_positions(&mut self, positions: &[f64]) -> bool {
+        if positions.len() != self.q.len() {
+            return false;
+        }
+        self.q.copy_from_slice(positions);
+        true
+    }
+
     /// Mechanism time of the last `initialize` or accepted `advance` (s).
     pub fn time(&self) -> f64 {
         self.time

@@ -215,8 +215,15 @@ impl LiveMechanism {
     }
 }
 
+impl MovingPart {
+    /// Its position in `m` (rad or u; NaN if `m` lacks it).
+    pub fn position_in(&self, m: &Mechanism) -> f64 {
+        m.property(&self.position_path).unwrap_or(f64::NAN)
+    }
+}
+
 /// The parts that move, with the property paths of their state.
-fn moving_parts(m: &Mechanism) -> Vec<MovingPart> {
+pub fn moving_parts(m: &Mechanism) -> Vec<MovingPart> {
     m.part_names()
         .enumerate()
         .filter_map(|(index, name)| {
