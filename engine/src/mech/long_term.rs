@@ -40,10 +40,10 @@
 //!    without them; if the basic pattern then holds to the end and their
 //!    motions recur periodically, the process's period, duration, first
 //!    start, variables and net changes are reported with the pattern (see
-//!    [`superimposed`]).
+//!    `superimposed.rs`).
 //! 6. A mechanism that comes to rest for good before the trace ends (a jam)
 //!    is reported as stopped, and the minima of its final rest are left out
-//!    (see [`rest`]).
+//!    (see `rest.rs`).
 //!
 //! All times are in seconds, energies in joules, and every variable's values
 //! and changes in its own [`Unit`].

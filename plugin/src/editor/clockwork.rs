@@ -75,7 +75,7 @@ impl ClockworkView {
     }
 
     /// Takes what the instrument runs: `mechanism`, the description of the
-    /// mechanism its family runs ([`family_mechanism`]), and `view`, the
+    /// mechanism its family runs (`family_mechanism`), and `view`, the
     /// worker's latest view. An instrument that starts running a mechanism
     /// shows it; one that stops goes back to the built-in mechanisms.
     pub fn follow_instrument(&mut self, mechanism: Option<&'static str>, view: &MechanicsView) {
