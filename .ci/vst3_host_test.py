@@ -111,6 +111,11 @@ def clock_ticks(plugin):
     """Chooses the chiming clock and listens to it tick; returns failures."""
     instrument = plugin.parameters["instrument"]
     instrument.raw_value = 1.0  # the last choice: the chiming clock
+    # The plugin builds the clock on its background thread when it next
+    # processes, and swaps it in at a later block: give it a moment, as a
+    # player choosing an instrument would.
+    plugin([], duration=0.1, sample_rate=SAMPLE_RATE, num_channels=2, buffer_size=512)
+    time.sleep(1.0)
     start = time.monotonic()
     audio = plugin(
         [],

@@ -102,6 +102,29 @@ struct HostFormat {
     sample_rate: f64,
     /// Frames.
     max_block: u32,
+    /// Whether the host renders offline (a bounce, freewheeling): no
+    /// deadline, perhaps faster than real time.
+    offline: bool,
+}
+
+impl HostFormat {
+    /// Whether `preset`'s mechanics run on the worker's own thread here: in
+    /// live play when its family needs it; never offline, where the host
+    /// may render faster than a worker could follow and nothing waits on
+    /// the audio thread, so every family runs in lock-step, exact and
+    /// bit-identical as `orchard render` is.
+    fn mechanics_on_own_thread(self, preset: &Preset) -> bool {
+        !self.offline && orchard_engine::rt::needs_own_thread(preset).unwrap_or(false)
+    }
+
+    /// The synthesiser for `preset` in this format.
+    fn synth(self, preset: &Preset) -> Result<Synth, SynthError> {
+        if self.offline {
+            Synth::new(preset, self.sample_rate)
+        } else {
+            Synth::for_live_play(preset, self.sample_rate, self.max_block)
+        }
+    }
 }
 
 /// Whole synthesisers in flight between the background thread and the audio
@@ -158,7 +181,7 @@ fn replace_synth(
     if handoff.outgoing.is_full() {
         return;
     }
-    match Synth::for_live_play(preset, host.sample_rate, host.max_block) {
+    match host.synth(preset) {
         Ok(mut synth) => {
             if let Ok(mut loader) = loader.lock() {
                 *loader = synth.take_loader();
@@ -254,8 +277,7 @@ impl Plugin for Orchard {
         let link = Arc::clone(&self.link);
         Box::new(move |rebuild: Rebuild| {
             let preset = rebuild.settings.instrument_with(&params.edits());
-            let wants_own_thread = orchard_engine::rt::needs_own_thread(&preset).unwrap_or(false);
-            if wants_own_thread != rebuild.realtime {
+            if rebuild.host.mechanics_on_own_thread(&preset) != rebuild.realtime {
                 replace_synth(&preset, rebuild.host, &loader, &link, &handoff);
             } else if let Ok(mut guard) = loader.lock()
                 && let Some(loader) = guard.as_mut()
@@ -290,14 +312,15 @@ impl Plugin for Orchard {
         // whose mechanics are too heavy or irregular for that (the chiming
         // clock's movement, stepping adaptively through every blow) runs them
         // on the worker's own thread, answering two blocks later; the latency
-        // reported says so.
+        // reported says so. Offline (a bounce) everything runs in lock-step.
         let settings = SoundSettings::from_params(&self.params);
         let host = HostFormat {
             sample_rate,
             max_block: buffer_config.max_buffer_size,
+            offline: buffer_config.process_mode == ProcessMode::Offline,
         };
         let preset = settings.instrument_with(&self.params.edits());
-        match Synth::for_live_play(&preset, sample_rate, host.max_block) {
+        match host.synth(&preset) {
             Ok(mut synth) => {
                 context.set_latency_samples(synth.latency() as u32);
                 if let Ok(mut loader) = self.loader.lock() {
