@@ -7,33 +7,9 @@ use common::{assert_clean_failure, orchard, orchard_ok, read_left, scratch};
 
 const RATE: f64 = 48_000.0;
 
-/// Onsets of the clicks in `x` (s): the rate of change, smoothed over 1 ms,
-/// above a fifth of its largest, at least 50 ms apart.
+/// Onsets of the clicks in `x` (s).
 fn clicks(x: &[f32]) -> Vec<f64> {
-    let window = (1e-3 * RATE) as usize;
-    let change: Vec<f64> = x.windows(2).map(|w| f64::from(w[1] - w[0]).abs()).collect();
-    let mut sum = 0.0;
-    let smoothed: Vec<f64> = (0..change.len())
-        .map(|i| {
-            sum += change[i];
-            if i >= window {
-                sum -= change[i - window];
-            }
-            sum / window as f64
-        })
-        .collect();
-    let threshold = 0.2 * smoothed.iter().copied().fold(0.0, f64::max);
-    let mut onsets = Vec::new();
-    let mut last_above: Option<usize> = None;
-    for (i, &s) in smoothed.iter().enumerate() {
-        if s > threshold {
-            if last_above.is_none_or(|last| i - last > (0.05 * RATE) as usize) {
-                onsets.push(i as f64 / RATE);
-            }
-            last_above = Some(i);
-        }
-    }
-    onsets
+    orchard_engine::analysis::click_onsets(x, RATE)
 }
 
 fn peak(x: &[f32]) -> f32 {

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
-use orchard_engine::analysis::peak_frequency;
+use orchard_engine::analysis::{click_onsets, peak_frequency};
 use orchard_engine::families::chiming_clock::ClockReport;
 use orchard_engine::instrument::{MalletBar, Preset};
 use orchard_engine::rt::{RealtimeOptions, Synth};
@@ -40,33 +40,9 @@ fn render(synth: &mut Synth, seconds: f64) -> Vec<f32> {
     out
 }
 
-/// Onsets of the clicks in `x` (s): where the rate of change, smoothed over
-/// 1 ms, first rises above a fifth of its largest, at least 50 ms apart.
+/// Onsets of the clicks in `x` (s).
 fn clicks(x: &[f32]) -> Vec<f64> {
-    let window = (1e-3 * FS) as usize;
-    let change: Vec<f64> = x.windows(2).map(|w| f64::from(w[1] - w[0]).abs()).collect();
-    let mut smoothed = vec![0.0; change.len()];
-    let mut sum = 0.0;
-    for (i, c) in change.iter().enumerate() {
-        sum += c;
-        if i >= window {
-            sum -= change[i - window];
-        }
-        smoothed[i] = sum / window as f64;
-    }
-    let threshold = 0.2 * smoothed.iter().copied().fold(0.0, f64::max);
-    let gap = (0.05 * FS) as usize;
-    let mut onsets: Vec<usize> = Vec::new();
-    let mut last_above: Option<usize> = None;
-    for (i, &s) in smoothed.iter().enumerate() {
-        if s > threshold {
-            if last_above.is_none_or(|last| i - last > gap) {
-                onsets.push(i);
-            }
-            last_above = Some(i);
-        }
-    }
-    onsets.iter().map(|&i| i as f64 / FS).collect()
+    click_onsets(x, FS)
 }
 
 /// Mean interval between successive clicks, s.

@@ -638,37 +638,6 @@ fn the_renderer_and_the_plugin_agree_bit_for_bit() {
     });
 }
 
-/// Onsets of the clicks in `x` (s) at `fs`: where the rate of change,
-/// smoothed over 1 ms, rises above a fifth of its largest, at least 50 ms
-/// apart.
-fn clicks(x: &[f32], fs: f64) -> Vec<f64> {
-    let window = (1e-3 * fs) as usize;
-    let change: Vec<f64> = x.windows(2).map(|w| f64::from(w[1] - w[0]).abs()).collect();
-    let mut sum = 0.0;
-    let smoothed: Vec<f64> = (0..change.len())
-        .map(|i| {
-            sum += change[i];
-            if i >= window {
-                sum -= change[i - window];
-            }
-            sum / window as f64
-        })
-        .collect();
-    let threshold = 0.2 * smoothed.iter().copied().fold(0.0, f64::max);
-    let gap = (0.05 * fs) as usize;
-    let mut onsets = Vec::new();
-    let mut last_above: Option<usize> = None;
-    for (i, &s) in smoothed.iter().enumerate() {
-        if s > threshold {
-            if last_above.is_none_or(|last| i - last > gap) {
-                onsets.push(i as f64 / fs);
-            }
-            last_above = Some(i);
-        }
-    }
-    onsets
-}
-
 /// The chiming clock (the last built-in instrument) plays in a host: its
 /// mechanism runs on the worker's own thread (the plugin swaps in a
 /// realtime synthesiser off the audio thread, with allocation checks on),
@@ -681,7 +650,8 @@ fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
         let fs = 48_000.0;
         let clock = [(10, Send::Param(instrument.0, instrument.3))];
         let out = render_script(entry, fs, 480, 4.0, &clock, true);
-        let ticks: Vec<f64> = clicks(&out[0][(1.5 * fs) as usize..], fs);
+        let ticks: Vec<f64> =
+            orchard_engine::analysis::click_onsets(&out[0][(1.5 * fs) as usize..], fs);
         assert!(ticks.len() >= 8, "ticks at {ticks:?}");
         let beat = (ticks[ticks.len() - 1] - ticks[0]) / (ticks.len() - 1) as f64;
         assert!((beat - 0.2).abs() < 0.004, "a tick every {beat} s");

@@ -1,9 +1,11 @@
 //! Measurements on rendered audio: the quantities a tuner or an acoustician reads
 //! off a recording. The note measurements (onset, partials and inharmonicity,
 //! two-stage decay, brightness) are those `orchard analyze --note` and
-//! `orchard compare` report, so tests can hold the engine to the same numbers.
+//! `orchard compare` report, so tests can hold the engine to the same numbers;
+//! a mechanism's clicks are found by [`click_onsets`].
 
 mod centroid;
+mod clicks;
 mod decay;
 mod fit;
 mod level;
@@ -14,6 +16,7 @@ mod spectrum;
 mod stft;
 
 pub use centroid::{CENTROID_SPAN_S, centroid_first, power_centroid, spectral_centroid};
+pub use clicks::click_onsets;
 pub use decay::{
     EARLY_SPAN_DB, LATE_FROM_DB, LATE_TO_DB, LEVEL_WINDOW_S, LevelTrack, TwoStageDecay,
     level_track, two_stage_decay,

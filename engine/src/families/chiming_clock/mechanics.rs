@@ -7,7 +7,8 @@
 use super::movement::{Blow, Movement};
 use super::trains::{FallingHammer, PinTrain};
 use super::westminster;
-use crate::instrument::{ClockSpec, Preset, VelocityCurve};
+use crate::families::ThrownStrikers;
+use crate::instrument::{ClockSpec, Preset};
 use crate::mech::mechanism::BRACKET_MOVEMENT_TOML;
 use crate::mech::{Model, ModelState, StepAdjustment};
 use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
@@ -49,7 +50,8 @@ pub struct ClockMechanics {
     quarters_passed: i64,
     /// Hours the strike train has yet to count when the chime locks.
     hour_to_strike: Option<usize>,
-    velocity: VelocityCurve,
+    /// What MIDI notes throw at the rods.
+    strikers: ThrownStrikers,
     /// What the last step did, in time order.
     operations: Vec<Operation>,
     /// The clock's live properties, declared.
@@ -96,7 +98,7 @@ impl ClockMechanics {
             movement,
             quarters_passed: 0,
             hour_to_strike: None,
-            velocity: preset.velocity,
+            strikers: ThrownStrikers::new(preset.velocity),
             operations: Vec::with_capacity(OPERATIONS),
             live: LIVE
                 .iter()
@@ -374,16 +376,9 @@ impl Mechanics for ClockMechanics {
         }
     }
 
-    fn perform(&mut self, _t_s: f64, event: SynthEvent, now: &mut dyn FnMut(Operation)) {
-        if let SynthEvent::NoteOn { key, velocity } = event
-            && velocity > 0.0
-        {
-            now(Operation::Strike {
-                key,
-                speed_m_s: self.velocity.speed(f64::from(velocity)),
-                shifted: false,
-            });
-        }
+    /// MIDI notes strike the rods directly, at the velocity curve's speed.
+    fn perform(&mut self, t_s: f64, event: SynthEvent, now: &mut dyn FnMut(Operation)) {
+        self.strikers.perform(t_s, event, now);
     }
 
     fn drain_operations(&mut self, out: &mut dyn FnMut(Operation)) {
