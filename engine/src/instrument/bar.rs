@@ -217,6 +217,8 @@ pub struct MalletBar {
     mallet: LeafId,
     /// Each mode's mass leaf and its weight at the pickup (shape ratio).
     modes: Vec<(LeafId, f64)>,
+    /// Each mode's spring leaf and its index in the modes it was built from.
+    springs: Vec<(LeafId, usize)>,
     start_gap_m: f64,
     /// Pickup velocity below which the bar counts as silent, m/s.
     silence_threshold: f64,
@@ -306,12 +308,18 @@ impl MalletBar {
             series([capacitor("mallet", striker.mass_kg), bar]),
         );
         let tree = Bct::new(&description, sample_rate).map_err(BarError::Tree)?;
+        let springs = weights
+            .iter()
+            .map(|&(n, _)| Ok((tree.leaf(&format!("spring{n}"))?, n)))
+            .collect::<Result<_, TreeError>>()
+            .map_err(BarError::Tree)?;
         let modes = weights
             .into_iter()
             .map(|(n, w)| Ok((tree.leaf(&format!("mode{n}"))?, w)))
             .collect::<Result<_, TreeError>>()
             .map_err(BarError::Tree)?;
         Ok(Self {
+            springs,
             mallet: tree.leaf("mallet").map_err(BarError::Tree)?,
             tree,
             modes,
@@ -400,6 +408,16 @@ impl MalletBar {
         self.peak_force_n = 0.0;
         self.let_go = None;
         self.quiet_samples = 0;
+    }
+
+    /// Each mode's state now, as `out(index, velocity, spring_force)`: its
+    /// index among the modes the bar was built from, its velocity at the
+    /// struck point (m/s) and the force in its spring (N). Modes left out
+    /// (above Nyquist) are not reported.
+    pub fn mode_states(&self, out: &mut dyn FnMut(usize, f64, f64)) {
+        for (&(mass, _), &(spring, index)) in self.modes.iter().zip(&self.springs) {
+            out(index, self.tree.voltage(mass), self.tree.current(spring));
+        }
     }
 
     /// Velocity of the bar at the strike point, m/s.

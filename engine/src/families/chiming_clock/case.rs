@@ -27,16 +27,41 @@ const HIGHEST_PLATE_MODE_HZ: f64 = 16_000.0;
 /// Shape of a plate mode, smaller than which the point is on a nodal line.
 const NODAL: f64 = 0.05;
 
-/// The modes of plate and case seen at `point` (m, in the movement's
-/// drawing), each weighted for the ear.
-pub fn modes_at(spec: &ClockSpec, point: [f64; 2]) -> Vec<PointMode> {
+/// One mode of the plate or the case.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyMode {
+    /// Frequency, Hz.
+    pub frequency_hz: f64,
+    /// 60 dB decay time, s.
+    pub t60_s: f64,
+    /// Modal mass, kg.
+    pub modal_mass_kg: f64,
+    /// A plate mode's orders along the width and height; `None` for a case
+    /// mode (felt alike wherever the movement is struck).
+    pub orders: Option<(usize, usize)>,
+}
+
+impl BodyMode {
+    /// The mode's shape at `(x, y)`, fractions of the plate's width and
+    /// height (1 for a case mode).
+    fn shape(&self, [x, y]: [f64; 2]) -> f64 {
+        match self.orders {
+            Some((m, n)) => {
+                (m as f64 * std::f64::consts::PI * x).sin()
+                    * (n as f64 * std::f64::consts::PI * y).sin()
+            }
+            None => 1.0,
+        }
+    }
+}
+
+/// Every mode of the plate (below [`HIGHEST_PLATE_MODE_HZ`]) and the case.
+pub fn body_modes(spec: &ClockSpec) -> Vec<BodyMode> {
     let (a, b, h) = (
         spec.plate_width_m,
         spec.plate_height_m,
         spec.plate_thickness_m,
     );
-    let x = (MOVEMENT_ORIGIN[0] + point[0] / a).clamp(0.02, 0.98);
-    let y = (MOVEMENT_ORIGIN[1] + point[1] / b).clamp(0.02, 0.98);
     let rigidity = BRASS_E_PA * h.powi(3) / (12.0 * (1.0 - BRASS_POISSON * BRASS_POISSON));
     let areal_density = BRASS_DENSITY * h;
     let wave = (rigidity / areal_density).sqrt();
@@ -50,19 +75,11 @@ pub fn modes_at(spec: &ClockSpec, point: [f64; 2]) -> Vec<PointMode> {
             if f > HIGHEST_PLATE_MODE_HZ {
                 continue;
             }
-            let shape = |u: f64, v: f64| {
-                (m as f64 * std::f64::consts::PI * u).sin()
-                    * (n as f64 * std::f64::consts::PI * v).sin()
-            };
-            let here = shape(x, y);
-            if here.abs() < NODAL {
-                continue;
-            }
-            modes.push(PointMode {
+            modes.push(BodyMode {
                 frequency_hz: f,
                 t60_s: 3.0 * 10f64.ln() / (std::f64::consts::PI * f * spec.plate_loss_factor),
-                mass_kg: modal_mass / (here * here),
-                pickup: shape(PICKUP[0], PICKUP[1]) / here,
+                modal_mass_kg: modal_mass,
+                orders: Some((m, n)),
             });
         }
     }
@@ -70,9 +87,37 @@ pub fn modes_at(spec: &ClockSpec, point: [f64; 2]) -> Vec<PointMode> {
     modes
 }
 
+/// The body's modes as a blow at `point` (m, in the movement's drawing)
+/// meets them, each weighted for the ear, with its index in `modes`; modes
+/// with a nodal line through the point are left out.
+pub fn modes_at(spec: &ClockSpec, modes: &[BodyMode], point: [f64; 2]) -> Vec<(usize, PointMode)> {
+    let at = [
+        (MOVEMENT_ORIGIN[0] + point[0] / spec.plate_width_m).clamp(0.02, 0.98),
+        (MOVEMENT_ORIGIN[1] + point[1] / spec.plate_height_m).clamp(0.02, 0.98),
+    ];
+    modes
+        .iter()
+        .enumerate()
+        .filter_map(|(index, mode)| {
+            let here = mode.shape(at);
+            (here.abs() >= NODAL).then(|| {
+                (
+                    index,
+                    PointMode {
+                        frequency_hz: mode.frequency_hz,
+                        t60_s: mode.t60_s,
+                        mass_kg: mode.modal_mass_kg / (here * here),
+                        pickup: mode.shape(PICKUP) / here,
+                    },
+                )
+            })
+        })
+        .collect()
+}
+
 /// The wooden case's modes, spread evenly in log frequency, each as heavy
 /// at the movement's seat and heard alike.
-fn case_modes(spec: &ClockSpec) -> impl Iterator<Item = PointMode> + '_ {
+fn case_modes(spec: &ClockSpec) -> impl Iterator<Item = BodyMode> + '_ {
     let count = spec.case_modes;
     let (low, high) = (spec.case_lowest_mode_hz, spec.case_highest_mode_hz);
     (0..count).map(move |i| {
@@ -81,11 +126,11 @@ fn case_modes(spec: &ClockSpec) -> impl Iterator<Item = PointMode> + '_ {
         } else {
             0.0
         };
-        PointMode {
+        BodyMode {
             frequency_hz: low * (high / low).powf(fraction),
             t60_s: spec.case_t60_s,
-            mass_kg: spec.case_modal_mass_kg,
-            pickup: 1.0,
+            modal_mass_kg: spec.case_modal_mass_kg,
+            orders: None,
         }
     })
 }

@@ -360,7 +360,9 @@ impl PropertyAccess for ClockMechanics {
 
 impl Mechanics for ClockMechanics {
     /// A blow's parts let go at audio rate: the impulse it exchanged is
-    /// measured from the speeds in and out.
+    /// measured from the speeds in and out (paired with the last blow
+    /// handed to that site: a site struck again before its parts let go,
+    /// a bounce, pairs the later blow's speed with the earlier's parting).
     fn rebound(&mut self, _t_s: f64, key: u8, speed_m_s: f64) {
         let Some(site) = key.checked_sub(IMPACT_SITE_KEYS).map(usize::from) else {
             return;

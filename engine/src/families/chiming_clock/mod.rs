@@ -7,9 +7,11 @@
 //! - [`westminster`]: the quarters pinned on the chime barrel.
 //! - [`mechanics`]: all of it as the worker drives it.
 //! - [`case`]: the plate and case the ticks ring in.
+//! - [`body`]: one bank of their modes, where every blow rings on.
 //! - [`report`]: the beat and the trains' cycles, as `analyze` reports them.
 //! - [`voices`]: the rods and the ticking sites at audio rate.
 
+pub mod body;
 pub mod case;
 pub mod mechanics;
 pub mod movement;

@@ -4,17 +4,21 @@
 //! plate and case that ring with the tick.
 //!
 //! Each site has a tree of its own holding the whole body's modes as seen
-//! from there. The body is linear, so the sites' rings add up as the one
-//! body's would; what the separate trees leave out is a blow feeling the
-//! body still ringing from another site's blow, a fraction of a millinewton
-//! against newtons of contact force.
+//! from there, for as long as its parts touch (a few samples). When they
+//! let go, the modes' states pass to one bank of the body's modes
+//! ([`BodyModes`]), where every blow rings on, and the tree rests. The body
+//! is linear, so the blows' rings add up there as the one body's would;
+//! what this leaves out is a blow feeling the body still ringing from the
+//! blows before it, a fraction of a millinewton against newtons of contact
+//! force.
 
 use std::any::Any;
 
+use super::body::BodyModes;
 use super::case;
 use super::movement::{Blow, Movement};
 use crate::families::mallet_bar::BarVoices;
-use crate::instrument::{ClockSpec, MalletBar, Preset, PresetError, Rebound, Striker};
+use crate::instrument::{ClockSpec, MalletBar, PointMode, Preset, PresetError, Rebound, Striker};
 use crate::rt::{CHUNK, IMPACT_SITE_KEYS, Operation, SILENCE_LEVEL, SynthError, Voices, write_bus};
 use crate::wdf::FeltLaw;
 
@@ -39,6 +43,11 @@ pub struct ClockVoices {
     rods: BarVoices,
     /// Each site's contact tree, if the survey saw a blow there.
     sites: Vec<Option<MalletBar>>,
+    /// Per site, per mode of its tree: the body mode it is, the mode's mass
+    /// at the site (kg) and its pickup weight.
+    site_modes: Vec<Vec<(usize, f64, f64)>>,
+    /// The plate and case ringing on after the blows.
+    body: BodyModes,
     /// Left and right gains of the ticks.
     tick_gains: [f64; 2],
     bus: Box<[[f64; 2]; CHUNK]>,
@@ -54,11 +63,14 @@ impl ClockVoices {
         let law = FeltLaw::elastic(spec.pallet_stiffness, HERTZ_EXPONENT)
             .with_hysteresis(STEEL_HYSTERESIS_S_PER_M);
         let first_blows = survey(spec);
+        let body_modes = case::body_modes(spec);
         let mut sites = Vec::with_capacity(first_blows.len());
+        let mut site_modes = Vec::with_capacity(first_blows.len());
         for (site, blow) in first_blows.iter().enumerate() {
             // Sites are numbered as keys from IMPACT_SITE_KEYS up.
             let Some(blow) = blow.filter(|_| site < usize::from(IMPACT_SITE_KEYS)) else {
                 sites.push(None);
+                site_modes.push(Vec::new());
                 continue;
             };
             let striker = Striker {
@@ -66,7 +78,17 @@ impl ClockVoices {
                 law,
                 start_gap_m: IMPACT_GAP_M,
             };
-            let modes = case::modes_at(spec, blow.point);
+            let (indices, modes): (Vec<usize>, Vec<PointMode>) =
+                case::modes_at(spec, &body_modes, blow.point)
+                    .into_iter()
+                    .unzip();
+            site_modes.push(
+                indices
+                    .iter()
+                    .zip(&modes)
+                    .map(|(&index, mode)| (index, mode.mass_kg, mode.pickup))
+                    .collect(),
+            );
             let tree = MalletBar::from_modes(
                 site.min(255) as u8,
                 &modes,
@@ -79,9 +101,20 @@ impl ClockVoices {
             sites.push(Some(tree));
         }
         let centre = crate::rt::stereo_gains(&preset.output, 0.5);
+        let body = BodyModes::new(
+            &body_modes
+                .iter()
+                .filter(|mode| mode.frequency_hz < 0.45 * sample_rate)
+                .map(|mode| (mode.frequency_hz, mode.t60_s))
+                .collect::<Vec<_>>(),
+            sample_rate,
+            SILENCE_LEVEL / gain,
+        );
         Ok(Self {
             rods,
             sites,
+            site_modes,
+            body,
             tick_gains: centre,
             bus: Box::new([[0.0; 2]; CHUNK]),
             rod_left: Box::new([0.0; CHUNK]),
@@ -134,18 +167,36 @@ impl Voices for ClockVoices {
             *frame = [f64::from(l), f64::from(r)];
         }
         let [gain_left, gain_right] = self.tick_gains;
-        for (site, tree) in self.sites.iter_mut().enumerate() {
-            let Some(tree) = tree.as_mut().filter(|tree| tree.is_active()) else {
-                continue;
-            };
+        let Self {
+            sites,
+            site_modes,
+            body,
+            ..
+        } = self;
+        if body.is_ringing() || sites.iter().flatten().any(MalletBar::is_active) {
             for (frame, out) in bus.iter_mut().enumerate() {
-                let y = tree.tick();
+                // The body first: what blows handed it before this sample.
+                let mut y = body.tick();
+                for (site, tree) in sites.iter_mut().enumerate() {
+                    let Some(tree) = tree.as_mut().filter(|tree| tree.is_active()) else {
+                        continue;
+                    };
+                    y += tree.tick();
+                    // The parts let go: the snapshot goes back to the
+                    // mechanism, and the modes ring on in the body.
+                    if let Some(rebound) = tree.take_let_go() {
+                        on_rebound(IMPACT_SITE_KEYS + site as u8, frame, rebound);
+                        let modes = &site_modes[site];
+                        tree.mode_states(&mut |n, velocity, force| {
+                            if let Some(&(index, mass, pickup)) = modes.get(n) {
+                                body.take(index, velocity, force, mass, pickup);
+                            }
+                        });
+                        tree.reset();
+                    }
+                }
                 out[0] += gain_left * y;
                 out[1] += gain_right * y;
-                // The parts let go: the snapshot goes back to the mechanism.
-                if let Some(rebound) = tree.take_let_go() {
-                    on_rebound(IMPACT_SITE_KEYS + site as u8, frame, rebound);
-                }
             }
         }
         write_bus(bus, left, right);
@@ -153,6 +204,7 @@ impl Voices for ClockVoices {
 
     fn reset(&mut self) {
         self.rods.reset();
+        self.body.reset();
         for tree in self.sites.iter_mut().flatten() {
             tree.reset();
         }
@@ -177,6 +229,9 @@ impl Voices for ClockVoices {
         if !same_sites {
             return false;
         }
+        if !self.body.continue_from(&old.body) {
+            return false;
+        }
         self.rods.continue_from(&old.rods);
         for (tree, old_tree) in self.sites.iter_mut().zip(&old.sites) {
             if let (Some(tree), Some(old_tree)) = (tree, old_tree) {
@@ -191,7 +246,9 @@ impl Voices for ClockVoices {
     }
 
     fn is_active(&self) -> bool {
-        self.rods.is_active() || self.sites.iter().flatten().any(MalletBar::is_active)
+        self.rods.is_active()
+            || self.body.is_ringing()
+            || self.sites.iter().flatten().any(MalletBar::is_active)
     }
 
     fn pitch_hz(&self, key: u8) -> Option<f64> {
