@@ -55,7 +55,7 @@ impl BodyMode {
     }
 }
 
-/// Every mode of the plate (below [`HIGHEST_PLATE_MODE_HZ`]) and the case.
+/// Every mode of the plate (below 16 kHz) and the case.
 pub fn body_modes(spec: &ClockSpec) -> Vec<BodyMode> {
     let (a, b, h) = (
         spec.plate_width_m,
