@@ -308,9 +308,9 @@ impl Model for ClockMechanics {
         }
         self.release_quarters();
         self.chime.step(t0, t1, westminster::bell_at);
-        if self.strike.step(t0, t1, |_| Some(HOUR_HAMMER)) {
-            // The strike train counted its hour.
-        }
+        // Whether it locked this step does not matter here: the next hour
+        // releases it again.
+        self.strike.step(t0, t1, |_| Some(HOUR_HAMMER));
         if !self.chime.is_running()
             && let Some(hours) = self.hour_to_strike.take()
         {
@@ -433,10 +433,6 @@ impl Mechanics for ClockMechanics {
             tree.add_component(component);
             tree.declare(component, info.clone());
         }
-    }
-
-    fn striker_travel(&self, _key: u8) -> Option<f64> {
-        None
     }
 
     /// The going train (`bracket-movement`): its subsystems' positions, the
