@@ -305,24 +305,9 @@ pub const DURATION: Ranged = Ranged::above(0.0, 7.0 * 24.0 * 3600.0, "s");
 
 /// Hours after midnight of a time of day typed as `HH:MM` or `HH:MM:SS`.
 pub fn parse_clock_time(text: &str) -> Result<f64, String> {
-    let refuse =
-        || format!("'{text}' is not a time of day as HH:MM or HH:MM:SS (00:00 to 23:59:59)");
-    let parts: Vec<&str> = text.trim().split(':').collect();
-    if !(2..=3).contains(&parts.len()) {
-        return Err(refuse());
-    }
-    let mut fields = [0u32; 3];
-    for (field, part) in fields.iter_mut().zip(&parts) {
-        if part.is_empty() || part.len() > 2 || !part.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(refuse());
-        }
-        *field = part.parse().map_err(|_| refuse())?;
-    }
-    let [h, m, s] = fields;
-    if h > 23 || m > 59 || s > 59 {
-        return Err(refuse());
-    }
-    Ok(f64::from(h) + f64::from(m) / 60.0 + f64::from(s) / 3600.0)
+    orchard_engine::input::time_of_day_h(text).ok_or_else(|| {
+        format!("'{text}' is not a time of day as HH:MM or HH:MM:SS (00:00 to 24:00)")
+    })
 }
 
 /// `render --max-tail`, s.

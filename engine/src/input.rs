@@ -150,6 +150,25 @@ fn floor_char_boundary(text: &str, mut index: usize) -> usize {
     index
 }
 
+/// Hours after midnight of a time of day typed as `HH:MM` or `HH:MM:SS`
+/// (24-hour, one or two digits a field, from 00:00 to 24:00), if it is one.
+pub fn time_of_day_h(text: &str) -> Option<f64> {
+    let parts: Vec<&str> = text.trim().split(':').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return None;
+    }
+    let mut fields = [0u32; 3];
+    for (field, part) in fields.iter_mut().zip(&parts) {
+        if part.is_empty() || part.len() > 2 || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        *field = part.parse().ok()?;
+    }
+    let [h, m, s] = fields;
+    let seconds = h * 3600 + m * 60 + s;
+    (m < 60 && s < 60 && seconds <= 24 * 3600).then(|| f64::from(seconds) / 3600.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +241,17 @@ mod tests {
             "larger than 9 bytes"
         );
         std::fs::remove_file(text).ok();
+    }
+
+    #[test]
+    fn times_of_day_read_as_hours_and_nonsense_is_refused() {
+        assert_eq!(time_of_day_h("11:59:00"), Some(11.0 + 59.0 / 60.0));
+        assert_eq!(time_of_day_h(" 7:05 "), Some(7.0 + 5.0 / 60.0));
+        assert_eq!(time_of_day_h("24:00"), Some(24.0));
+        for bad in [
+            "24:00:01", "12:60", "12:00:60", "12", "1:2:3:4", "+1:00", "a:00", "123:00", "",
+        ] {
+            assert_eq!(time_of_day_h(bad), None, "{bad}");
+        }
     }
 }

@@ -293,20 +293,7 @@ fn time_of_day(hours: f32) -> String {
 
 /// Hours after midnight of `HH:MM` or `HH:MM:SS` (00:00 to 24:00).
 fn parse_time_of_day(text: &str) -> Option<f32> {
-    let mut fields = [0u32; 3];
-    let parts: Vec<&str> = text.trim().split(':').collect();
-    if !(2..=3).contains(&parts.len()) {
-        return None;
-    }
-    for (field, part) in fields.iter_mut().zip(&parts) {
-        if part.is_empty() || part.len() > 2 {
-            return None;
-        }
-        *field = part.parse().ok()?;
-    }
-    let [h, m, s] = fields;
-    let seconds = h * 3600 + m * 60 + s;
-    (m < 60 && s < 60 && seconds <= 24 * 3600).then(|| (f64::from(seconds) / 3600.0) as f32)
+    orchard_engine::input::time_of_day_h(text).map(|hours| hours as f32)
 }
 
 /// Shows a value with `digits` decimals (and no minus sign on a zero), so

@@ -4,7 +4,7 @@
 //! strike train counting the hour after the hour's chime, and MIDI notes
 //! striking the rods directly.
 
-use super::movement::{Blow, Movement};
+use super::movement::Movement;
 use super::trains::{FallingHammer, PinTrain};
 use super::westminster;
 use crate::families::ThrownStrikers;
@@ -168,11 +168,6 @@ impl ClockMechanics {
         self.last_impulse
     }
 
-    /// Whether the chime or strike train is turning.
-    pub fn is_chiming(&self) -> bool {
-        self.chime.is_running() || self.strike.is_running() || self.hour_to_strike.is_some()
-    }
-
     /// What the chime and strike trains are doing: the quarter being rung,
     /// the hour being (or about to be) counted and the strokes left.
     pub fn trains(&self) -> ClockTrains {
@@ -198,20 +193,6 @@ impl ClockMechanics {
         }
     }
 
-    fn push(&mut self, operation: Operation) {
-        if self.operations.len() < OPERATIONS {
-            self.operations.push(operation);
-        }
-    }
-
-    /// The rod a train's hammer strikes.
-    fn rod_of(&self, hammer: usize) -> u8 {
-        match self.spec.bell_keys().get(hammer) {
-            Some(&key) => key,
-            None => self.spec.hour_key,
-        }
-    }
-
     /// Releases the trains when the minute hand passes a quarter.
     fn release_quarters(&mut self) {
         let passed = (self.movement.dial_time_s() / QUARTER_S).floor() as i64;
@@ -227,25 +208,27 @@ impl ClockMechanics {
         }
     }
 
+    /// Hands over every hammer that has reached its rod by `t_s`.
     fn land(&mut self, t_s: f64) {
-        let mut landed = [None; 16];
-        let mut count = 0;
-        let mut keep = |h: FallingHammer| {
-            if count < landed.len() {
-                landed[count] = Some(h);
-                count += 1;
-            }
+        let Self {
+            chime,
+            strike,
+            operations,
+            spec,
+            ..
+        } = self;
+        let mut strike_rod = |hammer: FallingHammer| {
+            push(
+                operations,
+                Operation::Strike {
+                    key: rod_of(spec, hammer.hammer),
+                    speed_m_s: hammer.speed_m_s,
+                    shifted: false,
+                },
+            );
         };
-        self.chime.land(t_s, &mut keep);
-        self.strike.land(t_s, &mut keep);
-        for hammer in landed.iter().flatten() {
-            let key = self.rod_of(hammer.hammer);
-            self.push(Operation::Strike {
-                key,
-                speed_m_s: hammer.speed_m_s,
-                shifted: false,
-            });
-        }
+        chime.land(t_s, &mut strike_rod);
+        strike.land(t_s, &mut strike_rod);
     }
 
     fn apply_live(&mut self, field: &str, value: f64) -> bool {
@@ -262,18 +245,14 @@ impl ClockMechanics {
                 self.spec.wound = value;
                 self.movement.set_wound(value);
             }
-            "balance_inertia_kg_m2" => {
-                self.spec.balance_inertia_kg_m2 = value;
-                self.movement
-                    .set_mechanism_property("parts/balance:inertia", value);
-            }
-            "hairspring_n_m_per_rad" => {
-                self.spec.hairspring_n_m_per_rad = value;
-                self.movement
-                    .set_mechanism_property("springs/hairspring:stiffness", value);
-            }
+            "balance_inertia_kg_m2" => self.spec.balance_inertia_kg_m2 = value,
+            "hairspring_n_m_per_rad" => self.spec.hairspring_n_m_per_rad = value,
             _ => return false,
         }
+        self.movement.set_balance(
+            self.spec.balance_inertia_kg_m2,
+            self.spec.hairspring_n_m_per_rad,
+        );
         true
     }
 
@@ -282,30 +261,49 @@ impl ClockMechanics {
     }
 }
 
+/// Queues `operation` for the worker, unless a step has made
+/// [`OPERATIONS`] already (then it is dropped).
+fn push(operations: &mut Vec<Operation>, operation: Operation) {
+    if operations.len() < OPERATIONS {
+        operations.push(operation);
+    }
+}
+
+/// The rod hammer `hammer` of a train strikes: the quarter bells', then the
+/// hour's.
+fn rod_of(spec: &ClockSpec, hammer: usize) -> u8 {
+    spec.bell_keys()
+        .get(hammer)
+        .copied()
+        .unwrap_or(spec.hour_key)
+}
+
 impl Model for ClockMechanics {
     fn initialize(&mut self, _t: f64) {}
 
     fn advance(&mut self, t0: f64, t1: f64) -> Option<StepAdjustment> {
-        let mut blows = [None::<Blow>; 32];
-        let mut count = 0;
-        self.movement.run_to(t1, &mut |blow| {
-            if count < blows.len() {
-                blows[count] = Some(blow);
-                count += 1;
-            }
-        });
-        for blow in blows.iter().flatten() {
-            self.blows += 1;
-            if let Some(sent) = self.sent.get_mut(blow.site) {
+        let Self {
+            movement,
+            operations,
+            sent,
+            blows,
+            ..
+        } = self;
+        movement.run_to(t1, &mut |blow| {
+            *blows += 1;
+            if let Some(sent) = sent.get_mut(blow.site) {
                 *sent = Some((blow.speed_m_s, blow.mass_kg));
             }
             if let Ok(site) = u8::try_from(blow.site) {
-                self.push(Operation::Impact {
-                    site,
-                    speed_m_s: blow.speed_m_s,
-                });
+                push(
+                    operations,
+                    Operation::Impact {
+                        site,
+                        speed_m_s: blow.speed_m_s,
+                    },
+                );
             }
-        }
+        });
         self.release_quarters();
         self.chime.step(t0, t1, westminster::bell_at);
         // Whether it locked this step does not matter here: the next hour

@@ -34,8 +34,6 @@ const MAX_STEPS_PER_CALL: usize = 20_000;
 /// A blow of one part on another.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Blow {
-    /// When, s.
-    pub t_s: f64,
     /// Which site (index into [`Movement::sites`]).
     pub site: usize,
     /// Approach speed along the contact's normal, m/s.
@@ -96,12 +94,18 @@ impl Movement {
     }
 
     /// Takes `spec`'s values: the balance, the hairspring, the winding.
-    pub fn apply(&mut self, spec: &ClockSpec) {
-        let m = &mut self.mechanism;
-        let _ = m.set_property("parts/balance:inertia", spec.balance_inertia_kg_m2);
-        let _ = m.set_property("springs/hairspring:stiffness", spec.hairspring_n_m_per_rad);
+    fn apply(&mut self, spec: &ClockSpec) {
+        self.set_balance(spec.balance_inertia_kg_m2, spec.hairspring_n_m_per_rad);
         self.set_wound(spec.wound);
         self.set_running(spec.running);
+    }
+
+    /// Sets the balance's moment of inertia (kg·m²) and its hairspring's
+    /// stiffness (N·m/rad), which set the beat.
+    pub fn set_balance(&mut self, inertia_kg_m2: f64, hairspring_n_m_per_rad: f64) {
+        let m = &mut self.mechanism;
+        let _ = m.set_property("parts/balance:inertia", inertia_kg_m2);
+        let _ = m.set_property("springs/hairspring:stiffness", hairspring_n_m_per_rad);
     }
 
     /// Carries on what `old` (the same movement built with other values) is
@@ -126,12 +130,10 @@ impl Movement {
         self.seized = old.seized;
     }
 
-    /// Takes the values of `spec` that differ from `old`'s: the balance and
-    /// hairspring at once, the winding and running state as set.
+    /// After [`Movement::continue_from`], takes the winding and running
+    /// state of `spec` where they differ from `old`'s (the balance and
+    /// hairspring are this build's already).
     pub fn apply_changes(&mut self, spec: &ClockSpec, old: &ClockSpec) {
-        let m = &mut self.mechanism;
-        let _ = m.set_property("parts/balance:inertia", spec.balance_inertia_kg_m2);
-        let _ = m.set_property("springs/hairspring:stiffness", spec.hairspring_n_m_per_rad);
         if spec.wound != old.wound {
             self.set_wound(spec.wound);
         }
@@ -196,11 +198,6 @@ impl Movement {
         &self.mechanism
     }
 
-    /// Sets a property of the mechanism (`parts/balance:inertia`, …).
-    pub fn set_mechanism_property(&mut self, path: &str, value: f64) -> bool {
-        self.mechanism.set_property(path, value).is_ok()
-    }
-
     /// The escape wheel's angle, rad (it turns clockwise: decreasing).
     pub fn wheel_angle(&self) -> f64 {
         self.mechanism
@@ -227,11 +224,6 @@ impl Movement {
         self.wheel_at_start = self.wheel_angle();
     }
 
-    /// The simulated time the movement has reached, s.
-    pub fn time_s(&self) -> f64 {
-        self.stepper.time()
-    }
-
     /// Runs the movement to `t_s`, handing every blow to `on_blow` as it
     /// happens. A stopped clock only keeps its clock: nothing moves.
     pub fn run_to(&mut self, t_s: f64, on_blow: &mut dyn FnMut(Blow)) {
@@ -248,7 +240,7 @@ impl Movement {
             seen,
             ..
         } = self;
-        let result = stepper.advance(mechanism, t_s, MAX_STEPS_PER_CALL, |m, t, _h| {
+        let result = stepper.advance(mechanism, t_s, MAX_STEPS_PER_CALL, |m, _t, _h| {
             let was_touching = &mut touching[..];
             let now_touching = &mut seen[..];
             now_touching.fill(false);
@@ -262,7 +254,6 @@ impl Movement {
                 if !was_touching[site] && c.rate > SLOWEST_BLOW_M_S {
                     was_touching[site] = true;
                     on_blow(Blow {
-                        t_s: t,
                         site,
                         speed_m_s: c.rate,
                         mass_kg: m.impact_mass(&c),

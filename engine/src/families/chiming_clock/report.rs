@@ -12,7 +12,8 @@ use super::movement::{ESCAPE_WHEEL_TURN_S, Movement};
 use super::trains::PinTrain;
 use super::westminster;
 use crate::instrument::{ClockSpec, Preset};
-use crate::mech::long_term::{self, LongTermParams, LongTermReport, Trace, Unit, Variable};
+use crate::mech::long_term::{self, LongTermParams, LongTermReport, Trace, Variable};
+use crate::mech::mechanism::record;
 
 /// Interval at which the movement's run is recorded, s: short against the
 /// tooth drops of a few milliseconds' approach.
@@ -22,7 +23,7 @@ const SAMPLE_S: f64 = 5e-4;
 const LONGEST_RUN_S: f64 = 120.0;
 
 /// Step of the trains' simulation, s (the worker's control period).
-const TRAIN_STEP_S: f64 = 1.0 / 3000.0;
+const TRAIN_STEP_S: f64 = 1.0 / crate::rt::CONTROL_RATE_HZ;
 
 /// Teeth of the escape wheel; two beats per tooth.
 const TEETH: f64 = 10.0;
@@ -128,19 +129,11 @@ impl ClockReport {
 /// also returns the balance's late swing, degrees.
 fn run_movement(spec: &ClockSpec, duration_s: f64) -> Result<(LongTermReport, f64), ReportError> {
     let mut movement = Movement::new(spec);
-    let names = movement.mechanism().state_names();
-    let variables: Vec<Variable> = names
+    let variables: Vec<Variable> = movement
+        .mechanism()
+        .state_names()
         .iter()
-        .map(|path| {
-            let (component, quantity) = path.split_once(':').unwrap_or((path, ""));
-            let part = component.strip_prefix("parts/").unwrap_or(component);
-            let unit = if quantity == "position" {
-                Unit::Radian
-            } else {
-                Unit::Other("rad/s".into())
-            };
-            Variable::new(format!("{part} {quantity}"), unit)
-        })
+        .map(|path| record::variable(movement.mechanism(), path))
         .collect();
     let samples = (duration_s / SAMPLE_S).ceil() as usize;
     let mut trace = Trace::with_capacity(variables, samples);

@@ -121,11 +121,6 @@ impl ClockVoices {
             rod_right: Box::new([0.0; CHUNK]),
         })
     }
-
-    /// How many sites have a contact tree.
-    pub fn ticking_sites(&self) -> usize {
-        self.sites.iter().flatten().count()
-    }
 }
 
 /// The first blow at each of the movement's sites in its first

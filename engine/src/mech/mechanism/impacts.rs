@@ -18,11 +18,6 @@ pub struct ContactSite {
     /// The first primitive of each shape's family of copies (indices into the
     /// mechanism's primitives, in ascending order).
     pub primitives: (usize, usize),
-    /// The two parts' names.
-    pub parts: (String, String),
-    /// Where it lies in the drawing (u): the centre of the primitive with
-    /// fewer copies (a pallet rather than a tooth).
-    pub location: [f64; 2],
 }
 
 impl Mechanism {
@@ -38,16 +33,6 @@ impl Mechanism {
             .unwrap_or(i)
     }
 
-    /// How many primitives share `i`'s family.
-    fn family_size(&self, i: usize) -> usize {
-        let head = self.family_head(i);
-        self.structure.parts[self.structure.primitives[i].part]
-            .primitives
-            .clone()
-            .filter(|&j| self.family_head(j) == head)
-            .count()
-    }
-
     /// Every site where parts may strike each other, in the order of the
     /// mechanism's interacting pairs. Allocates.
     pub fn contact_sites(&self) -> Vec<ContactSite> {
@@ -57,22 +42,7 @@ impl Mechanism {
             if sites.iter().any(|s| s.primitives == key) {
                 continue;
             }
-            let located = if self.family_size(i) <= self.family_size(j) {
-                i
-            } else {
-                j
-            };
-            let centre = self.structure.primitives[located].placement.offset;
-            let name = |k: usize| {
-                self.structure.parts[self.structure.primitives[k].part]
-                    .name
-                    .clone()
-            };
-            sites.push(ContactSite {
-                primitives: key,
-                parts: (name(key.0), name(key.1)),
-                location: [centre.x, centre.y],
-            });
+            sites.push(ContactSite { primitives: key });
         }
         sites
     }
