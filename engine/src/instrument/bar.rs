@@ -234,6 +234,10 @@ pub struct MalletBar {
     touching: bool,
     /// The largest force of the present contact, N.
     peak_force_n: f64,
+    /// The present contact's force integrated over time so far, N·s.
+    impulse_n_s: f64,
+    /// The sample period, s.
+    period_s: f64,
     /// How the mallet last let go of the bar, until taken.
     let_go: Option<Rebound>,
     /// How many times the simulation went non-finite and was reset.
@@ -331,6 +335,8 @@ impl MalletBar {
             touched: false,
             touching: false,
             peak_force_n: 0.0,
+            impulse_n_s: 0.0,
+            period_s: 1.0 / sample_rate,
             let_go: None,
             non_finite_resets: 0,
         })
@@ -396,6 +402,7 @@ impl MalletBar {
         self.touched = old.touched;
         self.touching = old.touching;
         self.peak_force_n = old.peak_force_n;
+        self.impulse_n_s = old.impulse_n_s;
         self.non_finite_resets = old.non_finite_resets;
     }
 
@@ -406,6 +413,7 @@ impl MalletBar {
         self.touched = false;
         self.touching = false;
         self.peak_force_n = 0.0;
+        self.impulse_n_s = 0.0;
         self.let_go = None;
         self.quiet_samples = 0;
     }
@@ -451,12 +459,15 @@ impl MalletBar {
         let touching = force > 0.0;
         if touching {
             self.peak_force_n = self.peak_force_n.max(force);
+            self.impulse_n_s += force * self.period_s;
         } else if self.touching {
             self.let_go = Some(Rebound {
                 speed_m_s: self.bar_velocity() - self.tree.voltage(self.mallet),
                 peak_force_n: self.peak_force_n,
+                impulse_n_s: self.impulse_n_s,
             });
             self.peak_force_n = 0.0;
+            self.impulse_n_s = 0.0;
         }
         self.touching = touching;
         self.touched |= touching;

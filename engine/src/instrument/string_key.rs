@@ -30,6 +30,8 @@ struct Flight {
     was_touching: bool,
     /// Force pulses so far.
     pulses: PulseCounter,
+    /// The felt's force integrated over the first contact so far, N·s.
+    impulse_n_s: f64,
 }
 
 /// A key's strings, and its hammer while one is grafted onto them.
@@ -81,6 +83,9 @@ pub struct Rebound {
     pub speed_m_s: f64,
     /// The largest force of the contact, N.
     pub peak_force_n: f64,
+    /// The impulse the contact exchanged, N·s: its force integrated over
+    /// the time the parts touched (what a pinned cylinder feels of a pluck).
+    pub impulse_n_s: f64,
 }
 
 impl StringKey {
@@ -284,6 +289,7 @@ impl StringKey {
             age: 0,
             was_touching: false,
             pulses: PulseCounter::default(),
+            impulse_n_s: 0.0,
         });
         self.trace.clear();
         self.report = StrikeReport {
@@ -463,6 +469,7 @@ impl StringKey {
                 self.rebound = Some(Rebound {
                     speed_m_s: -contact.hammer_velocity(),
                     peak_force_n: report.peak_force_n,
+                    impulse_n_s: flight.impulse_n_s,
                 });
             }
         }
@@ -472,6 +479,9 @@ impl StringKey {
             self.trace.push(force, compression);
         }
         report.peak_force_n = report.peak_force_n.max(force);
+        if report.contacts == 1 {
+            flight.impulse_n_s += force / self.sample_rate;
+        }
         flight.was_touching = touching;
 
         let far = compression < -PROXIMITY_GAPS * self.start_gap_m;

@@ -6,6 +6,7 @@
 use super::SynthEvent;
 use super::ops::Operation;
 use super::view::MechanismSnapshot;
+use crate::instrument::Rebound;
 use crate::mech::model::{Model, ModelState, StepAdjustment};
 use crate::mech::scheduler::Simulated;
 use crate::props::{PropertyAccess, PropertyError, PropertyTree};
@@ -34,9 +35,10 @@ pub trait Mechanics: Simulated {
     /// come out of [`Mechanics::drain_operations`] after a step.
     fn perform(&mut self, t_s: f64, event: SynthEvent, now: &mut dyn FnMut(Operation));
 
-    /// A striker let go of what it struck at `t_s`, moving away at
-    /// `speed_m_s`: the snapshot the mechanics use to catch and repeat.
-    fn rebound(&mut self, _t_s: f64, _key: u8, _speed_m_s: f64) {}
+    /// A striker let go of what it struck at `t_s` (`rebound`: its speed
+    /// away, the contact's largest force and impulse): the snapshot the
+    /// mechanics use to catch and repeat, or to feel a pluck's reaction.
+    fn rebound(&mut self, _t_s: f64, _key: u8, _rebound: &Rebound) {}
 
     /// Hands over what the last step of the root model did, in time order.
     fn drain_operations(&mut self, out: &mut dyn FnMut(Operation));

@@ -1,6 +1,7 @@
 //! The messages between the audio thread and the mechanical worker.
 
 use super::SynthEvent;
+use crate::instrument::Rebound;
 
 /// A message with the sample it belongs to (samples since the synthesiser was
 /// prepared).
@@ -36,10 +37,8 @@ pub enum ToWorker {
     Rebound {
         /// MIDI key, or [`IMPACT_SITE_KEYS`] plus the impact site.
         key: u8,
-        /// Speed away from the strings, m/s.
-        speed_m_s: f64,
-        /// The largest force of the contact, N.
-        peak_force_n: f64,
+        /// How the parts let go: speed apart, largest force and impulse.
+        rebound: Rebound,
     },
 
     /// Everything stopped; a new epoch begins.
@@ -86,6 +85,17 @@ pub enum Operation {
         /// The site.
         site: u8,
         /// Approach speed along the contact's normal, m/s.
+        speed_m_s: f64,
+    },
+    /// A pin of a turning cylinder (a music box's) comes to `key`'s tine at
+    /// `speed_m_s`, the cylinder's surface speed: it lifts the tine's damper
+    /// where the tine has one, then catches the tine's tip, bends it and
+    /// lets it go. Sent when the pin is a preset distance (the damper's lead)
+    /// before the tip.
+    Pluck {
+        /// MIDI key of the tine.
+        key: u8,
+        /// Surface speed of the pin, m/s.
         speed_m_s: f64,
     },
     /// Set `key`'s damper: 0 lifted to 1 fully down.

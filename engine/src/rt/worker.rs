@@ -182,16 +182,12 @@ impl Worker {
         let at = message.at;
         match message.item {
             ToWorker::Perform(event) => self.perform(at, event, out),
-            ToWorker::Rebound {
-                key,
-                speed_m_s,
-                peak_force_n,
-            } => {
+            ToWorker::Rebound { key, rebound } => {
                 if let Some(slot) = self.contact_force.get_mut(usize::from(key)) {
-                    *slot = peak_force_n as f32;
+                    *slot = rebound.peak_force_n as f32;
                 }
                 let t = self.time_s(at);
-                self.mechanics_mut().rebound(t, key, speed_m_s);
+                self.mechanics_mut().rebound(t, key, &rebound);
             }
             ToWorker::SetProperty { path, value } => {
                 if !self.set_property(path, value) {

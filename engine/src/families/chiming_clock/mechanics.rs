@@ -8,7 +8,7 @@ use super::movement::Movement;
 use super::trains::{FallingHammer, PinTrain};
 use super::westminster;
 use crate::families::ThrownStrikers;
-use crate::instrument::{ClockSpec, Preset};
+use crate::instrument::{ClockSpec, Preset, Rebound};
 use crate::mech::mechanism::BRACKET_MOVEMENT_TOML;
 use crate::mech::{Model, ModelState, StepAdjustment};
 use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
@@ -361,7 +361,8 @@ impl Mechanics for ClockMechanics {
     /// measured from the speeds in and out (paired with the last blow
     /// handed to that site: a site struck again before its parts let go,
     /// a bounce, pairs the later blow's speed with the earlier's parting).
-    fn rebound(&mut self, _t_s: f64, key: u8, speed_m_s: f64) {
+    fn rebound(&mut self, _t_s: f64, key: u8, rebound: &Rebound) {
+        let speed_m_s = rebound.speed_m_s;
         let Some(site) = key.checked_sub(IMPACT_SITE_KEYS).map(usize::from) else {
             return;
         };

@@ -11,7 +11,7 @@
 use super::action::{
     Action, ActionCommand, ActionEvent, ActionSettings, KEYS, LOWEST_NOTE, Setting,
 };
-use crate::instrument::Preset;
+use crate::instrument::{Preset, Rebound};
 use crate::mech::{Model, ModelState, StepAdjustment};
 use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
 use crate::rt::{DEFAULT_RELEASE_VELOCITY, Mechanics, Operation, Pedals, SynthEvent};
@@ -229,12 +229,12 @@ impl Mechanics for PianoMechanics {
         }
     }
 
-    fn rebound(&mut self, t_s: f64, key: u8, speed_m_s: f64) {
+    fn rebound(&mut self, t_s: f64, key: u8, rebound: &Rebound) {
         self.action.command(
             t_s,
             ActionCommand::Rebound {
                 note: key,
-                speed: speed_m_s,
+                speed: rebound.speed_m_s,
             },
         );
     }

@@ -181,8 +181,8 @@ impl PianoVoices {
                     }
                 }
             }
-            // A piano's parts strike nothing but strings.
-            Operation::Impact { .. } => {}
+            // A piano's parts strike nothing but strings, and nothing plucks.
+            Operation::Impact { .. } | Operation::Pluck { .. } => {}
         }
     }
 
@@ -620,6 +620,7 @@ impl Default for Rebounds {
         let none = Rebound {
             speed_m_s: 0.0,
             peak_force_n: 0.0,
+            impulse_n_s: 0.0,
         };
         Self {
             found: [(0, 0, none); MAX_REBOUNDS],

@@ -68,11 +68,7 @@ impl Synth {
                     let rebound = Stamped {
                         at: now + frame as u64,
                         epoch,
-                        item: ToWorker::Rebound {
-                            key,
-                            speed_m_s: how.speed_m_s,
-                            peak_force_n: how.peak_force_n,
-                        },
+                        item: ToWorker::Rebound { key, rebound: how },
                     };
                     if to_worker.push(rebound).is_err() {
                         *dropped += 1;
