@@ -1,5 +1,6 @@
 //! Wave-digital benchmarks: ns per sample of the RC lowpass and the diode clipper,
-//! and the BCT against the Wave Tableau as trees grow (seed 004, Fig. 3).
+//! the BCT against the Wave Tableau as trees grow (seed 004, Fig. 3), and the
+//! multiport root beside the single-port one.
 //!
 //! `cargo bench -p orchard-engine --bench wdf`; results are summarised in the
 //! README's performance section.
@@ -9,8 +10,12 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use orchard_engine::wdf::description::{capacitor, resistor, voltage_source};
-use orchard_engine::wdf::{Bct, Connection, Element, PolyTableau, TreeDescription, WaveTableau};
+use orchard_engine::wdf::description::{
+    capacitor, element, parallel, resistor, series, voltage_source,
+};
+use orchard_engine::wdf::{
+    Bct, Connection, Element, MultiportTree, PolyTableau, TreeDescription, WaveTableau,
+};
 
 const FS: f64 = 48_000.0;
 const BLOCK: usize = 4_800;
@@ -145,6 +150,58 @@ fn polyphonic(c: &mut Criterion) {
     group.finish();
 }
 
+/// A diode in series with an RC, its capacitor shunted by a second diode:
+/// the first diode at the root alone (the second replaced by a resistor),
+/// solved by the single-port root, beside both diodes solved jointly by a
+/// multiport root. Throughput counts samples.
+fn multiport_root(c: &mut Criterion) {
+    let diode = Element::Diode {
+        saturation_amps: 2.52e-9,
+        thermal_volts: 0.025_85,
+    };
+    let shunt = |second: Element| {
+        TreeDescription::new(
+            "d1",
+            diode,
+            series([
+                voltage_source("vs", 1_000.0),
+                capacitor("c1", 1e-6),
+                parallel([
+                    capacitor("c2", 47e-9),
+                    element("d2", second),
+                    resistor("r2", 4_700.0),
+                ]),
+            ]),
+        )
+    };
+    let x: Vec<f64> = input().iter().map(|v| 2.5 * v).collect();
+    let mut group = c.benchmark_group("multiport_root");
+    group.throughput(Throughput::Elements(BLOCK as u64));
+    let mut single = Bct::new(&shunt(Element::Resistor { ohms: 1e6 }), FS).unwrap();
+    let (vs, probe) = (single.source("vs").unwrap(), single.leaf("c2").unwrap());
+    group.bench_function("single_port", |b| {
+        b.iter(|| {
+            for &v in &x {
+                single.set_source(vs, v);
+                single.tick();
+            }
+            black_box(single.voltage(probe))
+        })
+    });
+    let mut joint = MultiportTree::new(&shunt(diode), FS).unwrap();
+    let (vs, probe) = (joint.source("vs").unwrap(), joint.leaf("c2").unwrap());
+    group.bench_function("two_ports_jointly", |b| {
+        b.iter(|| {
+            for &v in &x {
+                joint.set_source(vs, v);
+                joint.tick();
+            }
+            black_box(joint.voltage(probe))
+        })
+    });
+    group.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
@@ -155,6 +212,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = circuits, bct_versus_tableau, polyphonic
+    targets = circuits, bct_versus_tableau, polyphonic, multiport_root
 }
 criterion_main!(benches);

@@ -7,7 +7,9 @@
 //! built into a flat runtime ([`Bct`]) that evaluates it per sample without
 //! allocation or dynamic dispatch. The rules of macro-adaptors are checked when a
 //! tree is built: one nonlinear or non-adaptable element, at the root; no loops;
-//! every adaptor's up port adapted.
+//! every adaptor's up port adapted. A tree with several nonlinear elements is a
+//! [`MultiportTree`]: they become the ports of one multiport root, solved
+//! jointly each sample.
 //!
 //! Conventions, used by every element and adaptor in this module (Fettweis): a port
 //! has a reference resistance `R` (> 0); with `v` the across quantity and `i` the
@@ -29,6 +31,7 @@ mod felt;
 mod felt_law;
 pub(crate) mod fused;
 mod leaves;
+pub mod multiport;
 mod omega_table;
 mod pair_table;
 mod poly;
@@ -42,6 +45,7 @@ pub use description::{Connection, Named, TreeDescription};
 pub use element::Element;
 pub use felt::FeltRoot;
 pub use felt_law::{FeltLaw, UNUSED_RELAXATION_S};
+pub use multiport::{MultiportTree, PortId};
 pub use poly::PolyTableau;
 pub use root::{solve_diode, solve_diode_pair, wright_omega};
 pub use tableau::WaveTableau;

@@ -86,109 +86,19 @@ impl WaveTableau {
         let (topology, elements, leaf_r, coefficients) = prepare(description, sample_rate)?;
         let n_leaves = topology.leaves.len();
         let root_port = n_leaves;
-        let delay_up = |j: usize| n_leaves + 1 + 2 * j;
-        let delay_down = |j: usize| n_leaves + 2 + 2 * j;
-        let externals = n_leaves + 1 + 2 * topology.unit_delays.len();
-        let internals = 3 * topology.adaptors.len();
-        if internals > MAX_INTERNAL_PORTS {
-            return Err(TreeError::Indeterminate(format!(
-                "{} adaptors are too many for a dense wave tableau (at most {})",
-                topology.adaptors.len(),
-                MAX_INTERNAL_PORTS / 3
-            )));
-        }
-
-        // What sits below an edge, seen as a port.
-        let child_port = |slot: usize| {
-            if slot < n_leaves {
-                Port::External(slot)
-            } else if slot < n_leaves + topology.unit_delays.len() {
-                Port::External(delay_up(slot - n_leaves))
-            } else {
-                Port::Internal(3 * (slot - n_leaves - topology.unit_delays.len()) + 2)
-            }
-        };
-        // (parent port, child port, scale): parent-side waves are scale × child-side.
-        let mut edges = Vec::new();
-        for (i, node) in topology.adaptors.iter().enumerate() {
-            for (k, edge) in node.children.iter().enumerate() {
-                edges.push((Port::Internal(3 * i + k), child_port(edge.slot), edge.scale));
-            }
-        }
-        edges.push((
-            Port::External(root_port),
-            child_port(topology.top.slot),
-            topology.top.scale,
-        ));
-        for (j, node) in topology.unit_delays.iter().enumerate() {
-            edges.push((
-                Port::External(delay_down(j)),
-                child_port(node.child.slot),
-                node.child.scale,
-            ));
-        }
-
-        // M0: each adaptor's 3×3 scattering matrix, resistances seen through edges.
-        let mut m0 = DMatrix::<f64>::zeros(internals, internals);
-        for (i, node) in topology.adaptors.iter().enumerate() {
-            let seen = node
-                .children
-                .map(|e| e.scale * e.scale * coefficients.resistance[e.slot]);
-            let r = [seen[0], seen[1], coefficients.resistance[node.slot]];
-            for row in 0..3 {
-                for col in 0..3 {
-                    let identity = if row == col { 1.0 } else { 0.0 };
-                    m0[(3 * i + row, 3 * i + col)] = match node.junction {
-                        // b = a − (R_k/R3)·Σa
-                        Junction::Series => identity - r[row] / r[2],
-                        // b = (Σ G_j·a_j)/G3 − a
-                        Junction::Parallel => r[2] / r[col] - identity,
-                    };
-                }
-            }
-        }
-        // C (internal interconnections), and the maps from external inputs into the
-        // macro-adaptor (t_in) and from its reflected waves out to external ports.
-        let mut c = DMatrix::<f64>::zeros(internals, internals);
-        let mut into = DMatrix::<f64>::zeros(internals, externals);
-        let mut out = DMatrix::<f64>::zeros(externals, internals);
-        let mut direct = DMatrix::<f64>::zeros(externals, externals);
-        for &(parent, child, s) in &edges {
-            match (parent, child) {
-                (Port::Internal(p), Port::Internal(q)) => {
-                    c[(p, q)] = -s;
-                    c[(q, p)] = -1.0 / s;
-                }
-                (Port::Internal(p), Port::External(e)) => {
-                    into[(p, e)] = s;
-                    out[(e, p)] = 1.0 / s;
-                }
-                (Port::External(e), Port::Internal(q)) => {
-                    into[(q, e)] = 1.0 / s;
-                    out[(e, q)] = s;
-                }
-                (Port::External(e), Port::External(f)) => {
-                    direct[(e, f)] = s;
-                    direct[(f, e)] = 1.0 / s;
-                }
-            }
-        }
-        let mut m = direct;
-        if internals > 0 {
-            let system = DMatrix::<f64>::identity(internals, internals) + &m0 * &c;
-            let reduced = system.lu().solve(&m0).ok_or_else(|| {
-                TreeError::Indeterminate("the wave tableau is singular".to_string())
-            })?;
-            m += &out * reduced * &into;
-        }
+        let m = external_scattering(&topology, &coefficients)?;
         let root = Root::new(
             &topology.root.element,
             coefficients.root_resistance,
             sample_rate,
         );
         let delays: Vec<(usize, usize, f64, f64)> = (0..topology.unit_delays.len())
-            .map(|j| (delay_up(j), delay_down(j), 0.0, 0.0))
+            .map(|j| {
+                let (up, down) = delay_ports(n_leaves, j);
+                (up, down, 0.0, 0.0)
+            })
             .collect();
+        let externals = m.nrows();
         let delay_ports = delays.iter().flat_map(|&(up, down, _, _)| [up, down]);
         let reactive = (0..n_leaves).filter(|&i| elements[i].is_reactive());
         let sources = (0..n_leaves).filter(|&i| {
@@ -529,6 +439,122 @@ impl WaveTableau {
     pub fn root_voltage(&self) -> f64 {
         0.5 * (self.root.incident + self.root.reflected)
     }
+}
+
+/// The external ports' numbering of a tree with `n_leaves` leaves: the leaves
+/// first, then the root, then both sides of each unit delay. Returns unit
+/// delay `j`'s (parent side, child side).
+pub(super) fn delay_ports(n_leaves: usize, j: usize) -> (usize, usize) {
+    (n_leaves + 1 + 2 * j, n_leaves + 2 + 2 * j)
+}
+
+/// The explicit scattering matrix `M = Q·(I + M0·C)⁻¹·M0·Qᵀ` of the
+/// macro-adaptor of `topology` with port resistances `coefficients`, over its
+/// external ports (numbered as [`delay_ports`] says): `b = M·t`, with `t` the
+/// waves the elements send in and `b` those the adaptor sends out.
+pub(super) fn external_scattering(
+    topology: &Topology,
+    coefficients: &super::coefficients::Coefficients,
+) -> Result<DMatrix<f64>, TreeError> {
+    let n_leaves = topology.leaves.len();
+    let root_port = n_leaves;
+    let delay_up = |j: usize| delay_ports(n_leaves, j).0;
+    let delay_down = |j: usize| delay_ports(n_leaves, j).1;
+    let externals = n_leaves + 1 + 2 * topology.unit_delays.len();
+    let internals = 3 * topology.adaptors.len();
+    if internals > MAX_INTERNAL_PORTS {
+        return Err(TreeError::Indeterminate(format!(
+            "{} adaptors are too many for a dense wave tableau (at most {})",
+            topology.adaptors.len(),
+            MAX_INTERNAL_PORTS / 3
+        )));
+    }
+
+    // What sits below an edge, seen as a port.
+    let child_port = |slot: usize| {
+        if slot < n_leaves {
+            Port::External(slot)
+        } else if slot < n_leaves + topology.unit_delays.len() {
+            Port::External(delay_up(slot - n_leaves))
+        } else {
+            Port::Internal(3 * (slot - n_leaves - topology.unit_delays.len()) + 2)
+        }
+    };
+    // (parent port, child port, scale): parent-side waves are scale × child-side.
+    let mut edges = Vec::new();
+    for (i, node) in topology.adaptors.iter().enumerate() {
+        for (k, edge) in node.children.iter().enumerate() {
+            edges.push((Port::Internal(3 * i + k), child_port(edge.slot), edge.scale));
+        }
+    }
+    edges.push((
+        Port::External(root_port),
+        child_port(topology.top.slot),
+        topology.top.scale,
+    ));
+    for (j, node) in topology.unit_delays.iter().enumerate() {
+        edges.push((
+            Port::External(delay_down(j)),
+            child_port(node.child.slot),
+            node.child.scale,
+        ));
+    }
+
+    // M0: each adaptor's 3×3 scattering matrix, resistances seen through edges.
+    let mut m0 = DMatrix::<f64>::zeros(internals, internals);
+    for (i, node) in topology.adaptors.iter().enumerate() {
+        let seen = node
+            .children
+            .map(|e| e.scale * e.scale * coefficients.resistance[e.slot]);
+        let r = [seen[0], seen[1], coefficients.resistance[node.slot]];
+        for row in 0..3 {
+            for col in 0..3 {
+                let identity = if row == col { 1.0 } else { 0.0 };
+                m0[(3 * i + row, 3 * i + col)] = match node.junction {
+                    // b = a − (R_k/R3)·Σa
+                    Junction::Series => identity - r[row] / r[2],
+                    // b = (Σ G_j·a_j)/G3 − a
+                    Junction::Parallel => r[2] / r[col] - identity,
+                };
+            }
+        }
+    }
+    // C (internal interconnections), and the maps from external inputs into the
+    // macro-adaptor (t_in) and from its reflected waves out to external ports.
+    let mut c = DMatrix::<f64>::zeros(internals, internals);
+    let mut into = DMatrix::<f64>::zeros(internals, externals);
+    let mut out = DMatrix::<f64>::zeros(externals, internals);
+    let mut direct = DMatrix::<f64>::zeros(externals, externals);
+    for &(parent, child, s) in &edges {
+        match (parent, child) {
+            (Port::Internal(p), Port::Internal(q)) => {
+                c[(p, q)] = -s;
+                c[(q, p)] = -1.0 / s;
+            }
+            (Port::Internal(p), Port::External(e)) => {
+                into[(p, e)] = s;
+                out[(e, p)] = 1.0 / s;
+            }
+            (Port::External(e), Port::Internal(q)) => {
+                into[(q, e)] = 1.0 / s;
+                out[(e, q)] = s;
+            }
+            (Port::External(e), Port::External(f)) => {
+                direct[(e, f)] = s;
+                direct[(f, e)] = 1.0 / s;
+            }
+        }
+    }
+    let mut m = direct;
+    if internals > 0 {
+        let system = DMatrix::<f64>::identity(internals, internals) + &m0 * &c;
+        let reduced = system
+            .lu()
+            .solve(&m0)
+            .ok_or_else(|| TreeError::Indeterminate("the wave tableau is singular".to_string()))?;
+        m += &out * reduced * &into;
+    }
+    Ok(m)
 }
 
 /// A kernel's root row and transition for a block with a nonlinear root.

@@ -18,6 +18,7 @@ mod pair_solver;
 
 pub use diode::{solve_diode, solve_diode_pair};
 pub(crate) use kind::RootKind;
+pub(crate) use newton::newton_in_bracket;
 pub use omega::wright_omega;
 pub(crate) use pair_solver::PairSolver;
 

@@ -12,7 +12,7 @@ const NEWTON_TOLERANCE: f64 = 1e-15;
 /// `seed`, safeguarded by bisection: each step narrows the bracket, and a Newton
 /// step that leaves it (or overflows) is replaced by its midpoint. `f` returns the
 /// residual and its derivative.
-pub(super) fn newton_in_bracket(
+pub(crate) fn newton_in_bracket(
     seed: f64,
     mut lo: f64,
     mut hi: f64,

@@ -1,0 +1,290 @@
+//! What each nonlinear port of a multiport root does within one sample: its
+//! through quantity as an increasing function of its across quantity.
+
+use crate::wdf::{Element, FeltLaw};
+
+/// A nonlinear element at one port of a multiport root, seen within one
+/// sample as `i = g(v)`: the through quantity (A; N for a contact) as a
+/// continuous, non-decreasing function of the across quantity (V; m/s for a
+/// contact), with its slope. That monotonicity is what makes the joint solve
+/// well posed: with the linear network's impedance matrix positive
+/// semi-definite, `v = e − Z·g(v)` has exactly one solution.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum PortLaw {
+    /// `i = Is·(exp(v/Vt) − 1)`.
+    Diode {
+        /// Saturation current, A.
+        saturation_amps: f64,
+        /// Thermal voltage times ideality, V.
+        thermal_volts: f64,
+    },
+    /// `i = 2·Is·sinh(v/Vt)`.
+    DiodePair {
+        /// Saturation current of each diode, A.
+        saturation_amps: f64,
+        /// Thermal voltage times ideality, V.
+        thermal_volts: f64,
+    },
+    /// A contact between two bodies: a felt or a Hertzian steel contact.
+    Contact(Contact),
+}
+
+impl PortLaw {
+    /// The law of `element` at `sample_rate` (Hz); `None` for a linear element.
+    pub fn new(element: &Element, sample_rate: f64) -> Option<Self> {
+        Some(match *element {
+            Element::Diode {
+                saturation_amps,
+                thermal_volts,
+            } => Self::Diode {
+                saturation_amps,
+                thermal_volts,
+            },
+            Element::DiodePair {
+                saturation_amps,
+                thermal_volts,
+            } => Self::DiodePair {
+                saturation_amps,
+                thermal_volts,
+            },
+            Element::Felt { law } => Self::Contact(Contact::new(law, sample_rate)),
+            _ => return None,
+        })
+    }
+
+    /// Fixes what the sample's law depends on from the element's past (a
+    /// contact's predicted compression and relaxed stiffness).
+    #[inline]
+    pub fn begin_sample(&mut self) {
+        if let Self::Contact(contact) = self {
+            contact.begin_sample();
+        }
+    }
+
+    /// `(g(v), g'(v))` this sample.
+    #[inline]
+    pub fn current(&self, v: f64) -> (f64, f64) {
+        match *self {
+            Self::Diode {
+                saturation_amps,
+                thermal_volts,
+            } => {
+                let e = (v / thermal_volts).exp();
+                (
+                    saturation_amps * (e - 1.0),
+                    saturation_amps * e / thermal_volts,
+                )
+            }
+            Self::DiodePair {
+                saturation_amps,
+                thermal_volts,
+            } => {
+                let x = v / thermal_volts;
+                (
+                    2.0 * saturation_amps * x.sinh(),
+                    2.0 * saturation_amps * x.cosh() / thermal_volts,
+                )
+            }
+            Self::Contact(ref contact) => contact.force_at(v),
+        }
+    }
+
+    /// An interval `[lo, hi]` holding the solution of `v + z·g(v) = target`
+    /// (`z > 0`): `g` is not negative above `v₀` and not positive below it,
+    /// so the solution lies between `target` and `v₀`, where `g(v₀)` is
+    /// zero or small.
+    pub fn bracket(&self, target: f64, z: f64) -> (f64, f64) {
+        let zero = match *self {
+            Self::Diode {
+                saturation_amps,
+                thermal_volts,
+            } => {
+                // Below zero the current is at most Is in size: the solution
+                // is then within z·Is of the target.
+                if target <= 0.0 {
+                    return (target, target + z * saturation_amps);
+                }
+                // Above: the current at the solution is below target/z.
+                let most = thermal_volts * (target / (z * saturation_amps)).ln_1p();
+                return (0.0, most.min(target));
+            }
+            Self::DiodePair {
+                saturation_amps,
+                thermal_volts,
+            } => {
+                let most = thermal_volts * (target.abs() / (2.0 * z * saturation_amps)).asinh();
+                return if target >= 0.0 {
+                    (0.0, most.min(target))
+                } else {
+                    ((-most).max(target), 0.0)
+                };
+            }
+            Self::Contact(ref contact) => contact.free_rate(),
+        };
+        (target.min(zero), target.max(zero))
+    }
+
+    /// Takes the sample's solution `(v, i)` into the element's state.
+    #[inline]
+    pub fn commit(&mut self, v: f64, i: f64) {
+        if let Self::Contact(contact) = self {
+            contact.commit(v, i);
+        }
+    }
+
+    /// The contact at this port, if it is one.
+    pub fn contact(&self) -> Option<&Contact> {
+        match self {
+            Self::Contact(contact) => Some(contact),
+            _ => None,
+        }
+    }
+
+    /// The contact at this port, if it is one, to set its state.
+    pub fn contact_mut(&mut self) -> Option<&mut Contact> {
+        match self {
+            Self::Contact(contact) => Some(contact),
+            _ => None,
+        }
+    }
+}
+
+/// A contact (the felt of a hammer, a steel pin on a tine) at a port of a
+/// multiport root: `F = max(0, K·(x^p − ε·M)·(1 + β·ẋ))` (see [`FeltLaw`]).
+///
+/// In the mobility analogy its across quantity is the compression rate
+/// `ẋ` (m/s) and its through quantity the force `F` (N). The compression is
+/// integrated by the trapezoidal rule, as the felt root does: with
+/// `h = T/2`, `x = s + h·ẋ` where `s = x[n−1] + h·ẋ[n−1]`, so within a
+/// sample the force is a function of `ẋ` alone, and non-decreasing in it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    law: FeltLaw,
+    /// Half the sample period, s.
+    half_period: f64,
+    /// Fraction of the memory kept over one sample.
+    memory_kept: f64,
+    /// Memory `M` of earlier compression, m^p.
+    memory: f64,
+    /// Compression `x`, m (negative: the gap between the bodies).
+    compression: f64,
+    /// Compression rate `ẋ`, m/s.
+    compression_rate: f64,
+    /// Force of the last sample, N.
+    force: f64,
+    /// This sample's `s = x[n−1] + h·ẋ[n−1]`, m.
+    predicted: f64,
+    /// This sample's relaxed stiffness `K·(1 − ε·(1 − m))`, N/m^p.
+    stiffness: f64,
+    /// This sample's relaxation offset `K·ε·m·M[n−1]`, N.
+    offset: f64,
+}
+
+impl Contact {
+    /// A contact with `law` at `sample_rate` (Hz), apart and at rest.
+    pub fn new(law: FeltLaw, sample_rate: f64) -> Self {
+        Self {
+            law,
+            half_period: 0.5 / sample_rate,
+            memory_kept: law.memory_kept_per_sample(sample_rate),
+            memory: 0.0,
+            compression: 0.0,
+            compression_rate: 0.0,
+            force: 0.0,
+            predicted: 0.0,
+            stiffness: law.stiffness,
+            offset: 0.0,
+        }
+    }
+
+    /// Places the bodies at `compression` (m, negative for a gap) closing at
+    /// `compression_rate` (m/s), the contact rested (no memory).
+    pub fn set_state(&mut self, compression: f64, compression_rate: f64) {
+        self.memory = 0.0;
+        self.compression = compression;
+        self.compression_rate = compression_rate;
+        self.force = self.law.force(compression, compression_rate);
+    }
+
+    /// Compression, m (negative: the gap).
+    pub fn compression(&self) -> f64 {
+        self.compression
+    }
+
+    /// Compression rate, m/s (positive while closing).
+    pub fn compression_rate(&self) -> f64 {
+        self.compression_rate
+    }
+
+    /// Force of the last sample, N.
+    pub fn force(&self) -> f64 {
+        self.force
+    }
+
+    /// The contact's law.
+    pub fn law(&self) -> FeltLaw {
+        self.law
+    }
+
+    #[inline]
+    fn begin_sample(&mut self) {
+        let h = self.half_period;
+        self.predicted = self.compression + h * self.compression_rate;
+        let (k, eps, kept) = (
+            self.law.stiffness,
+            self.law.relaxing_fraction,
+            self.memory_kept,
+        );
+        self.stiffness = k * (1.0 - eps * (1.0 - kept));
+        self.offset = k * eps * kept * self.memory;
+    }
+
+    /// The rate below which the contact pushes no more this sample: where
+    /// the bodies part (`x = 0`) or relax too fast for the law to follow
+    /// (`1 + β·ẋ = 0`), whichever is higher.
+    fn free_rate(&self) -> f64 {
+        let parting = -self.predicted / self.half_period;
+        let beta = self.law.hysteresis_s_per_m;
+        if beta > 0.0 {
+            parting.max(-1.0 / beta)
+        } else {
+            parting
+        }
+    }
+
+    /// `(F(ẋ), dF/dẋ)` this sample.
+    #[inline]
+    fn force_at(&self, rate: f64) -> (f64, f64) {
+        let h = self.half_period;
+        let x = self.predicted + h * rate;
+        let factor = 1.0 + self.law.hysteresis_s_per_m * rate;
+        if x <= 0.0 || factor <= 0.0 {
+            return (0.0, 0.0);
+        }
+        let x_p = x.powf(self.law.exponent);
+        let relaxed = self.stiffness * x_p - self.offset;
+        if relaxed <= 0.0 {
+            return (0.0, 0.0);
+        }
+        let slope_elastic = self.stiffness * self.law.exponent * x_p / x * h;
+        (
+            relaxed * factor,
+            slope_elastic * factor + relaxed * self.law.hysteresis_s_per_m,
+        )
+    }
+
+    #[inline]
+    fn commit(&mut self, rate: f64, force: f64) {
+        let x = self.predicted + self.half_period * rate;
+        let x_p = if x > 0.0 {
+            x.powf(self.law.exponent)
+        } else {
+            0.0
+        };
+        let kept = self.memory_kept;
+        self.memory = kept * self.memory + (1.0 - kept) * x_p;
+        self.compression = x;
+        self.compression_rate = rate;
+        self.force = force;
+    }
+}
