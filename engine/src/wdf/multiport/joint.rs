@@ -14,7 +14,6 @@
 //! Everything lives in fixed arrays: nothing allocates.
 
 use super::law::PortLaw;
-use crate::wdf::root::newton_in_bracket;
 
 /// Most nonlinear ports a multiport root holds.
 pub const MAX_PORTS: usize = 8;
@@ -170,11 +169,7 @@ fn reflection_residual(
                 .sum::<f64>();
         let r = network.resistance[p];
         let law = &laws[p];
-        let (lo, hi) = law.bracket(a, r);
-        v[p] = newton_in_bracket(v[p], lo, hi, |x| {
-            let (g, dg) = law.current(x);
-            (x + r * g - a, 1.0 + r * dg)
-        });
+        v[p] = law.answer(a, r, v[p]);
         let (g, dg) = law.current(v[p]);
         i[p] = g;
         slope[p] = (1.0 - r * dg) / (1.0 + r * dg);

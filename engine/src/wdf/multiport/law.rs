@@ -1,6 +1,7 @@
 //! What each nonlinear port of a multiport root does within one sample: its
 //! through quantity as an increasing function of its across quantity.
 
+use crate::wdf::root::{DiodeModel, newton_in_bracket};
 use crate::wdf::{Element, FeltLaw};
 
 /// A nonlinear element at one port of a multiport root, seen within one
@@ -9,10 +10,12 @@ use crate::wdf::{Element, FeltLaw};
 /// contact), with its slope. That monotonicity is what makes the joint solve
 /// well posed: with the linear network's impedance matrix positive
 /// semi-definite, `v = e − Z·g(v)` has exactly one solution.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum PortLaw {
     /// `i = Is·(exp(v/Vt) − 1)`.
     Diode {
+        /// Its closed-form solve at the port.
+        model: DiodeModel,
         /// Saturation current, A.
         saturation_amps: f64,
         /// Thermal voltage times ideality, V.
@@ -20,6 +23,8 @@ pub(crate) enum PortLaw {
     },
     /// `i = 2·Is·sinh(v/Vt)`.
     DiodePair {
+        /// Its closed-form solve at the port.
+        model: DiodeModel,
         /// Saturation current of each diode, A.
         saturation_amps: f64,
         /// Thermal voltage times ideality, V.
@@ -30,13 +35,15 @@ pub(crate) enum PortLaw {
 }
 
 impl PortLaw {
-    /// The law of `element` at `sample_rate` (Hz); `None` for a linear element.
-    pub fn new(element: &Element, sample_rate: f64) -> Option<Self> {
+    /// The law of `element` at a port of resistance `port_resistance` (Ω)
+    /// at `sample_rate` (Hz); `None` for a linear element.
+    pub fn new(element: &Element, port_resistance: f64, sample_rate: f64) -> Option<Self> {
         Some(match *element {
             Element::Diode {
                 saturation_amps,
                 thermal_volts,
             } => Self::Diode {
+                model: DiodeModel::new(saturation_amps, thermal_volts, port_resistance),
                 saturation_amps,
                 thermal_volts,
             },
@@ -44,6 +51,7 @@ impl PortLaw {
                 saturation_amps,
                 thermal_volts,
             } => Self::DiodePair {
+                model: DiodeModel::new(saturation_amps, thermal_volts, port_resistance),
                 saturation_amps,
                 thermal_volts,
             },
@@ -61,6 +69,30 @@ impl PortLaw {
         }
     }
 
+    /// The voltage with which the element answers the wave `a` arriving at
+    /// its port (of resistance `r`, the one it was built for): the root of
+    /// `v + r·g(v) = a`, exact to a few ulps; `seed` is a guess (the last
+    /// answer). Diodes use their closed-form solve; a contact Newton's
+    /// method in a bracket.
+    #[inline]
+    pub fn answer(&self, a: f64, r: f64, seed: f64) -> f64 {
+        match self {
+            Self::Diode { model, .. } => model.solve_single(a),
+            Self::DiodePair { model, .. } => model.solve_pair(a),
+            Self::Contact(contact) => {
+                // The force is not negative, and zero at and below the rate
+                // where the contact lets go: the answer lies between that
+                // rate and `a`.
+                let free = contact.free_rate();
+                let (lo, hi) = (a.min(free), a.max(free));
+                newton_in_bracket(seed, lo, hi, |x| {
+                    let (g, dg) = self.current(x);
+                    (x + r * g - a, 1.0 + r * dg)
+                })
+            }
+        }
+    }
+
     /// `(g(v), g'(v))` this sample.
     #[inline]
     pub fn current(&self, v: f64) -> (f64, f64) {
@@ -68,6 +100,7 @@ impl PortLaw {
             Self::Diode {
                 saturation_amps,
                 thermal_volts,
+                ..
             } => {
                 let e = (v / thermal_volts).exp();
                 (
@@ -78,6 +111,7 @@ impl PortLaw {
             Self::DiodePair {
                 saturation_amps,
                 thermal_volts,
+                ..
             } => {
                 let x = v / thermal_volts;
                 (
@@ -87,41 +121,6 @@ impl PortLaw {
             }
             Self::Contact(ref contact) => contact.force_at(v),
         }
-    }
-
-    /// An interval `[lo, hi]` holding the solution of `v + z·g(v) = target`
-    /// (`z > 0`): `g` is not negative above `v₀` and not positive below it,
-    /// so the solution lies between `target` and `v₀`, where `g(v₀)` is
-    /// zero or small.
-    pub fn bracket(&self, target: f64, z: f64) -> (f64, f64) {
-        let zero = match *self {
-            Self::Diode {
-                saturation_amps,
-                thermal_volts,
-            } => {
-                // Below zero the current is at most Is in size: the solution
-                // is then within z·Is of the target.
-                if target <= 0.0 {
-                    return (target, target + z * saturation_amps);
-                }
-                // Above: the current at the solution is below target/z.
-                let most = thermal_volts * (target / (z * saturation_amps)).ln_1p();
-                return (0.0, most.min(target));
-            }
-            Self::DiodePair {
-                saturation_amps,
-                thermal_volts,
-            } => {
-                let most = thermal_volts * (target.abs() / (2.0 * z * saturation_amps)).asinh();
-                return if target >= 0.0 {
-                    (0.0, most.min(target))
-                } else {
-                    ((-most).max(target), 0.0)
-                };
-            }
-            Self::Contact(ref contact) => contact.free_rate(),
-        };
-        (target.min(zero), target.max(zero))
     }
 
     /// Takes the sample's solution `(v, i)` into the element's state.

@@ -7,8 +7,9 @@
 //! nonlinear elements (contacts, diodes) may sit at leaves as well as at the
 //! root. Each is a port of one multiport root:
 //!
-//! - [`law`]: each port's element within a sample, `i = g(v)`, non-decreasing.
-//! - [`joint`]: the joint Newton solve of `v = e − Z·g(v)` over all ports.
+//! - `law`: each port's element within a sample, `i = g(v)`, non-decreasing,
+//!   and its exact answer to the wave the tree sends it.
+//! - `joint`: the joint Newton solve over all ports, in wave variables.
 //!
 //! Building reduces the rest of the tree, seen from those ports, to its
 //! open-circuit voltages `e` (a linear function of the waves the linear
@@ -19,9 +20,11 @@
 //!
 //! `e = A·M_NL·t_L`,  `Z = A·(I + M_NN)·R`.
 //!
-//! Each sample: the linear leaves' waves give `e`; the joint solve gives each
-//! port's `(v, i)`; its element sends `t = v − R·i` back in; and the linear
-//! ports' new waves follow from `M` as in the tableau. A leaf port's
+//! Each sample: the linear leaves' waves give `e` and the waves `M_NL·t_L`
+//! they send the ports; when every element is open at `e` that is the
+//! answer, else the joint solve gives each port's `(v, i)`; its element
+//! sends `t = v − R·i` back in; and the linear ports' new waves follow from
+//! `M` as in the tableau. A leaf port's
 //! reference resistance is free (the solve works in Kirchhoff variables); it
 //! is set to the diagonal of `Z`, the resistance the port sees, so that its
 //! waves are of the size of its voltages.
@@ -150,9 +153,11 @@ impl MultiportTree {
                 )));
             }
         }
+        let resistance = tree.resistance.clone();
         tree.laws = std::iter::once(root)
             .chain(&nonlinear)
-            .map(|named| PortLaw::new(&named.element, sample_rate))
+            .zip(resistance)
+            .map(|(named, r)| PortLaw::new(&named.element, r, sample_rate))
             .collect::<Option<_>>()
             .ok_or_else(|| TreeError::Indeterminate("a nonlinear element has no law".into()))?;
         Ok(tree)

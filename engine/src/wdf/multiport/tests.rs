@@ -15,10 +15,12 @@ fn diode_params(tree: &MultiportTree) -> Vec<(bool, f64, f64)> {
             PortLaw::Diode {
                 saturation_amps,
                 thermal_volts,
+                ..
             } => (false, saturation_amps, thermal_volts),
             PortLaw::DiodePair {
                 saturation_amps,
                 thermal_volts,
+                ..
             } => (true, saturation_amps, thermal_volts),
             PortLaw::Contact(_) => panic!("diodes only"),
         })

@@ -44,7 +44,7 @@ fn exp_m1_small(d: f64) -> f64 {
 }
 
 impl DiodeModel {
-    pub(super) fn new(saturation_amps: f64, thermal_volts: f64, port_resistance: f64) -> Self {
+    pub(crate) fn new(saturation_amps: f64, thermal_volts: f64, port_resistance: f64) -> Self {
         let r_is = port_resistance * saturation_amps;
         Self {
             omega: omega_table::table(),

@@ -16,6 +16,7 @@ mod newton;
 mod omega;
 mod pair_solver;
 
+pub(crate) use diode::DiodeModel;
 pub use diode::{solve_diode, solve_diode_pair};
 pub(crate) use kind::RootKind;
 pub(crate) use newton::newton_in_bracket;
