@@ -25,6 +25,7 @@
 use super::preset::{BarEnds, Resonators};
 use super::{Preset, Rebound};
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
+use crate::wdf::description::Connection;
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, TreeDescription, TreeError};
 
 /// `β_n·L` of the first free-free bending modes.
@@ -210,6 +211,44 @@ pub(crate) fn strikes_a_mode(ends: BarEnds, position: f64, modes: usize) -> bool
     (0..modes.min(ends.beta_l().len())).any(|n| ends.mode_shape(n, position).abs() >= NODE_SHAPE)
 }
 
+/// `modes` (as seen at one point) as a wave-digital branch: each mode a
+/// mass `mode{n}`, a spring `spring{n}` and a damper `loss{n}` in parallel,
+/// the modes in series (the point's velocity is the sum of theirs), with
+/// each mode's index and pickup weight. Modes at or above 0.45 of
+/// `sample_rate` (Hz) are left out; `None` if none is left.
+pub fn modes_in_series(
+    modes: &[PointMode],
+    sample_rate: f64,
+) -> Option<(Connection, Vec<(usize, f64)>)> {
+    let mut branches = Vec::new();
+    let mut weights = Vec::new();
+    for (n, mode) in modes.iter().enumerate() {
+        let f = mode.frequency_hz;
+        if f >= 0.45 * sample_rate {
+            continue; // above Nyquist
+        }
+        let mass = mode.mass_kg;
+        // Pre-warped so the bilinear transform puts the mode exactly at f.
+        let omega = 2.0 * sample_rate * (std::f64::consts::PI * f / sample_rate).tan();
+        let stiffness = mass * omega * omega;
+        let damping = 2.0 * mass * 1000f64.ln() / mode.t60_s;
+        branches.push(parallel([
+            capacitor(&format!("mode{n}"), mass),
+            inductor(&format!("spring{n}"), 1.0 / stiffness),
+            resistor(&format!("loss{n}"), 1.0 / damping),
+        ]));
+        weights.push((n, mode.pickup));
+    }
+    // The modes in series; a single mode is its own branch (a series
+    // connection needs two children).
+    let branch = match branches.len() {
+        0 => return None,
+        1 => branches.remove(0),
+        _ => series(branches),
+    };
+    Some((branch, weights))
+}
+
 /// One struck bar.
 #[derive(Debug, Clone)]
 pub struct MalletBar {
@@ -280,31 +319,8 @@ impl MalletBar {
         sample_rate: f64,
         silence_threshold: f64,
     ) -> Result<Self, BarError> {
-        let mut branches = Vec::new();
-        let mut weights = Vec::new();
-        for (n, mode) in modes.iter().enumerate() {
-            let f = mode.frequency_hz;
-            if f >= 0.45 * sample_rate {
-                continue; // above Nyquist
-            }
-            let mass = mode.mass_kg;
-            // Pre-warped so the bilinear transform puts the mode exactly at f.
-            let omega = 2.0 * sample_rate * (std::f64::consts::PI * f / sample_rate).tan();
-            let stiffness = mass * omega * omega;
-            let damping = 2.0 * mass * 1000f64.ln() / mode.t60_s;
-            branches.push(parallel([
-                capacitor(&format!("mode{n}"), mass),
-                inductor(&format!("spring{n}"), 1.0 / stiffness),
-                resistor(&format!("loss{n}"), 1.0 / damping),
-            ]));
-            weights.push((n, mode.pickup));
-        }
-        // The modes in series; a single mode is its own branch (a series
-        // connection needs two children).
-        let bar = match branches.len() {
-            0 => return Err(BarError::NoModeStruck { key }),
-            1 => branches.remove(0),
-            _ => series(branches),
+        let Some((bar, weights)) = modes_in_series(modes, sample_rate) else {
+            return Err(BarError::NoModeStruck { key });
         };
         let description = TreeDescription::new(
             "felt",

@@ -11,12 +11,13 @@ mod tuning;
 mod velocity_curve;
 mod voice;
 
-pub use bar::{BarError, BarParams, MalletBar, PointMode, Striker};
+pub use bar::{BarError, BarParams, MalletBar, PointMode, Striker, modes_in_series};
 pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
 pub use preset::{
     ActionSpec, Anchored, BarEnds, BarSet, ClockSpec, ComponentInfo, DEFAULT_PRESET_TOML,
-    DamperSet, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT, MAX_BAR_MODES, Object, OutputSpec,
+    DamperSet, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT, MAX_BAR_MODES, MAX_PINS, MusicBoxSpec,
+    Object, OutputSpec, PinSpec,
     Preset, PresetError, PropertyEdit, PropertyInfo, Resonators, SoundboardSpec, StrikeAnchor,
     StrikeSpec, StringAnchor, StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
 };

@@ -29,6 +29,7 @@
 mod anchored;
 mod check;
 mod clock_spec;
+mod music_box_spec;
 mod fields;
 mod objects;
 mod paths;
@@ -43,6 +44,7 @@ use serde::{Deserialize, Serialize};
 
 pub use anchored::{Anchored, value_at};
 pub use clock_spec::ClockSpec;
+pub use music_box_spec::{MAX_PINS, MusicBoxSpec, PinSpec};
 pub use objects::{
     ActionSpec, BarEnds, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, MAX_BAR_MODES,
     Object, SoundboardSpec, StringAnchor, StringSet, UNRELAXING_FELT,
@@ -127,6 +129,13 @@ pub struct Preset {
     /// Clocks whose trains drive the hammers, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub clock: BTreeMap<String, ClockSpec>,
+    /// Music boxes (comb, cylinder, mechanism and case), by name.
+    #[serde(
+        rename = "music-box",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub music_box: BTreeMap<String, MusicBoxSpec>,
     /// Which hammers strike which resonator, where.
     #[serde(rename = "strike")]
     pub strikes: Vec<StrikeSpec>,
@@ -400,6 +409,11 @@ impl Preset {
                     .map(|(n, o)| (n, Object::Soundboard(o))),
             )
             .chain(self.clock.iter().map(|(n, o)| (n, Object::Clock(o))))
+            .chain(
+                self.music_box
+                    .iter()
+                    .map(|(n, o)| (n, Object::MusicBox(o))),
+            )
     }
 
     /// The objects resolved through their interactions.
