@@ -12,7 +12,11 @@
 //! constant torque; the fly's drag `c·ω²` meets it at `ω = √(τ_net/c)`: the
 //! tempo holds nearly steady while the spring is flat and sags at the end.
 //! A pluck's reaction, the angular impulse `r·J` that comes back from the
-//! tine, takes `r·J/I` from the cylinder's speed.
+//! tine as it slips off, loads the cylinder over the next pluck's length
+//! (a load torque decaying with that time constant, whose integral is
+//! `r·J`): a real pin pushes back all through its pluck, and the snapshot
+//! comes at its end. The fly settles within milliseconds, so what the
+//! reaction costs is the time `r·J/(2·τ_net)` (`τ_net = c·ω²`).
 
 use crate::families::GovernedWheel;
 use crate::instrument::MusicBoxSpec;
@@ -43,6 +47,10 @@ pub struct Movement {
     cylinder: GovernedWheel,
     /// Wound fraction when the cylinder's angle was 0.
     wound_at_zero: f64,
+    /// Reactions' angular impulse still to load the cylinder, N·m·s.
+    reaction_left_n_m_s: f64,
+    /// Time over which it is loaded (its time constant), s.
+    reaction_time_s: f64,
 }
 
 impl Movement {
@@ -56,6 +64,8 @@ impl Movement {
                 spec.cylinder_inertia_kg_m2,
             ),
             wound_at_zero: spec.wound,
+            reaction_left_n_m_s: 0.0,
+            reaction_time_s: 0.1,
             spec: spec.clone(),
         }
     }
@@ -94,7 +104,9 @@ impl Movement {
     /// Advances `dt` (s); a held cylinder (`running` false) stays put.
     pub fn run(&mut self, running: bool, dt: f64) {
         if running {
-            let torque = net_torque_n_m(&self.spec, self.wound());
+            let load = self.reaction_left_n_m_s / self.reaction_time_s.max(dt);
+            self.reaction_left_n_m_s -= load * dt;
+            let torque = net_torque_n_m(&self.spec, self.wound()) - load;
             self.cylinder.turn(torque, dt);
         } else {
             self.cylinder.speed = 0.0;
@@ -102,11 +114,13 @@ impl Movement {
     }
 
     /// A pluck pushed back on the cylinder with the angular impulse
-    /// `angular_impulse` (N·m·s).
+    /// `angular_impulse` (N·m·s): it loads the cylinder over the time a
+    /// pin takes to bend a tine by the lift at the present speed.
     pub fn react(&mut self, angular_impulse: f64) {
-        if angular_impulse.is_finite() {
-            self.cylinder.speed =
-                (self.cylinder.speed - angular_impulse / self.cylinder.inertia).max(0.0);
+        if angular_impulse.is_finite() && angular_impulse > 0.0 {
+            self.reaction_left_n_m_s += angular_impulse;
+            let surface_m_s = self.cylinder.speed * self.spec.cylinder_radius_m;
+            self.reaction_time_s = (self.spec.lift_m / surface_m_s.max(1e-6)).clamp(1e-3, 1.0);
         }
     }
 
@@ -117,6 +131,8 @@ impl Movement {
         *self = Self::new(spec);
         self.cylinder.angle = angle;
         self.cylinder.speed = speed;
+        self.reaction_left_n_m_s = old.reaction_left_n_m_s;
+        self.reaction_time_s = old.reaction_time_s;
         self.set_wound(if spec.wound != old.spec.wound { spec.wound } else { wound });
     }
 }
