@@ -222,4 +222,51 @@ mod tests {
         let expected = (3.0 / (mu + 33.0 / 140.0)).powf(0.25);
         assert!((beta1 / expected - 1.0).abs() < 1e-3, "{beta1} vs {expected}");
     }
+
+    /// Each mode's shape meets the ends' conditions: clamped (`φ(0) = 0`,
+    /// `φ'(0) = 0`), no moment at the tip (`φ''(1) = 0`), and the tip's
+    /// shear accelerating the lead (`φ'''(1) = −μ·β⁴·φ(1)`); derivatives by
+    /// finite differences.
+    #[test]
+    fn the_mode_shapes_meet_the_ends_conditions_with_the_lead() {
+        let d = 1e-3;
+        for mu in [0.0, 0.37, 0.73, 3.0] {
+            for beta in mode_betas(mu, TINE_MODES) {
+                let phi = |xi: f64| mode_shape(beta, xi);
+                let scale = phi(1.0).abs();
+                assert!(phi(0.0).abs() < 1e-12);
+                assert!(((phi(d) - phi(-d)) / (2.0 * d)).abs() < 1e-5 * scale * beta.powi(3));
+                let second = (phi(1.0 + d) - 2.0 * phi(1.0) + phi(1.0 - d)) / (d * d);
+                assert!(second.abs() < 1e-3 * scale * beta * beta, "φ''(1) = {second}");
+                let third = (phi(1.0 + 2.0 * d) - 2.0 * phi(1.0 + d) + 2.0 * phi(1.0 - d)
+                    - phi(1.0 - 2.0 * d))
+                    / (2.0 * d * d * d);
+                let shear = -mu * beta.powi(4) * phi(1.0);
+                assert!(
+                    (third - shear).abs() < 1e-3 * scale * beta.powi(3).max(1.0) * (1.0 + mu),
+                    "μ {mu}, β {beta}: φ'''(1) = {third}, −μβ⁴φ(1) = {shear}"
+                );
+            }
+        }
+    }
+
+    /// With the lead, the modes are orthogonal in the mass they carry, the
+    /// tine's and the tip's: `m·∫φᵢφⱼ + M·φᵢ(1)φⱼ(1) = 0` for `i ≠ j`.
+    #[test]
+    fn the_modes_are_orthogonal_with_the_tip_mass() {
+        for mu in [0.37, 0.73, 3.0] {
+            let betas = mode_betas(mu, TINE_MODES);
+            let inner = |i: usize, j: usize| {
+                let (a, b) = (betas[i], betas[j]);
+                integral(|xi| mode_shape(a, xi) * mode_shape(b, xi))
+                    + mu * mode_shape(a, 1.0) * mode_shape(b, 1.0)
+            };
+            for i in 0..TINE_MODES {
+                for j in 0..i {
+                    let cross = inner(i, j) / (inner(i, i) * inner(j, j)).sqrt();
+                    assert!(cross.abs() < 1e-6, "μ {mu}: modes {i} and {j}: {cross}");
+                }
+            }
+        }
+    }
 }
