@@ -11,7 +11,9 @@
 //! - [`mechanics`]: the pins sending their plucks, the reactions coming
 //!   back, MIDI notes plucking directly.
 //! - [`voices`]: the comb and the case at audio rate.
+//! - [`arrange`]: a tune pinned onto the cylinder (`orchard pin`).
 
+pub mod arrange;
 pub mod comb;
 pub mod mechanics;
 pub mod movement;
