@@ -41,11 +41,12 @@ fn preset_text(name: &str) -> Result<String, String> {
 /// listed on the standard error, one line each), else a one-line reason.
 pub fn run_pin(args: &PinArgs) -> Result<String, String> {
     let preset = Preset::load(&args.preset).map_err(|e| e.to_string())?;
-    let (name, spec) = preset
-        .music_box
-        .iter()
-        .next()
-        .ok_or_else(|| format!("`{}` is not a music box (try --preset music-box)", args.preset))?;
+    let (name, spec) = preset.music_box.iter().next().ok_or_else(|| {
+        format!(
+            "`{}` is not a music box (try --preset music-box)",
+            args.preset
+        )
+    })?;
     let lead_m = preset
         .topology()
         .map_err(|e| e.to_string())?
@@ -75,8 +76,7 @@ pub fn run_pin(args: &PinArgs) -> Result<String, String> {
     let text = with_pins(&preset_text(&args.preset)?, name, &arrangement.pins);
     // What is written must load.
     Preset::from_toml(&text).map_err(|e| format!("the pinned preset does not load: {e}"))?;
-    std::fs::write(&args.output, text)
-        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+    std::fs::write(&args.output, text).map_err(|e| format!("{}: {e}", args.output.display()))?;
     let turn_s = std::f64::consts::TAU / nominal_speed_rad_s(spec);
     let mut summary = format!(
         "pinned {} notes on the cylinder of `{}` ({} semitones), one turn in {turn_s:.1} s",
@@ -91,10 +91,16 @@ pub fn run_pin(args: &PinArgs) -> Result<String, String> {
         );
     }
     if !arrangement.missing.is_empty() {
-        summary += &format!("; {} notes the comb lacks left out", arrangement.missing.len());
+        summary += &format!(
+            "; {} notes the comb lacks left out",
+            arrangement.missing.len()
+        );
     }
     if arrangement.dropped > 0 {
-        summary += &format!("; {} notes beyond the cylinder's pins left out", arrangement.dropped);
+        summary += &format!(
+            "; {} notes beyond the cylinder's pins left out",
+            arrangement.dropped
+        );
     }
     Ok(summary + &format!(" -> {}", args.output.display()))
 }

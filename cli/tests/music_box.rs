@@ -37,15 +37,13 @@ fn pin_round_trips_a_tunes_notes_and_order() {
     let keys = [84u8, 88, 91, 96, 85, 93, 89, 84];
     let gaps = [0u32, 1, 1, 2, 1, 1, 1, 2];
     let written = tune(&midi, &keys, &gaps);
-    let result = orchard(&[
-        "pin",
-        midi.to_str().unwrap(),
-        "-o",
-        boxed.to_str().unwrap(),
-    ]);
+    let result = orchard(&["pin", midi.to_str().unwrap(), "-o", boxed.to_str().unwrap()]);
     assert!(result.status.success(), "{result:?}");
     let stderr = String::from_utf8_lossy(&result.stderr);
-    assert!(stderr.contains("C♯6") && stderr.contains("not on the comb"), "{stderr}");
+    assert!(
+        stderr.contains("C♯6") && stderr.contains("not on the comb"),
+        "{stderr}"
+    );
     let stdout = String::from_utf8_lossy(&result.stdout);
     assert!(stdout.contains("-12 semitones"), "{stdout}");
     let preset = Preset::load(boxed.to_str().unwrap()).unwrap();
@@ -61,13 +59,17 @@ fn pin_round_trips_a_tunes_notes_and_order() {
         .collect();
     let angles: Vec<f64> = pins.iter().map(|p| p.angle_deg).collect();
     assert!(angles.windows(2).all(|w| w[1] > w[0]), "{angles:?}");
-    let degrees_per_s = (angles[angles.len() - 1] - angles[0]) / (times[times.len() - 1] - times[0]);
+    let degrees_per_s =
+        (angles[angles.len() - 1] - angles[0]) / (times[times.len() - 1] - times[0]);
     for (angle, time) in angles.iter().zip(&times) {
         let placed = angles[0] + degrees_per_s * (time - times[0]);
         assert!((angle - placed).abs() < 1e-3, "{angles:?} for {times:?}");
     }
     // One turn in some 40 s: 9° a second.
-    assert!((degrees_per_s / 9.0 - 1.0).abs() < 0.05, "{degrees_per_s}°/s");
+    assert!(
+        (degrees_per_s / 9.0 - 1.0).abs() < 0.05,
+        "{degrees_per_s}°/s"
+    );
 
     // It plays: the render without a MIDI file lasts until the last pin.
     let wav = dir.join("box.wav");
@@ -80,7 +82,10 @@ fn pin_round_trips_a_tunes_notes_and_order() {
     ]);
     let seconds = common::read_left(&wav).len() as f64 / 48_000.0;
     let last_s = angles[angles.len() - 1] / degrees_per_s;
-    assert!(seconds > last_s, "{seconds} s for a tune ending at {last_s} s: {summary}");
+    assert!(
+        seconds > last_s,
+        "{seconds} s for a tune ending at {last_s} s: {summary}"
+    );
 }
 
 #[test]

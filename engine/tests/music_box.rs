@@ -101,8 +101,13 @@ fn each_tine_sounds_at_its_tuned_pitch() {
         synth.note_on(key, 0.6);
         let x = render(&mut synth, 1.2);
         let expected = preset.fundamental_hz(key);
-        let found = peak_frequency(&x[(0.2 * FS) as usize..], FS, 0.95 * expected, 1.05 * expected)
-            .unwrap();
+        let found = peak_frequency(
+            &x[(0.2 * FS) as usize..],
+            FS,
+            0.95 * expected,
+            1.05 * expected,
+        )
+        .unwrap();
         let error = cents(found, expected);
         worst = worst.max(error.abs());
         assert!(error.abs() < 3.0, "key {key}: {found} Hz for {expected} Hz");
@@ -123,8 +128,13 @@ fn the_partials_are_the_tines_modes_with_their_lead() {
         synth.note_on(key, 0.6);
         let x = render(&mut synth, 1.0);
         let x = &x[(0.05 * FS) as usize..];
-        let f1 = peak_frequency(x, FS, 0.95 * design.frequencies_hz[0], 1.05 * design.frequencies_hz[0])
-            .unwrap();
+        let f1 = peak_frequency(
+            x,
+            FS,
+            0.95 * design.frequencies_hz[0],
+            1.05 * design.frequencies_hz[0],
+        )
+        .unwrap();
         for n in 1..3 {
             let expected = design.frequencies_hz[n];
             if expected > 0.4 * FS {
@@ -138,7 +148,10 @@ fn the_partials_are_the_tines_modes_with_their_lead() {
                 design.tip_mass_ratio(),
                 n + 1
             );
-            assert!((ratio / expected_ratio - 1.0).abs() < 0.005, "key {key}: {ratio}");
+            assert!(
+                (ratio / expected_ratio - 1.0).abs() < 0.005,
+                "key {key}: {ratio}"
+            );
         }
         let plain = [6.267, 17.55];
         let second = design.frequencies_hz[1] / design.frequencies_hz[0];
@@ -240,7 +253,10 @@ fn a_pinned_scale_plays_in_order_at_the_cylinders_speed() {
     }
     let heard_interval = (heard[7].0 - heard[0].0) / 7.0;
     let interval = (predicted[7] - predicted[0]) / 7.0;
-    assert!((heard_interval / interval - 1.0).abs() < 0.01, "{heard_interval} vs {interval}");
+    assert!(
+        (heard_interval / interval - 1.0).abs() < 0.01,
+        "{heard_interval} vs {interval}"
+    );
 }
 
 /// Started near run-down, the spring's torque falls as it turns and the
@@ -258,7 +274,10 @@ fn onsets_drift_later_as_the_spring_runs_down() {
     let mut synth = Synth::new(&preset, FS).unwrap();
     let predicted = predicted_times(&preset, wound, &angles);
     let x = render(&mut synth, predicted[6] + 0.5);
-    let heard: Vec<f64> = heard_notes(&preset, &x).into_iter().map(|(t, _)| t).collect();
+    let heard: Vec<f64> = heard_notes(&preset, &x)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
     assert_eq!(heard.len(), angles.len(), "{heard:?}");
     let full = predicted_times(&preset, 1.0, &angles);
     for ((t, p), f) in heard.iter().zip(&predicted).zip(&full) {
@@ -288,7 +307,12 @@ fn a_dense_chord_slows_the_cylinder() {
         let last = heard.last().copied().unwrap();
         assert_eq!(last.1, 84, "{heard:?}");
         let m = mechanics(&synth);
-        (last.0, m.reaction_n_m_s(), m.reactions(), net_torque(&preset, 1.0))
+        (
+            last.0,
+            m.reaction_n_m_s(),
+            m.reactions(),
+            net_torque(&preset, 1.0),
+        )
     };
     let (t_without, _, _, _) = late(&without);
     let (t_with, reaction, reactions, torque) = late(&with);
@@ -302,7 +326,10 @@ fn a_dense_chord_slows_the_cylinder() {
         1e3 * predicted
     );
     assert!(measured > 0.002, "{measured} s");
-    assert!((measured / predicted - 1.0).abs() < 0.2, "{measured} vs {predicted}");
+    assert!(
+        (measured / predicted - 1.0).abs() < 0.2,
+        "{measured} vs {predicted}"
+    );
 }
 
 #[test]
@@ -338,5 +365,3 @@ fn offline_renders_of_the_box_are_bit_identical() {
     assert_eq!(first, run(256));
     assert_eq!(first, run(1000));
 }
-
-

@@ -24,8 +24,8 @@
 
 use super::preset::{BarEnds, Resonators};
 use super::{Preset, Rebound};
-use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
 use crate::wdf::description::Connection;
+use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, TreeDescription, TreeError};
 
 /// `β_n·L` of the first free-free bending modes.

@@ -142,7 +142,9 @@ impl PinTrain {
     /// it (a slot begun counts whole); 0 while it is locked.
     pub fn slots_left(&self) -> usize {
         self.stop_at.map_or(0, |stop| {
-            ((stop - self.barrel.angle) / self.slot_angle()).ceil().max(0.0) as usize
+            ((stop - self.barrel.angle) / self.slot_angle())
+                .ceil()
+                .max(0.0) as usize
         })
     }
 

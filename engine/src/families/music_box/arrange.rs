@@ -60,7 +60,10 @@ pub fn arrange(spec: &MusicBoxSpec, lead_m: f64, notes: &[(f64, u8)]) -> Arrange
     let keys: Vec<u8> = notes.iter().map(|&(_, k)| k).collect();
     let transpose = best_transposition(spec, &keys);
     let first_s = notes.iter().map(|&(t, _)| t).fold(f64::INFINITY, f64::min);
-    let last_s = notes.iter().map(|&(t, _)| t).fold(f64::NEG_INFINITY, f64::max);
+    let last_s = notes
+        .iter()
+        .map(|&(t, _)| t)
+        .fold(f64::NEG_INFINITY, f64::max);
     let speed = nominal_speed_rad_s(spec);
     let start_deg = pluck_lead_rad(spec, lead_m).to_degrees() + MARGIN_DEG;
     let room_deg = 360.0 - start_deg - MARGIN_DEG;
@@ -137,9 +140,11 @@ pub fn with_pins(text: &str, name: &str, pins: &[PinSpec]) -> String {
 /// How long `spec`'s cylinder takes to play its pins once, from rest, s:
 /// until its last pin sounds, at the steady speed of its wind.
 pub fn tune_s(spec: &MusicBoxSpec) -> Option<f64> {
-    let last = spec.pins.iter().map(|pin| pin.angle_deg).fold(None, |m: Option<f64>, a| {
-        Some(m.map_or(a, |m| m.max(a)))
-    })?;
+    let last = spec
+        .pins
+        .iter()
+        .map(|pin| pin.angle_deg)
+        .fold(None, |m: Option<f64>, a| Some(m.map_or(a, |m| m.max(a))))?;
     let speed = nominal_speed_rad_s(spec);
     (speed > 0.0).then(|| last.to_radians() / speed)
 }

@@ -199,7 +199,10 @@ mod tests {
     #[test]
     fn without_lead_the_roots_are_the_cantilevers() {
         let betas = mode_betas(0.0, 3);
-        for (b, expected) in betas.iter().zip([1.875_104_069, 4.694_091_133, 7.854_757_438]) {
+        for (b, expected) in betas
+            .iter()
+            .zip([1.875_104_069, 4.694_091_133, 7.854_757_438])
+        {
             assert!((b - expected).abs() < 1e-8, "{b} for {expected}");
         }
     }
@@ -220,7 +223,10 @@ mod tests {
         let beta1 = mode_betas(mu, 1)[0];
         // Rayleigh's correction: the beam adds 33/140 of its mass.
         let expected = (3.0 / (mu + 33.0 / 140.0)).powf(0.25);
-        assert!((beta1 / expected - 1.0).abs() < 1e-3, "{beta1} vs {expected}");
+        assert!(
+            (beta1 / expected - 1.0).abs() < 1e-3,
+            "{beta1} vs {expected}"
+        );
     }
 
     /// Each mode's shape meets the ends' conditions: clamped (`φ(0) = 0`,
@@ -237,7 +243,10 @@ mod tests {
                 assert!(phi(0.0).abs() < 1e-12);
                 assert!(((phi(d) - phi(-d)) / (2.0 * d)).abs() < 1e-5 * scale * beta.powi(3));
                 let second = (phi(1.0 + d) - 2.0 * phi(1.0) + phi(1.0 - d)) / (d * d);
-                assert!(second.abs() < 1e-3 * scale * beta * beta, "φ''(1) = {second}");
+                assert!(
+                    second.abs() < 1e-3 * scale * beta * beta,
+                    "φ''(1) = {second}"
+                );
                 let third = (phi(1.0 + 2.0 * d) - 2.0 * phi(1.0 + d) + 2.0 * phi(1.0 - d)
                     - phi(1.0 - 2.0 * d))
                     / (2.0 * d * d * d);

@@ -26,7 +26,9 @@ pub fn spring_torque_n_m(spec: &MusicBoxSpec, u: f64) -> f64 {
     if u <= 0.0 {
         return 0.0;
     }
-    spec.spring_torque_n_m * (1.0 - spec.spring_droop * (1.0 - u)) * (1.0 - (-u / spec.spring_knee).exp())
+    spec.spring_torque_n_m
+        * (1.0 - spec.spring_droop * (1.0 - u))
+        * (1.0 - (-u / spec.spring_knee).exp())
 }
 
 /// The net torque driving the cylinder at wound fraction `u`, N·m: the
@@ -133,6 +135,10 @@ impl Movement {
         self.cylinder.speed = speed;
         self.reaction_left_n_m_s = old.reaction_left_n_m_s;
         self.reaction_time_s = old.reaction_time_s;
-        self.set_wound(if spec.wound != old.spec.wound { spec.wound } else { wound });
+        self.set_wound(if spec.wound != old.spec.wound {
+            spec.wound
+        } else {
+            wound
+        });
     }
 }

@@ -155,7 +155,10 @@ impl Tine {
 
     /// Velocity of the tine where the pin meets it, m/s.
     fn tip_velocity(&self) -> f64 {
-        self.modes.iter().map(|&(leaf, _)| self.tree.voltage(leaf)).sum()
+        self.modes
+            .iter()
+            .map(|&(leaf, _)| self.tree.voltage(leaf))
+            .sum()
     }
 
     /// Force of the pin on the tine, N.

@@ -159,7 +159,8 @@ impl Voices for MusicBoxVoices {
             for (out, &force) in bus.iter_mut().zip(clamp.iter()) {
                 if any {
                     for (mode, &mass) in self.case_masses.iter().enumerate() {
-                        self.case.take(mode, force * self.period_s / mass, 0.0, mass, 1.0);
+                        self.case
+                            .take(mode, force * self.period_s / mass, 0.0, mass, 1.0);
                     }
                 }
                 let y = self.case.tick();
@@ -183,11 +184,15 @@ impl Voices for MusicBoxVoices {
         };
         let same = self.lowest_key == old.lowest_key
             && self.tines.len() == old.tines.len()
-            && self.tines.iter().zip(&old.tines).all(|(a, b)| match (a, b) {
-                (Some(a), Some(b)) => a.same_shape(b),
-                (None, None) => true,
-                _ => false,
-            });
+            && self
+                .tines
+                .iter()
+                .zip(&old.tines)
+                .all(|(a, b)| match (a, b) {
+                    (Some(a), Some(b)) => a.same_shape(b),
+                    (None, None) => true,
+                    _ => false,
+                });
         if !same || !self.case.continue_from(&old.case) {
             return false;
         }
@@ -214,7 +219,11 @@ impl Voices for MusicBoxVoices {
     }
 
     fn sounding_keys(&self) -> u32 {
-        self.tines.iter().flatten().filter(|t| t.is_active()).count() as u32
+        self.tines
+            .iter()
+            .flatten()
+            .filter(|t| t.is_active())
+            .count() as u32
     }
 
     fn non_finite_resets(&self) -> u64 {

@@ -29,8 +29,8 @@
 mod anchored;
 mod check;
 mod clock_spec;
-mod music_box_spec;
 mod fields;
+mod music_box_spec;
 mod objects;
 mod paths;
 mod properties;
@@ -409,11 +409,7 @@ impl Preset {
                     .map(|(n, o)| (n, Object::Soundboard(o))),
             )
             .chain(self.clock.iter().map(|(n, o)| (n, Object::Clock(o))))
-            .chain(
-                self.music_box
-                    .iter()
-                    .map(|(n, o)| (n, Object::MusicBox(o))),
-            )
+            .chain(self.music_box.iter().map(|(n, o)| (n, Object::MusicBox(o))))
     }
 
     /// The objects resolved through their interactions.
