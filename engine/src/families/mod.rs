@@ -16,11 +16,13 @@
 pub mod chiming_clock;
 mod governed_wheel;
 pub mod grand_piano;
+mod live_properties;
 pub mod mallet_bar;
 pub mod music_box;
 mod thrown;
 
 pub use governed_wheel::GovernedWheel;
+pub use live_properties::LiveProperties;
 pub use thrown::ThrownStrikers;
 
 use std::sync::RwLock;

@@ -6,9 +6,10 @@
 //! directly.
 
 use super::movement::Movement;
+use crate::families::LiveProperties;
 use crate::instrument::{MusicBoxSpec, Preset, Rebound, VelocityCurve};
 use crate::mech::{Model, ModelState, StepAdjustment};
-use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
+use crate::props::{PropertyAccess, PropertyError, PropertyTree};
 use crate::rt::{Mechanics, Operation, SynthEvent};
 
 /// Operations one control step may produce at most; more are dropped.
@@ -39,7 +40,7 @@ pub struct MusicBoxMechanics {
     reactions: u64,
     /// Angular impulse the reactions took from the cylinder so far, N·m·s.
     reaction_n_m_s: f64,
-    live: Vec<(String, PropertyInfo)>,
+    live: LiveProperties,
 }
 
 /// Angle (rad) before a pin's own at which its pluck is sent: the pin
@@ -77,24 +78,7 @@ impl MusicBoxMechanics {
             plucks: 0,
             reactions: 0,
             reaction_n_m_s: 0.0,
-            live: LIVE
-                .iter()
-                .filter_map(|field| {
-                    let path = format!("{name}:{field}");
-                    let declared = preset.property_info(&path)?;
-                    let value = preset.get(&path)?;
-                    let (min, max) = declared.range;
-                    let info = PropertyInfo::new(
-                        field,
-                        declared.description,
-                        declared.unit,
-                        min,
-                        max,
-                        value,
-                    );
-                    Some((path, info))
-                })
-                .collect(),
+            live: LiveProperties::of(preset, name, LIVE),
         };
         mechanics.aim();
         Some(mechanics)
@@ -287,10 +271,6 @@ impl Mechanics for MusicBoxMechanics {
     }
 
     fn declare_properties(&self, tree: &mut PropertyTree) {
-        for (path, info) in &self.live {
-            let (component, _) = path.split_once(':').expect("a preset path has a component");
-            tree.add_component(component);
-            tree.declare(component, info.clone());
-        }
+        self.live.declare(tree);
     }
 }

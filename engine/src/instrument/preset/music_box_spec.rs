@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::PresetError;
 use super::check::Checker;
+use super::clock_spec::check_case;
 
 /// One pin on the cylinder.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -200,39 +201,12 @@ impl MusicBoxSpec {
             "1e-12 to 1e-3 N·m·s²",
         )?;
         c.range("fly_ratio", self.fly_ratio, 1.0, 10000.0, "1 to 10 000")?;
-        c.range(
-            "case_lowest_mode_hz",
-            self.case_lowest_mode_hz,
-            20.0,
-            5000.0,
-            "20 to 5000 Hz",
-        )?;
-        c.range(
-            "case_highest_mode_hz",
-            self.case_highest_mode_hz,
-            20.0,
-            10000.0,
-            "20 to 10 000 Hz",
-        )?;
-        c.ordered(
-            ("case_lowest_mode_hz", self.case_lowest_mode_hz),
-            ("case_highest_mode_hz", self.case_highest_mode_hz),
-            "at least case_lowest_mode_hz",
-        )?;
-        c.range(
-            "case_modes",
-            f64::from(self.case_modes),
-            0.0,
-            64.0,
-            "0 to 64",
-        )?;
-        c.range("case_t60_s", self.case_t60_s, 1e-3, 10.0, "1 ms to 10 s")?;
-        c.range(
-            "case_modal_mass_kg",
+        check_case(
+            c,
+            (self.case_lowest_mode_hz, self.case_highest_mode_hz),
+            self.case_modes,
+            self.case_t60_s,
             self.case_modal_mass_kg,
-            1e-3,
-            100.0,
-            "1 g to 100 kg",
         )?;
         c.range(
             "damped_below_key",
