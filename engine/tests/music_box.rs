@@ -365,3 +365,28 @@ fn offline_renders_of_the_box_are_bit_identical() {
     assert_eq!(first, run(256));
     assert_eq!(first, run(1000));
 }
+
+/// A pin that comes to a tine still ringing (a repeated note) catches it
+/// and stills it before plucking it again: nothing along the way is louder
+/// than the pluck itself (with too little loss in the pin's contact, the
+/// chatter gained energy, ten times the pluck's level).
+#[test]
+fn a_pin_catching_a_ringing_tine_stills_it() {
+    let preset = music_box(&[(76, 10.0), (76, 15.4)], &[]);
+    let mut synth = Synth::new(&preset, FS).unwrap();
+    let x = render(&mut synth, 2.5);
+    let peak = |from: f64, to: f64| {
+        x[(from * FS) as usize..(to * FS) as usize]
+            .iter()
+            .fold(0.0f32, |a, &s| a.max(s.abs()))
+    };
+    let first = peak(1.0, 1.2);
+    assert!(first > 0.05, "{first}");
+    let caught = peak(1.2, 1.65);
+    assert!(
+        caught < 1.5 * first,
+        "{caught} while caught, {first} plucked"
+    );
+    let again = peak(1.65, 2.0);
+    assert!(again > 0.5 * first, "plucked again at {again}");
+}
