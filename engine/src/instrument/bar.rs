@@ -23,7 +23,7 @@
 //! by an escape wheel's tooth.
 
 use super::preset::{BarEnds, Resonators};
-use super::{Preset, Rebound};
+use super::{ContactLog, Preset, Rebound};
 use crate::wdf::description::Connection;
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, TreeDescription, TreeError};
@@ -269,16 +269,9 @@ pub struct MalletBar {
     sounding: bool,
     /// Whether the mallet has met the bar since it was last thrown.
     touched: bool,
-    /// Whether the mallet touched the bar at the last sample.
-    touching: bool,
-    /// The largest force of the present contact, N.
-    peak_force_n: f64,
-    /// The present contact's force integrated over time so far, N·s.
-    impulse_n_s: f64,
-    /// The sample period, s.
-    period_s: f64,
-    /// How the mallet last let go of the bar, until taken.
-    let_go: Option<Rebound>,
+    /// The mallet's contact with the bar: its record, and how it last let
+    /// go until taken.
+    contact: ContactLog,
     /// How many times the simulation went non-finite and was reset.
     non_finite_resets: u32,
 }
@@ -349,11 +342,7 @@ impl MalletBar {
             sleep_after: (2.0 * sample_rate / lowest_hz).ceil() as u32,
             sounding: false,
             touched: false,
-            touching: false,
-            peak_force_n: 0.0,
-            impulse_n_s: 0.0,
-            period_s: 1.0 / sample_rate,
-            let_go: None,
+            contact: ContactLog::new(sample_rate),
             non_finite_resets: 0,
         })
     }
@@ -380,7 +369,7 @@ impl MalletBar {
     /// How the mallet last let go of the bar (its speed away from it and
     /// the contact's largest force), once: `None` until it lets go again.
     pub fn take_let_go(&mut self) -> Option<Rebound> {
-        self.let_go.take()
+        self.contact.take_let_go()
     }
 
     /// How many times the simulation went non-finite and was silenced.
@@ -416,9 +405,7 @@ impl MalletBar {
         self.quiet_samples = old.quiet_samples;
         self.sounding = old.sounding;
         self.touched = old.touched;
-        self.touching = old.touching;
-        self.peak_force_n = old.peak_force_n;
-        self.impulse_n_s = old.impulse_n_s;
+        self.contact.continue_from(&old.contact);
         self.non_finite_resets = old.non_finite_resets;
     }
 
@@ -427,10 +414,7 @@ impl MalletBar {
         self.tree.reset();
         self.sounding = false;
         self.touched = false;
-        self.touching = false;
-        self.peak_force_n = 0.0;
-        self.impulse_n_s = 0.0;
-        self.let_go = None;
+        self.contact.reset();
         self.quiet_samples = 0;
     }
 
@@ -471,21 +455,12 @@ impl MalletBar {
             self.non_finite_resets = self.non_finite_resets.saturating_add(1);
             return 0.0;
         }
-        let force = self.contact_force();
-        let touching = force > 0.0;
-        if touching {
-            self.peak_force_n = self.peak_force_n.max(force);
-            self.impulse_n_s += force * self.period_s;
-        } else if self.touching {
-            self.let_go = Some(Rebound {
-                speed_m_s: self.bar_velocity() - self.tree.voltage(self.mallet),
-                peak_force_n: self.peak_force_n,
-                impulse_n_s: self.impulse_n_s,
-            });
-            self.peak_force_n = 0.0;
-            self.impulse_n_s = 0.0;
+        let was_touching = self.contact.is_touching();
+        let touching = self.contact.record(self.contact_force());
+        if was_touching && !touching {
+            self.contact
+                .let_go(self.bar_velocity() - self.tree.voltage(self.mallet));
         }
-        self.touching = touching;
         self.touched |= touching;
         if out.abs() < self.silence_threshold && self.touched && !touching {
             self.quiet_samples = self.quiet_samples.saturating_add(1);

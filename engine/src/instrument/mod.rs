@@ -2,6 +2,7 @@
 
 mod bar;
 mod contact;
+mod contact_log;
 mod hammer_pool;
 mod key_params;
 mod preset;
@@ -12,6 +13,7 @@ mod velocity_curve;
 mod voice;
 
 pub use bar::{BarError, BarParams, MalletBar, PointMode, Striker, modes_in_series};
+pub use contact_log::ContactLog;
 pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
 pub use preset::{

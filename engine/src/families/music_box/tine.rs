@@ -17,7 +17,7 @@
 //! The tree is built with room to grow: a damper contact on a bass tine
 //! (the lead engineer's multiport root) joins the same modes.
 
-use crate::instrument::{PointMode, Rebound, modes_in_series};
+use crate::instrument::{ContactLog, PointMode, Rebound, modes_in_series};
 use crate::wdf::description::{series, voltage_source};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, SourceId, TreeDescription, TreeError};
 
@@ -49,11 +49,10 @@ pub struct Tine {
     pin_travel_m: f64,
     /// Whether a pin is on its way or bending the tip.
     plucking: bool,
-    touching: bool,
-    peak_force_n: f64,
-    impulse_n_s: f64,
+    /// The pin's contact with the tip: its record, and how it last let go
+    /// until taken.
+    contact: ContactLog,
     period_s: f64,
-    let_go: Option<Rebound>,
     silence_threshold: f64,
     quiet_samples: u32,
     sleep_after: u32,
@@ -104,11 +103,8 @@ impl Tine {
             pin_speed: 0.0,
             pin_travel_m: 0.0,
             plucking: false,
-            touching: false,
-            peak_force_n: 0.0,
-            impulse_n_s: 0.0,
+            contact: ContactLog::new(sample_rate),
             period_s: 1.0 / sample_rate,
-            let_go: None,
             silence_threshold,
             quiet_samples: 0,
             sleep_after: (2.0 * sample_rate / point[0].frequency_hz).ceil() as u32,
@@ -150,7 +146,7 @@ impl Tine {
     /// How the tip last slipped off its pin (its speed, the largest force
     /// and the impulse of the pluck), once: `None` until it does again.
     pub fn take_let_go(&mut self) -> Option<Rebound> {
-        self.let_go.take()
+        self.contact.take_let_go()
     }
 
     /// Velocity of the tine where the pin meets it, m/s.
@@ -208,23 +204,11 @@ impl Tine {
         }
         if self.plucking {
             self.pin_travel_m += self.pin_speed * self.period_s;
-            let force = self.contact_force();
-            self.touching = force > 0.0;
-            if self.touching {
-                self.peak_force_n = self.peak_force_n.max(force);
-                self.impulse_n_s += force * self.period_s;
-            }
+            let touching = self.contact.record(self.contact_force());
             let compression = self.tree.felt().map_or(0.0, |c| c.compression());
             let bend = self.pin_travel_m - self.lead_m - compression.max(0.0);
-            if self.touching && bend >= self.lift_m {
-                self.let_go = Some(Rebound {
-                    speed_m_s: self.tip_velocity(),
-                    peak_force_n: self.peak_force_n,
-                    impulse_n_s: self.impulse_n_s,
-                });
-                self.peak_force_n = 0.0;
-                self.impulse_n_s = 0.0;
-                self.touching = false;
+            if touching && bend >= self.lift_m {
+                self.contact.let_go(self.tip_velocity());
                 self.slip_off();
             }
             self.quiet_samples = 0;
@@ -247,12 +231,9 @@ impl Tine {
             contact.set_state(-GONE_M, 0.0);
         }
         self.plucking = false;
-        self.touching = false;
         self.sounding = false;
-        self.peak_force_n = 0.0;
-        self.impulse_n_s = 0.0;
+        self.contact.reset();
         self.pin_travel_m = 0.0;
-        self.let_go = None;
         self.quiet_samples = 0;
     }
 
@@ -279,9 +260,7 @@ impl Tine {
         self.pin_speed = old.pin_speed;
         self.pin_travel_m = old.pin_travel_m;
         self.plucking = old.plucking;
-        self.touching = old.touching;
-        self.peak_force_n = old.peak_force_n;
-        self.impulse_n_s = old.impulse_n_s;
+        self.contact.continue_from(&old.contact);
         self.quiet_samples = old.quiet_samples;
         self.sounding = old.sounding;
         self.non_finite_resets = old.non_finite_resets;
