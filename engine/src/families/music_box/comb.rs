@@ -29,6 +29,10 @@ pub const STEEL_DENSITY_KG_M3: f64 = 7850.0;
 /// Modes kept per tine.
 pub const TINE_MODES: usize = 3;
 
+/// Smallest size of a mode's shape where the pin meets the tine, over its
+/// size at the tip, that the pin excites: below it the point is a node.
+const NODE_SHAPE: f64 = 1e-3;
+
 /// Most lead a tine may carry, as a multiple of its own mass.
 pub const MAX_TIP_MASS_RATIO: f64 = 50.0;
 
@@ -166,9 +170,14 @@ impl TineDesign {
     /// them, each weighted for a pickup at `pickup_at`, and each mode's
     /// clamp weight: the force it puts on the clamp per newton in its
     /// spring. A mode decays 60 dB in `2.2/(η·f)` s (`η` =
-    /// `loss_factor`).
+    /// `loss_factor`). Modes with a node where the pin meets the tine are
+    /// left out: it neither excites nor feels them.
     pub fn point_modes(&self, at: f64, pickup_at: f64, loss_factor: f64) -> Vec<(PointMode, f64)> {
         (0..self.betas.len())
+            .filter(|&n| {
+                let b = self.betas[n];
+                mode_shape(b, at).abs() >= NODE_SHAPE * mode_shape(b, 1.0).abs()
+            })
             .map(|n| {
                 let b = self.betas[n];
                 let here = mode_shape(b, at);
