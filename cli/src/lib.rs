@@ -358,11 +358,16 @@ pub fn require_png(flag: &str, path: &Path) -> Result<(), String> {
 
 /// With no MIDI file, a music box plays its cylinder: until its last pin
 /// has sounded (at the steady speed of its wind) and a second more; `None`
-/// for a preset that has no pinned cylinder.
-fn pinned_tune_s(instrument: &InstrumentArgs) -> Option<f64> {
-    let preset = instrument.load().ok()?;
-    let spec = preset.music_box.values().next()?;
-    orchard_engine::families::music_box::arrange::tune_s(spec).map(|s| s + 1.0)
+/// for a preset that has no pinned cylinder, an error for one that does
+/// not load.
+fn pinned_tune_s(instrument: &InstrumentArgs) -> Result<Option<f64>, String> {
+    let preset = instrument.load()?;
+    Ok(preset
+        .music_box
+        .values()
+        .next()
+        .and_then(orchard_engine::families::music_box::arrange::tune_s)
+        .map(|s| s + 1.0))
 }
 
 /// Runs `orchard render`: reads the score, renders it, writes the WAV (and the
@@ -373,7 +378,7 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         (_, true) => demo::phrase(),
         (Some(path), false) => midi_file::read(path)?,
         (None, false) if args.duration.is_some() => score::Score::default(),
-        (None, false) => match pinned_tune_s(&args.instrument) {
+        (None, false) => match pinned_tune_s(&args.instrument)? {
             Some(end_s) => score::Score::new(Vec::new(), end_s),
             None => return Err("give a MIDI file, --demo or --duration".into()),
         },

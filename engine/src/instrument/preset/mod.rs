@@ -334,6 +334,9 @@ impl Preset {
         if let Resonators::Bars(bars, ends) = topology.resonators {
             check_bar_strikes(self, bars, ends, topology.strike, root)?;
         }
+        if let Resonators::Comb(spec) = topology.resonators {
+            check_comb(self, spec, &root.child(&topology.strike.target))?;
+        }
         check_family(self)?;
         if topology.action.is_some() {
             let (lo, hi) = ActionSpec::NOTES;
@@ -426,6 +429,23 @@ impl Preset {
 /// Every key's mallet must strike its bar off a node of at least one of the
 /// bar's modes (a strike at nodes only would excite nothing): checked at
 /// each key's strike position, named `strike/key/KEY:position`.
+/// Every tine of a music box's comb can be cut for its key's pitch (a
+/// key far below the longest tine's pitch would need more lead than
+/// [`crate::families::music_box::comb::MAX_TIP_MASS_RATIO`] times the
+/// tine's mass): checked as `NAME:keys`.
+fn check_comb(preset: &Preset, spec: &MusicBoxSpec, c: &Checker) -> Result<(), PresetError> {
+    use crate::families::music_box::comb::TineDesign;
+    for &key in &spec.keys {
+        c.require(
+            TineDesign::new(spec, key, preset.fundamental_hz(key)).is_ok(),
+            "keys",
+            f64::from(key),
+            "keys a tine can be cut for: with the tine at longest_tine_m, at most 50 times its mass in lead",
+        )?;
+    }
+    Ok(())
+}
+
 fn check_bar_strikes(
     preset: &Preset,
     bars: &BarSet,
