@@ -21,6 +21,7 @@ pub mod midi_file;
 pub mod note;
 pub mod outputs;
 pub mod overrides;
+pub mod pin;
 pub mod plot;
 pub mod probe;
 pub mod ranged;
@@ -73,6 +74,10 @@ pub enum Command {
     /// note, a ten-note chord, an 88-key glissando and a minute of dense
     /// playing, and peak memory.
     Bench(BenchArgs),
+    /// Arrange a MIDI file's notes onto a music box's cylinder (transposed
+    /// into its comb's range, pins at the cylinder's angles; notes the comb
+    /// lacks are listed) and write the box as a preset file.
+    Pin(pin::PinArgs),
 }
 
 /// Options of `orchard bench`.
@@ -228,8 +233,9 @@ pub struct CompareArgs {
 /// Options of `orchard render`.
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// The Standard MIDI File to play (type 0, 1 or 2).
-    #[arg(required_unless_present_any = ["demo", "duration"], conflicts_with = "demo")]
+    /// The Standard MIDI File to play (type 0, 1 or 2); without one (nor
+    /// --demo nor --duration) a music box plays the tune on its cylinder.
+    #[arg(conflicts_with = "demo")]
     pub midi: Option<PathBuf>,
     /// Play the built-in demo phrase instead of a MIDI file.
     #[arg(long)]
@@ -350,6 +356,20 @@ pub fn require_png(flag: &str, path: &Path) -> Result<(), String> {
     }
 }
 
+/// With no MIDI file, a music box plays its cylinder: until its last pin
+/// has sounded (at the steady speed of its wind) and a second more; `None`
+/// for a preset that has no pinned cylinder, an error for one that does
+/// not load.
+fn pinned_tune_s(instrument: &InstrumentArgs) -> Result<Option<f64>, String> {
+    let preset = instrument.load()?;
+    Ok(preset
+        .music_box
+        .values()
+        .next()
+        .and_then(orchard_engine::families::music_box::arrange::tune_s)
+        .map(|s| s + 1.0))
+}
+
 /// Runs `orchard render`: reads the score, renders it, writes the WAV (and the
 /// probes' CSV). Returns a one-line summary, or a one-line reason for failing.
 /// Everything that can be checked is checked before any output is touched.
@@ -358,7 +378,10 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         (_, true) => demo::phrase(),
         (Some(path), false) => midi_file::read(path)?,
         (None, false) if args.duration.is_some() => score::Score::default(),
-        (None, false) => return Err("give a MIDI file, --demo or --duration".into()),
+        (None, false) => match pinned_tune_s(&args.instrument)? {
+            Some(end_s) => score::Score::new(Vec::new(), end_s),
+            None => return Err("give a MIDI file, --demo or --duration".into()),
+        },
     };
     if let Some(duration) = args.duration {
         score.end_s = score.end_s.max(duration);

@@ -6,6 +6,7 @@ use clap::Parser;
 use orchard_cli::analyze::run_analyze;
 use orchard_cli::bench::run_bench;
 use orchard_cli::compare::run_compare;
+use orchard_cli::pin::run_pin;
 use orchard_cli::{Cli, Command, interrupt, run_presets, run_render};
 
 fn main() -> ExitCode {
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => run_compare(args),
         Command::Presets(args) => run_presets(args),
         Command::Bench(args) => run_bench(args),
+        Command::Pin(args) => run_pin(args),
     };
     match result {
         Ok(summary) if summary_to_stderr => {

@@ -14,10 +14,15 @@
 //! [`Mechanics`]: crate::rt::Mechanics
 
 pub mod chiming_clock;
+mod governed_wheel;
 pub mod grand_piano;
+mod live_properties;
 pub mod mallet_bar;
+pub mod music_box;
 mod thrown;
 
+pub use governed_wheel::GovernedWheel;
+pub use live_properties::LiveProperties;
 pub use thrown::ThrownStrikers;
 
 use std::sync::RwLock;
@@ -30,6 +35,7 @@ pub const BUILTIN: &[&dyn Family] = &[
     &grand_piano::GrandPiano,
     &mallet_bar::MalletBars,
     &chiming_clock::ChimingClock,
+    &music_box::MusicBox,
 ];
 
 /// Families registered at run time, after the built-in ones.

@@ -23,7 +23,8 @@
 //! by an escape wheel's tooth.
 
 use super::preset::{BarEnds, Resonators};
-use super::{Preset, Rebound};
+use super::{ContactLog, Preset, Rebound};
+use crate::wdf::description::Connection;
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, TreeDescription, TreeError};
 
@@ -210,6 +211,44 @@ pub(crate) fn strikes_a_mode(ends: BarEnds, position: f64, modes: usize) -> bool
     (0..modes.min(ends.beta_l().len())).any(|n| ends.mode_shape(n, position).abs() >= NODE_SHAPE)
 }
 
+/// `modes` (as seen at one point) as a wave-digital branch: each mode a
+/// mass `mode{n}`, a spring `spring{n}` and a damper `loss{n}` in parallel,
+/// the modes in series (the point's velocity is the sum of theirs), with
+/// each mode's index and pickup weight. Modes at or above 0.45 of
+/// `sample_rate` (Hz) are left out; `None` if none is left.
+pub fn modes_in_series(
+    modes: &[PointMode],
+    sample_rate: f64,
+) -> Option<(Connection, Vec<(usize, f64)>)> {
+    let mut branches = Vec::new();
+    let mut weights = Vec::new();
+    for (n, mode) in modes.iter().enumerate() {
+        let f = mode.frequency_hz;
+        if f >= 0.45 * sample_rate {
+            continue; // above Nyquist
+        }
+        let mass = mode.mass_kg;
+        // Pre-warped so the bilinear transform puts the mode exactly at f.
+        let omega = 2.0 * sample_rate * (std::f64::consts::PI * f / sample_rate).tan();
+        let stiffness = mass * omega * omega;
+        let damping = 2.0 * mass * 1000f64.ln() / mode.t60_s;
+        branches.push(parallel([
+            capacitor(&format!("mode{n}"), mass),
+            inductor(&format!("spring{n}"), 1.0 / stiffness),
+            resistor(&format!("loss{n}"), 1.0 / damping),
+        ]));
+        weights.push((n, mode.pickup));
+    }
+    // The modes in series; a single mode is its own branch (a series
+    // connection needs two children).
+    let branch = match branches.len() {
+        0 => return None,
+        1 => branches.remove(0),
+        _ => series(branches),
+    };
+    Some((branch, weights))
+}
+
 /// One struck bar.
 #[derive(Debug, Clone)]
 pub struct MalletBar {
@@ -230,16 +269,9 @@ pub struct MalletBar {
     sounding: bool,
     /// Whether the mallet has met the bar since it was last thrown.
     touched: bool,
-    /// Whether the mallet touched the bar at the last sample.
-    touching: bool,
-    /// The largest force of the present contact, N.
-    peak_force_n: f64,
-    /// The present contact's force integrated over time so far, N·s.
-    impulse_n_s: f64,
-    /// The sample period, s.
-    period_s: f64,
-    /// How the mallet last let go of the bar, until taken.
-    let_go: Option<Rebound>,
+    /// The mallet's contact with the bar: its record, and how it last let
+    /// go until taken.
+    contact: ContactLog,
     /// How many times the simulation went non-finite and was reset.
     non_finite_resets: u32,
 }
@@ -280,31 +312,8 @@ impl MalletBar {
         sample_rate: f64,
         silence_threshold: f64,
     ) -> Result<Self, BarError> {
-        let mut branches = Vec::new();
-        let mut weights = Vec::new();
-        for (n, mode) in modes.iter().enumerate() {
-            let f = mode.frequency_hz;
-            if f >= 0.45 * sample_rate {
-                continue; // above Nyquist
-            }
-            let mass = mode.mass_kg;
-            // Pre-warped so the bilinear transform puts the mode exactly at f.
-            let omega = 2.0 * sample_rate * (std::f64::consts::PI * f / sample_rate).tan();
-            let stiffness = mass * omega * omega;
-            let damping = 2.0 * mass * 1000f64.ln() / mode.t60_s;
-            branches.push(parallel([
-                capacitor(&format!("mode{n}"), mass),
-                inductor(&format!("spring{n}"), 1.0 / stiffness),
-                resistor(&format!("loss{n}"), 1.0 / damping),
-            ]));
-            weights.push((n, mode.pickup));
-        }
-        // The modes in series; a single mode is its own branch (a series
-        // connection needs two children).
-        let bar = match branches.len() {
-            0 => return Err(BarError::NoModeStruck { key }),
-            1 => branches.remove(0),
-            _ => series(branches),
+        let Some((bar, weights)) = modes_in_series(modes, sample_rate) else {
+            return Err(BarError::NoModeStruck { key });
         };
         let description = TreeDescription::new(
             "felt",
@@ -333,11 +342,7 @@ impl MalletBar {
             sleep_after: (2.0 * sample_rate / lowest_hz).ceil() as u32,
             sounding: false,
             touched: false,
-            touching: false,
-            peak_force_n: 0.0,
-            impulse_n_s: 0.0,
-            period_s: 1.0 / sample_rate,
-            let_go: None,
+            contact: ContactLog::new(sample_rate),
             non_finite_resets: 0,
         })
     }
@@ -364,7 +369,7 @@ impl MalletBar {
     /// How the mallet last let go of the bar (its speed away from it and
     /// the contact's largest force), once: `None` until it lets go again.
     pub fn take_let_go(&mut self) -> Option<Rebound> {
-        self.let_go.take()
+        self.contact.take_let_go()
     }
 
     /// How many times the simulation went non-finite and was silenced.
@@ -400,9 +405,7 @@ impl MalletBar {
         self.quiet_samples = old.quiet_samples;
         self.sounding = old.sounding;
         self.touched = old.touched;
-        self.touching = old.touching;
-        self.peak_force_n = old.peak_force_n;
-        self.impulse_n_s = old.impulse_n_s;
+        self.contact.continue_from(&old.contact);
         self.non_finite_resets = old.non_finite_resets;
     }
 
@@ -411,10 +414,7 @@ impl MalletBar {
         self.tree.reset();
         self.sounding = false;
         self.touched = false;
-        self.touching = false;
-        self.peak_force_n = 0.0;
-        self.impulse_n_s = 0.0;
-        self.let_go = None;
+        self.contact.reset();
         self.quiet_samples = 0;
     }
 
@@ -455,21 +455,12 @@ impl MalletBar {
             self.non_finite_resets = self.non_finite_resets.saturating_add(1);
             return 0.0;
         }
-        let force = self.contact_force();
-        let touching = force > 0.0;
-        if touching {
-            self.peak_force_n = self.peak_force_n.max(force);
-            self.impulse_n_s += force * self.period_s;
-        } else if self.touching {
-            self.let_go = Some(Rebound {
-                speed_m_s: self.bar_velocity() - self.tree.voltage(self.mallet),
-                peak_force_n: self.peak_force_n,
-                impulse_n_s: self.impulse_n_s,
-            });
-            self.peak_force_n = 0.0;
-            self.impulse_n_s = 0.0;
+        let was_touching = self.contact.is_touching();
+        let touching = self.contact.record(self.contact_force());
+        if was_touching && !touching {
+            self.contact
+                .let_go(self.bar_velocity() - self.tree.voltage(self.mallet));
         }
-        self.touching = touching;
         self.touched |= touching;
         if out.abs() < self.silence_threshold && self.touched && !touching {
             self.quiet_samples = self.quiet_samples.saturating_add(1);

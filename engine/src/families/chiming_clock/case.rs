@@ -117,9 +117,24 @@ pub fn modes_at(spec: &ClockSpec, modes: &[BodyMode], point: [f64; 2]) -> Vec<(u
 
 /// The wooden case's modes, spread evenly in log frequency, each as heavy
 /// at the movement's seat and heard alike.
-fn case_modes(spec: &ClockSpec) -> impl Iterator<Item = BodyMode> + '_ {
-    let count = spec.case_modes;
-    let (low, high) = (spec.case_lowest_mode_hz, spec.case_highest_mode_hz);
+fn case_modes(spec: &ClockSpec) -> impl Iterator<Item = BodyMode> {
+    spread_modes(
+        spec.case_modes,
+        (spec.case_lowest_mode_hz, spec.case_highest_mode_hz),
+        spec.case_t60_s,
+        spec.case_modal_mass_kg,
+    )
+}
+
+/// `count` modes of a wooden case, from `low` to `high` (Hz) spread evenly
+/// in log frequency, each decaying 60 dB in `t60_s` and of modal mass
+/// `mass_kg` where it is driven, heard alike.
+pub fn spread_modes(
+    count: u32,
+    (low, high): (f64, f64),
+    t60_s: f64,
+    mass_kg: f64,
+) -> impl Iterator<Item = BodyMode> {
     (0..count).map(move |i| {
         let fraction = if count > 1 {
             f64::from(i) / f64::from(count - 1)
@@ -128,8 +143,8 @@ fn case_modes(spec: &ClockSpec) -> impl Iterator<Item = BodyMode> + '_ {
         };
         BodyMode {
             frequency_hz: low * (high / low).powf(fraction),
-            t60_s: spec.case_t60_s,
-            modal_mass_kg: spec.case_modal_mass_kg,
+            t60_s,
+            modal_mass_kg: mass_kg,
             orders: None,
         }
     })

@@ -7,11 +7,11 @@
 use super::movement::Movement;
 use super::trains::{FallingHammer, PinTrain};
 use super::westminster;
-use crate::families::ThrownStrikers;
+use crate::families::{LiveProperties, ThrownStrikers};
 use crate::instrument::{ClockSpec, Preset, Rebound};
 use crate::mech::mechanism::BRACKET_MOVEMENT_TOML;
 use crate::mech::{Model, ModelState, StepAdjustment};
-use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
+use crate::props::{PropertyAccess, PropertyError, PropertyTree};
 use crate::rt::{
     ClockTrains, IMPACT_SITE_KEYS, Mechanics, MechanismSnapshot, Operation, SynthEvent,
 };
@@ -55,7 +55,7 @@ pub struct ClockMechanics {
     /// What the last step did, in time order.
     operations: Vec<Operation>,
     /// The clock's live properties, declared.
-    live: Vec<(String, PropertyInfo)>,
+    live: LiveProperties,
     /// Blows of the movement's parts so far.
     blows: u64,
     /// Per impact site: the approach speed (m/s) and mass (kg) of the blow
@@ -100,24 +100,7 @@ impl ClockMechanics {
             hour_to_strike: None,
             strikers: ThrownStrikers::new(preset.velocity),
             operations: Vec::with_capacity(OPERATIONS),
-            live: LIVE
-                .iter()
-                .filter_map(|field| {
-                    let path = format!("{name}:{field}");
-                    let declared = preset.property_info(&path)?;
-                    let value = preset.get(&path)?;
-                    let (min, max) = declared.range;
-                    let info = PropertyInfo::new(
-                        field,
-                        declared.description,
-                        declared.unit,
-                        min,
-                        max,
-                        value,
-                    );
-                    Some((path, info))
-                })
-                .collect(),
+            live: LiveProperties::of(preset, name, LIVE),
             name: name.clone(),
             spec,
             blows: 0,
@@ -427,11 +410,7 @@ impl Mechanics for ClockMechanics {
     }
 
     fn declare_properties(&self, tree: &mut PropertyTree) {
-        for (path, info) in &self.live {
-            let (component, _) = path.split_once(':').expect("a preset path has a component");
-            tree.add_component(component);
-            tree.declare(component, info.clone());
-        }
+        self.live.declare(tree);
     }
 
     /// The going train (`bracket-movement`): its subsystems' positions, the

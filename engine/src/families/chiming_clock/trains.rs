@@ -3,6 +3,7 @@
 //! spring and drops it onto a rod. A locking detent holds the barrel until
 //! the going train releases it, and stops it again after its run.
 
+use crate::families::GovernedWheel;
 use crate::instrument::ClockSpec;
 
 /// Where in a slot a pin starts lifting its hammer, and where it lets go
@@ -66,18 +67,12 @@ pub struct FallingHammer {
 pub struct PinTrain {
     /// Pin slots per turn.
     slots: usize,
-    /// Barrel angle, rad (grows; slot `k` spans `[k, k+1)·2π/slots`).
-    angle: f64,
-    /// Barrel speed, rad/s.
-    speed: f64,
+    /// The barrel turning (angle grows; slot `k` spans `[k, k+1)·2π/slots`).
+    barrel: GovernedWheel,
     /// Where the detent will stop it, rad; `None` while locked.
     stop_at: Option<f64>,
     /// Spring torque at the barrel, N·m.
     torque: f64,
-    /// Fly drag seen at the barrel: `τ = drag·ω²`, N·m·s².
-    drag: f64,
-    /// Barrel and train inertia, kg·m².
-    inertia: f64,
     hammers: HammerLaw,
     falling: [Option<FallingHammer>; PENDING],
 }
@@ -86,17 +81,15 @@ impl PinTrain {
     /// A locked train with `slots` pin slots per turn, driven by `torque`
     /// (N·m) and governed by `spec`'s fly.
     pub fn new(slots: usize, torque: f64, spec: &ClockSpec) -> Self {
-        let ratio = spec.fly_ratio;
         Self {
             slots,
-            angle: 0.0,
-            speed: 0.0,
+            barrel: GovernedWheel::new(
+                spec.fly_drag_n_m_s2,
+                spec.fly_ratio,
+                spec.barrel_inertia_kg_m2,
+            ),
             stop_at: None,
             torque,
-            // The fly turns `ratio` times faster and its torque is geared up
-            // by `ratio` again.
-            drag: spec.fly_drag_n_m_s2 * ratio * ratio * ratio,
-            inertia: spec.barrel_inertia_kg_m2,
             hammers: HammerLaw::of(spec),
             falling: [None; PENDING],
         }
@@ -105,19 +98,16 @@ impl PinTrain {
     /// Takes `spec`'s and `torque`'s values, keeping the motion.
     pub fn retune(&mut self, torque: f64, spec: &ClockSpec) {
         let Self {
-            angle,
-            speed,
+            barrel: GovernedWheel { angle, speed, .. },
             stop_at,
             falling,
             ..
         } = *self;
-        *self = Self {
-            angle,
-            speed,
-            stop_at,
-            falling,
-            ..Self::new(self.slots, torque, spec)
-        };
+        *self = Self::new(self.slots, torque, spec);
+        self.barrel.angle = angle;
+        self.barrel.speed = speed;
+        self.stop_at = stop_at;
+        self.falling = falling;
     }
 
     /// Angle of one slot, rad.
@@ -127,13 +117,13 @@ impl PinTrain {
 
     /// The slot the barrel is in.
     pub fn slot(&self) -> usize {
-        (self.angle / self.slot_angle()).floor() as usize
+        (self.barrel.angle / self.slot_angle()).floor() as usize
     }
 
     /// Puts the barrel at rest at the start of `slot`.
     pub fn rest_at(&mut self, slot: usize) {
-        self.angle = slot as f64 * self.slot_angle();
-        self.speed = 0.0;
+        self.barrel.angle = slot as f64 * self.slot_angle();
+        self.barrel.speed = 0.0;
         self.stop_at = None;
     }
 
@@ -152,19 +142,21 @@ impl PinTrain {
     /// it (a slot begun counts whole); 0 while it is locked.
     pub fn slots_left(&self) -> usize {
         self.stop_at.map_or(0, |stop| {
-            ((stop - self.angle) / self.slot_angle()).ceil().max(0.0) as usize
+            ((stop - self.barrel.angle) / self.slot_angle())
+                .ceil()
+                .max(0.0) as usize
         })
     }
 
     /// Barrel speed, rad/s.
     pub fn speed_rad_s(&self) -> f64 {
-        self.speed
+        self.barrel.speed
     }
 
     /// The steady speed the fly lets the barrel reach with no hammer to lift,
     /// rad/s.
     pub fn governed_speed_rad_s(&self) -> f64 {
-        (self.torque / self.drag).sqrt()
+        self.barrel.governed_speed_rad_s(self.torque)
     }
 
     /// Advances from `t0` to `t1` (s). `hammer_at(slot)` says which hammer
@@ -178,7 +170,7 @@ impl PinTrain {
         let dt = t1 - t0;
         let slot_angle = self.slot_angle();
         let slot = self.slot();
-        let within = self.angle / slot_angle - slot as f64;
+        let within = self.barrel.angle / slot_angle - slot as f64;
         let law = self.hammers;
         // The hammer being lifted pushes back through the pin.
         let lifting = hammer_at(slot).is_some() && (LIFT_FROM..DROP_AT).contains(&within);
@@ -189,19 +181,15 @@ impl PinTrain {
         } else {
             0.0
         };
-        let drag = self.drag * self.speed * self.speed;
-        let acceleration = (self.torque - load - drag) / self.inertia;
-        // Semi-implicit Euler; the barrel never turns back.
-        self.speed = (self.speed + acceleration * dt).max(0.0);
-        let before = self.angle;
-        self.angle += self.speed * dt;
+        let before = self.barrel.angle;
+        self.barrel.turn(self.torque - load, dt);
         // A pin let go of its hammer within the step.
         let drop = (slot as f64 + DROP_AT) * slot_angle;
         if before < drop
-            && self.angle >= drop
+            && self.barrel.angle >= drop
             && let Some(hammer) = hammer_at(slot)
         {
-            let fraction = (drop - before) / (self.angle - before).max(f64::MIN_POSITIVE);
+            let fraction = (drop - before) / (self.barrel.angle - before).max(f64::MIN_POSITIVE);
             let dropped_s = t0 + fraction * dt;
             self.fall(FallingHammer {
                 at_s: dropped_s + law.fall_s(),
@@ -209,9 +197,9 @@ impl PinTrain {
                 speed_m_s: law.strike_speed_m_s(),
             });
         }
-        if self.angle >= stop_at {
-            self.angle = stop_at;
-            self.speed = 0.0;
+        if self.barrel.angle >= stop_at {
+            self.barrel.angle = stop_at;
+            self.barrel.speed = 0.0;
             self.stop_at = None;
             return true;
         }
@@ -238,7 +226,7 @@ impl PinTrain {
 
     /// Everything at rest where it is, nothing falling.
     pub fn stop(&mut self) {
-        self.speed = 0.0;
+        self.barrel.speed = 0.0;
         self.stop_at = None;
         self.falling = [None; PENDING];
     }

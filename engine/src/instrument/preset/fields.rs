@@ -3,6 +3,7 @@
 
 use super::anchored::Anchored;
 use super::clock_spec::ClockSpec;
+use super::music_box_spec::MusicBoxSpec;
 use super::objects::{
     ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, SoundboardSpec,
     StringAnchor, StringSet, UNRELAXING_FELT,
@@ -292,6 +293,34 @@ fields!(ClockSpec {
     bell_3_key: Key, "", "Rod of the third quarter bell";
     bell_4_key: Key, "", "Rod of the fourth (lowest) quarter bell";
     hour_key: Key, "", "Rod that counts the hours";
+});
+fields!(MusicBoxSpec {
+    tine_thickness_m: Real, "m", "Thickness of every tine: thicker tines are longer for the same pitch";
+    tine_width_m: Real, "m", "Width of every tine";
+    longest_tine_m: Real, "m", "Longest tine the comb has room for: lower tines carry a lead weight";
+    tine_loss_factor: Real, "", "Loss factor of a tine in its clamp: more rings shorter";
+    pickup_position: Real, "", "Where the tines are heard, as a fraction of their length from the clamp";
+    lift_m: Real, "m", "How far a pin bends a tine's tip before it slips off: more plays louder";
+    cylinder_radius_m: Real, "m", "Radius of the cylinder at the pins' tips";
+    cylinder_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of the cylinder and its train";
+    running: Switch, "", "1: the cylinder turns; 0: the stop lever holds it";
+    wound: Real, "", "How far the mainspring is wound: 0 run down, 1 fully";
+    spring_torque_n_m: Real, "N·m", "Torque of the mainspring, fully wound: more plays faster, as the square root";
+    spring_turns: Real, "", "Turns of the spring barrel from fully wound to run down";
+    spring_droop: Real, "", "How much the spring's torque falls over its flat part";
+    spring_knee: Real, "", "The last fraction of the spring's turns over which its torque falls away";
+    cylinder_turns_per_spring_turn: Real, "", "Turns of the cylinder per turn of the spring barrel";
+    friction_torque_n_m: Real, "N·m", "Friction of the train at the cylinder";
+    fly_drag_n_m_s2: Real, "N·m·s²", "Air drag of the fly (τ = c·ω²): more plays slower";
+    fly_ratio: Real, "", "Turns of the fly per turn of the cylinder";
+    case_lowest_mode_hz: Real, "Hz", "Frequency of the case's lowest mode";
+    case_modes: Count, "", "Number of the case's modes";
+    case_highest_mode_hz: Real, "Hz", "Frequency of the case's highest mode";
+    case_t60_s: Real, "s", "Time the case's modes take to fade by 60 dB";
+    case_modal_mass_kg: Real, "kg", "Mass of each case mode at the comb: less makes the case louder";
+    damped_below_key: Key, "", "Tines below this key have a damper";
+    damper_stiffness_n_per_m: Real, "N/m", "Stiffness of a damper's pad";
+    damper_hysteresis_s_per_m: Real, "s/m", "Loss of a damper's pad";
 });
 fields!(StrikeSpec {});
 anchor_fields!(StrikeAnchor {

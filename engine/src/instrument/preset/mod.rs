@@ -30,6 +30,7 @@ mod anchored;
 mod check;
 mod clock_spec;
 mod fields;
+mod music_box_spec;
 mod objects;
 mod paths;
 mod properties;
@@ -43,6 +44,7 @@ use serde::{Deserialize, Serialize};
 
 pub use anchored::{Anchored, value_at};
 pub use clock_spec::ClockSpec;
+pub use music_box_spec::{MAX_PINS, MusicBoxSpec, PinSpec};
 pub use objects::{
     ActionSpec, BarEnds, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, MAX_BAR_MODES,
     Object, SoundboardSpec, StringAnchor, StringSet, UNRELAXING_FELT,
@@ -127,6 +129,13 @@ pub struct Preset {
     /// Clocks whose trains drive the hammers, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub clock: BTreeMap<String, ClockSpec>,
+    /// Music boxes (comb, cylinder, mechanism and case), by name.
+    #[serde(
+        rename = "music-box",
+        default,
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub music_box: BTreeMap<String, MusicBoxSpec>,
     /// Which hammers strike which resonator, where.
     #[serde(rename = "strike")]
     pub strikes: Vec<StrikeSpec>,
@@ -325,6 +334,9 @@ impl Preset {
         if let Resonators::Bars(bars, ends) = topology.resonators {
             check_bar_strikes(self, bars, ends, topology.strike, root)?;
         }
+        if let Resonators::Comb(spec) = topology.resonators {
+            check_comb(self, spec, &root.child(&topology.strike.target))?;
+        }
         check_family(self)?;
         if topology.action.is_some() {
             let (lo, hi) = ActionSpec::NOTES;
@@ -400,6 +412,7 @@ impl Preset {
                     .map(|(n, o)| (n, Object::Soundboard(o))),
             )
             .chain(self.clock.iter().map(|(n, o)| (n, Object::Clock(o))))
+            .chain(self.music_box.iter().map(|(n, o)| (n, Object::MusicBox(o))))
     }
 
     /// The objects resolved through their interactions.
@@ -416,6 +429,23 @@ impl Preset {
 /// Every key's mallet must strike its bar off a node of at least one of the
 /// bar's modes (a strike at nodes only would excite nothing): checked at
 /// each key's strike position, named `strike/key/KEY:position`.
+/// Every tine of a music box's comb can be cut for its key's pitch (a
+/// key far below the longest tine's pitch would need more lead than
+/// [`crate::families::music_box::comb::MAX_TIP_MASS_RATIO`] times the
+/// tine's mass): checked as `NAME:keys`.
+fn check_comb(preset: &Preset, spec: &MusicBoxSpec, c: &Checker) -> Result<(), PresetError> {
+    use crate::families::music_box::comb::TineDesign;
+    for &key in &spec.keys {
+        c.require(
+            TineDesign::new(spec, key, preset.fundamental_hz(key)).is_ok(),
+            "keys",
+            f64::from(key),
+            "keys a tine can be cut for: with the tine at longest_tine_m, at most 50 times its mass in lead",
+        )?;
+    }
+    Ok(())
+}
+
 fn check_bar_strikes(
     preset: &Preset,
     bars: &BarSet,

@@ -12,6 +12,7 @@ use super::PresetError;
 use super::anchored::{Anchored, value_at};
 use super::check::Checker;
 use super::clock_spec::ClockSpec;
+use super::music_box_spec::MusicBoxSpec;
 use crate::resonators::SoundboardParams;
 use crate::wdf::{FeltLaw, UNUSED_RELAXATION_S};
 
@@ -46,6 +47,9 @@ pub enum Object<'a> {
     Soundboard(&'a SoundboardSpec),
     /// A chiming clock whose trains lift the hammers.
     Clock(&'a ClockSpec),
+    /// A music box: a comb of tines (what its pins pluck), its cylinder,
+    /// mechanism and case.
+    MusicBox(&'a MusicBoxSpec),
 }
 
 impl Object<'_> {
@@ -60,6 +64,7 @@ impl Object<'_> {
             Self::GrandAction(_) => "grand-action",
             Self::Soundboard(_) => "soundboard",
             Self::Clock(_) => "clock",
+            Self::MusicBox(_) => "music-box",
         }
     }
 
@@ -73,6 +78,7 @@ impl Object<'_> {
             Self::GrandAction(spec) => spec.validate(c),
             Self::Soundboard(spec) => spec.validate(c),
             Self::Clock(spec) => spec.validate(c),
+            Self::MusicBox(spec) => spec.validate(c),
         }
     }
 }

@@ -9,6 +9,7 @@ use super::PresetError;
 use super::anchored::{Anchored, value_at};
 use super::check::Checker;
 use super::clock_spec::ClockSpec;
+use super::music_box_spec::MusicBoxSpec;
 use super::objects::{
     ActionSpec, BarEnds, BarSet, DamperSet, HammerSet, Object, SoundboardSpec, StringSet,
 };
@@ -58,6 +59,8 @@ pub enum Resonators<'a> {
     Strings(&'a StringSet),
     /// Bars: free at both ends, or clamped at one.
     Bars(&'a BarSet, BarEnds),
+    /// A music box's comb of tines, plucked by its pins.
+    Comb(&'a MusicBoxSpec),
 }
 
 /// A preset's objects resolved through its interactions: what the engine builds.
@@ -119,6 +122,7 @@ pub(super) fn resolve<'a>(
         Object::StiffStrings(set) => (Resonators::Strings(set), 0.5),
         Object::FreeFreeBars(set) => (Resonators::Bars(set, BarEnds::FreeFree), 0.99),
         Object::ClampedFreeBars(set) => (Resonators::Bars(set, BarEnds::ClampedFree), 0.99),
+        Object::MusicBox(spec) => (Resonators::Comb(spec), 0.99),
         other => {
             return Err(topology(format!(
                 "strike:target `{}` is a {}, which cannot be struck",

@@ -1,0 +1,254 @@
+//! A music box as a preset lists it (`[music-box.NAME]`): its comb of steel
+//! tines (what the pins strike: the `[[strike]]`'s target), the pinned
+//! cylinder, the spring, gear train and fly that turn it, and the case the
+//! comb is bolted to. What the music-box family builds its tines, its
+//! mechanics and its case from.
+
+use serde::{Deserialize, Serialize};
+
+use super::PresetError;
+use super::check::Checker;
+use super::clock_spec::check_case;
+
+/// One pin on the cylinder.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PinSpec {
+    /// The tine it plucks (a MIDI key of the comb).
+    pub key: u8,
+    /// Where round the cylinder it sits, degrees from the start of the tune
+    /// (0 to 360): the tine sounds when this angle passes the comb.
+    pub angle_deg: f64,
+}
+
+/// A cylinder music box: comb, cylinder, mechanism and case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MusicBoxSpec {
+    /// The comb's tines, as MIDI keys (each within the keyboard, rising).
+    pub keys: Vec<u8>,
+    /// Thickness of every tine (in the direction it bends), m.
+    pub tine_thickness_m: f64,
+    /// Width of every tine, m.
+    pub tine_width_m: f64,
+    /// Longest tine the comb has room for, m: tines that would need to be
+    /// longer carry a lead weight under the tip instead.
+    pub longest_tine_m: f64,
+    /// Loss factor `η` of a tine in its clamp (a mode at `f` decays 60 dB in
+    /// `2.2/(η·f)` s).
+    pub tine_loss_factor: f64,
+    /// Where the tines are heard, fraction of their length from the clamp.
+    pub pickup_position: f64,
+    /// How far a pin bends a tine's tip before the tip slips off it, m.
+    pub lift_m: f64,
+    /// Radius of the cylinder at the pins' tips, m.
+    pub cylinder_radius_m: f64,
+    /// Moment of inertia of the cylinder and its train, seen at the
+    /// cylinder, kg·m².
+    pub cylinder_inertia_kg_m2: f64,
+    /// Whether the cylinder turns (false: the stop lever holds it).
+    pub running: bool,
+    /// How far the spring is wound, 0 (run down) to 1 (`spring_turns`).
+    pub wound: f64,
+    /// Torque of the mainspring at its barrel, fully wound, N·m.
+    pub spring_torque_n_m: f64,
+    /// Turns of the spring barrel from fully wound to run down.
+    pub spring_turns: f64,
+    /// How much the spring's torque falls over its flat part, from fully
+    /// wound to nearly run down (fraction of the full torque).
+    pub spring_droop: f64,
+    /// The last fraction of the spring's turns over which its torque falls
+    /// away (its coils lie against the barrel's arbor).
+    pub spring_knee: f64,
+    /// Turns of the cylinder per turn of the spring barrel (the gear train).
+    pub cylinder_turns_per_spring_turn: f64,
+    /// Friction of the train seen at the cylinder, a constant torque, N·m.
+    pub friction_torque_n_m: f64,
+    /// Air drag of the fly, `τ = c·ω²` at the fly, N·m·s².
+    pub fly_drag_n_m_s2: f64,
+    /// Turns of the fly per turn of the cylinder.
+    pub fly_ratio: f64,
+    /// Frequency of the case's lowest mode, Hz.
+    pub case_lowest_mode_hz: f64,
+    /// Number of the case's modes, spread evenly in log frequency.
+    pub case_modes: u32,
+    /// Frequency of the case's highest mode, Hz.
+    pub case_highest_mode_hz: f64,
+    /// 60 dB decay time of the case's modes, s.
+    pub case_t60_s: f64,
+    /// Mass of each case mode where the comb is bolted on, kg.
+    pub case_modal_mass_kg: f64,
+    /// Tines below this key have a damper (a feather or wire that touches
+    /// the tine just before the next pin comes). Parsed and checked; the
+    /// damper contact is not yet simulated (the lead engineer's multiport
+    /// root will add it to [`crate::families::music_box::tine`]'s tree).
+    /// It touches the tine the pins' `start_gap_m` before the pin comes:
+    /// the distance before the tip at which a pluck begins.
+    pub damped_below_key: u8,
+    /// Stiffness of the damper's pad on the tine, N/m.
+    pub damper_stiffness_n_per_m: f64,
+    /// Hunt–Crossley loss of the damper's pad, s/m.
+    pub damper_hysteresis_s_per_m: f64,
+    /// The tune: the pins on the cylinder.
+    #[serde(default, rename = "pin")]
+    pub pins: Vec<PinSpec>,
+}
+
+/// Most tines a comb may have.
+pub const MAX_TINES: usize = 128;
+
+/// Most pins a cylinder may carry.
+pub const MAX_PINS: usize = 4096;
+
+impl MusicBoxSpec {
+    /// Whether the comb has a tine for `key`.
+    pub fn has_tine(&self, key: u8) -> bool {
+        self.keys.binary_search(&key).is_ok()
+    }
+
+    pub(super) fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.require(
+            !self.keys.is_empty() && self.keys.len() <= MAX_TINES,
+            "keys",
+            self.keys.len() as f64,
+            "one to 128 tines",
+        )?;
+        for pair in self.keys.windows(2) {
+            c.require(
+                pair[0] < pair[1],
+                "keys",
+                f64::from(pair[1]),
+                "keys rising strictly",
+            )?;
+        }
+        for &key in &self.keys {
+            c.require(key <= 127, "keys", f64::from(key), "MIDI keys, 0 to 127")?;
+        }
+        c.range(
+            "tine_thickness_m",
+            self.tine_thickness_m,
+            1e-4,
+            2e-3,
+            "0.1 to 2 mm",
+        )?;
+        c.range("tine_width_m", self.tine_width_m, 2e-4, 5e-3, "0.2 to 5 mm")?;
+        c.range(
+            "longest_tine_m",
+            self.longest_tine_m,
+            3e-3,
+            0.1,
+            "3 mm to 10 cm",
+        )?;
+        c.range(
+            "tine_loss_factor",
+            self.tine_loss_factor,
+            1e-5,
+            0.1,
+            "1e-5 to 0.1",
+        )?;
+        c.range(
+            "pickup_position",
+            self.pickup_position,
+            0.05,
+            1.0,
+            "0.05 to 1 of the tine",
+        )?;
+        c.range("lift_m", self.lift_m, 2e-5, 2e-3, "0.02 to 2 mm")?;
+        c.range(
+            "cylinder_radius_m",
+            self.cylinder_radius_m,
+            2e-3,
+            0.1,
+            "2 mm to 10 cm",
+        )?;
+        c.range(
+            "cylinder_inertia_kg_m2",
+            self.cylinder_inertia_kg_m2,
+            1e-8,
+            1e-2,
+            "1e-8 to 1e-2 kg·m²",
+        )?;
+        c.range("wound", self.wound, 0.0, 1.0, "0 to 1")?;
+        c.range(
+            "spring_torque_n_m",
+            self.spring_torque_n_m,
+            1e-3,
+            10.0,
+            "1e-3 to 10 N·m",
+        )?;
+        c.range("spring_turns", self.spring_turns, 0.5, 50.0, "0.5 to 50")?;
+        c.range("spring_droop", self.spring_droop, 0.0, 0.9, "0 to 0.9")?;
+        c.range("spring_knee", self.spring_knee, 0.005, 0.5, "0.005 to 0.5")?;
+        c.range(
+            "cylinder_turns_per_spring_turn",
+            self.cylinder_turns_per_spring_turn,
+            0.05,
+            20.0,
+            "0.05 to 20",
+        )?;
+        c.range(
+            "friction_torque_n_m",
+            self.friction_torque_n_m,
+            0.0,
+            1.0,
+            "0 to 1 N·m",
+        )?;
+        c.range(
+            "fly_drag_n_m_s2",
+            self.fly_drag_n_m_s2,
+            1e-12,
+            1e-3,
+            "1e-12 to 1e-3 N·m·s²",
+        )?;
+        c.range("fly_ratio", self.fly_ratio, 1.0, 10000.0, "1 to 10 000")?;
+        check_case(
+            c,
+            (self.case_lowest_mode_hz, self.case_highest_mode_hz),
+            self.case_modes,
+            self.case_t60_s,
+            self.case_modal_mass_kg,
+        )?;
+        c.range(
+            "damped_below_key",
+            f64::from(self.damped_below_key),
+            0.0,
+            127.0,
+            "a MIDI key, 0 to 127",
+        )?;
+        c.range(
+            "damper_stiffness_n_per_m",
+            self.damper_stiffness_n_per_m,
+            1.0,
+            1e7,
+            "1 to 1e7 N/m",
+        )?;
+        c.range(
+            "damper_hysteresis_s_per_m",
+            self.damper_hysteresis_s_per_m,
+            0.0,
+            100.0,
+            "0 to 100 s/m",
+        )?;
+        c.require(
+            self.pins.len() <= MAX_PINS,
+            "pin",
+            self.pins.len() as f64,
+            "at most 4096 pins",
+        )?;
+        for pin in &self.pins {
+            c.require(
+                self.has_tine(pin.key),
+                "pin",
+                f64::from(pin.key),
+                "a key of the comb",
+            )?;
+            c.require(
+                (0.0..=360.0).contains(&pin.angle_deg),
+                "pin",
+                pin.angle_deg,
+                "angles of 0 to 360°",
+            )?;
+        }
+        Ok(())
+    }
+}
