@@ -13,6 +13,7 @@
 //! [`Voices`]: crate::rt::Voices
 //! [`Mechanics`]: crate::rt::Mechanics
 
+pub mod celesta;
 pub mod chiming_clock;
 pub mod grand_piano;
 pub mod mallet_bar;
@@ -30,6 +31,7 @@ pub const BUILTIN: &[&dyn Family] = &[
     &grand_piano::GrandPiano,
     &mallet_bar::MalletBars,
     &chiming_clock::ChimingClock,
+    &celesta::Celesta,
 ];
 
 /// Families registered at run time, after the built-in ones.

@@ -22,10 +22,13 @@
 //! ([`PointMode`], [`MalletBar::from_modes`]): a clock's plate and case struck
 //! by an escape wheel's tooth.
 
+use super::bar_fittings::{
+    BarFittings, DAMPER, LIFTED_DAMPER_KG_S, NECK, damper_kg_s, damper_leaf,
+};
 use super::preset::{BarEnds, Resonators};
 use super::{Preset, Rebound};
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
-use crate::wdf::{Bct, Element, FeltLaw, LeafId, TreeDescription, TreeError};
+use crate::wdf::{Bct, Element, FeltLaw, LeafId, Patch, TreeDescription, TreeError};
 
 /// `β_n·L` of the first free-free bending modes.
 const FREE_FREE_BETA_L: [f64; 3] = [4.730_040_745, 7.853_204_624, 10.995_607_838];
@@ -117,10 +120,26 @@ impl BarParams {
             .collect()
     }
 
+    /// The mallet (or hammer) that strikes the bar.
+    pub fn striker(&self) -> Striker {
+        Striker {
+            mass_kg: self.mallet_mass_kg,
+            law: self.felt,
+            start_gap_m: self.start_gap_m,
+        }
+    }
+
     /// The bar's modes seen at the strike point (those with a node there
     /// left out), weighted for the pickup.
     pub fn point_modes(&self) -> Vec<PointMode> {
-        let partials = self.partials_hz();
+        self.point_modes_at(&self.partials_hz())
+    }
+
+    /// The bar's modes seen at the strike point, as [`BarParams::point_modes`],
+    /// with mode `n` at `partials[n]` (Hz) instead of the uniform bar's
+    /// frequency: a bar whose tuning cuts moved its partials (the shapes,
+    /// and so the masses at the strike point, are the uniform bar's).
+    pub fn point_modes_at(&self, partials: &[f64]) -> Vec<PointMode> {
         let mut modes = Vec::with_capacity(partials.len());
         for (n, (&f, &t60)) in partials.iter().zip(&self.t60_s).enumerate() {
             let shape = self.ends.mode_shape(n, self.strike_position);
@@ -210,6 +229,17 @@ pub(crate) fn strikes_a_mode(ends: BarEnds, position: f64, modes: usize) -> bool
     (0..modes.min(ends.beta_l().len())).any(|n| ends.mode_shape(n, position).abs() >= NODE_SHAPE)
 }
 
+/// A damper's two settings, as patches of its leaf.
+#[derive(Debug, Clone)]
+struct DamperPatches {
+    /// Pressed on the bar.
+    down: Patch,
+    /// Lifted off it.
+    up: Patch,
+    /// Whether it is pressed on the bar now.
+    is_down: bool,
+}
+
 /// One struck bar.
 #[derive(Debug, Clone)]
 pub struct MalletBar {
@@ -217,6 +247,10 @@ pub struct MalletBar {
     mallet: LeafId,
     /// Each mode's mass leaf and its weight at the pickup (shape ratio).
     modes: Vec<(LeafId, f64)>,
+    /// The resonator box's neck mass leaf and its mouth's weight in the output.
+    mouth: Option<(LeafId, f64)>,
+    /// The damper, if the bar has one.
+    damper: Option<DamperPatches>,
     /// Each mode's spring leaf and its index in the modes it was built from.
     springs: Vec<(LeafId, usize)>,
     start_gap_m: f64,
@@ -253,15 +287,10 @@ impl MalletBar {
         sample_rate: f64,
         silence_threshold: f64,
     ) -> Result<Self, BarError> {
-        let striker = Striker {
-            mass_kg: params.mallet_mass_kg,
-            law: params.felt,
-            start_gap_m: params.start_gap_m,
-        };
         Self::from_modes(
             params.key,
             &params.point_modes(),
-            &striker,
+            &params.striker(),
             params.fundamental_hz,
             sample_rate,
             silence_threshold,
@@ -280,7 +309,30 @@ impl MalletBar {
         sample_rate: f64,
         silence_threshold: f64,
     ) -> Result<Self, BarError> {
+        Self::with_fittings(
+            key,
+            modes,
+            striker,
+            &BarFittings::default(),
+            (lowest_hz, sample_rate, silence_threshold),
+        )
+    }
+
+    /// A bar as [`MalletBar::from_modes`] builds it, with `fittings` mounted:
+    /// a resonator box on the first of `modes` (if it lies below Nyquist), a damper
+    /// (down at first). `rates` are the lowest frequency (Hz), the sample
+    /// rate (Hz) and the silence threshold (m/s) of `from_modes`.
+    ///
+    /// Allocates: the tree and the damper's patches.
+    pub fn with_fittings(
+        key: u8,
+        modes: &[PointMode],
+        striker: &Striker,
+        fittings: &BarFittings,
+        (lowest_hz, sample_rate, silence_threshold): (f64, f64, f64),
+    ) -> Result<Self, BarError> {
         let mut branches = Vec::new();
+        let mut boxed = false;
         let mut weights = Vec::new();
         for (n, mode) in modes.iter().enumerate() {
             let f = mode.frequency_hz;
@@ -292,26 +344,62 @@ impl MalletBar {
             let omega = 2.0 * sample_rate * (std::f64::consts::PI * f / sample_rate).tan();
             let stiffness = mass * omega * omega;
             let damping = 2.0 * mass * 1000f64.ln() / mode.t60_s;
-            branches.push(parallel([
+            let mut parts = vec![
                 capacitor(&format!("mode{n}"), mass),
                 inductor(&format!("spring{n}"), 1.0 / stiffness),
                 resistor(&format!("loss{n}"), 1.0 / damping),
-            ]));
+            ];
+            if let Some(resonator) = fittings.resonator.filter(|_| n == 0) {
+                parts.push(resonator.branch(mass, omega));
+                boxed = true;
+            }
+            branches.push(parallel(parts));
             weights.push((n, mode.pickup));
         }
         // The modes in series; a single mode is its own branch (a series
         // connection needs two children).
-        let bar = match branches.len() {
+        let mut bar = match branches.len() {
             0 => return Err(BarError::NoModeStruck { key }),
             1 => branches.remove(0),
             _ => series(branches),
         };
+        if fittings.damper_t60_s.is_some() {
+            bar = parallel([bar, damper_leaf(LIFTED_DAMPER_KG_S)]);
+        }
         let description = TreeDescription::new(
             "felt",
             Element::Felt { law: striker.law },
             series([capacitor("mallet", striker.mass_kg), bar]),
         );
-        let tree = Bct::new(&description, sample_rate).map_err(BarError::Tree)?;
+        let mut tree = Bct::new(&description, sample_rate).map_err(BarError::Tree)?;
+        let mouth = match fittings.resonator {
+            Some(resonator) if boxed => Some((
+                tree.leaf(NECK).map_err(BarError::Tree)?,
+                resonator.mouth_gain,
+            )),
+            _ => None,
+        };
+        let damper = match (fittings.damper_t60_s, modes.first()) {
+            (Some(t60_s), Some(first)) => {
+                let mut planner = tree.planner();
+                let mut patch = |kg_s: f64| {
+                    planner
+                        .set_element(DAMPER, Element::Resistor { ohms: 1.0 / kg_s })
+                        .map_err(BarError::Tree)
+                };
+                let down = patch(damper_kg_s(first.mass_kg, t60_s))?;
+                let up = patch(LIFTED_DAMPER_KG_S)?;
+                // A bar at rest has its damper on it.
+                tree.apply_patch(&down);
+                Some(DamperPatches {
+                    down,
+                    up,
+                    is_down: true,
+                })
+            }
+            _ => None,
+        };
+
         let springs = weights
             .iter()
             .map(|&(n, _)| Ok((tree.leaf(&format!("spring{n}"))?, n)))
@@ -327,6 +415,8 @@ impl MalletBar {
             mallet: tree.leaf("mallet").map_err(BarError::Tree)?,
             tree,
             modes,
+            mouth,
+            damper,
             start_gap_m: striker.start_gap_m,
             silence_threshold,
             quiet_samples: 0,
@@ -397,6 +487,9 @@ impl MalletBar {
             return;
         }
         self.tree.continue_from(&old.tree);
+        if let Some(old_damper) = &old.damper {
+            self.set_damper(old_damper.is_down);
+        }
         self.quiet_samples = old.quiet_samples;
         self.sounding = old.sounding;
         self.touched = old.touched;
@@ -428,6 +521,25 @@ impl MalletBar {
         }
     }
 
+    /// Presses the bar's damper on it (`down`) or lifts it; nothing for a bar
+    /// without one.
+    ///
+    /// Allocates nothing.
+    pub fn set_damper(&mut self, down: bool) {
+        if let Some(damper) = &mut self.damper
+            && damper.is_down != down
+        {
+            self.tree
+                .apply_patch(if down { &damper.down } else { &damper.up });
+            damper.is_down = down;
+        }
+    }
+
+    /// Whether the bar's damper is pressed on it (false for a bar without one).
+    pub fn damper_down(&self) -> bool {
+        self.damper.as_ref().is_some_and(|d| d.is_down)
+    }
+
     /// Velocity of the bar at the strike point, m/s.
     fn bar_velocity(&self) -> f64 {
         self.modes
@@ -449,7 +561,10 @@ impl MalletBar {
             .modes
             .iter()
             .map(|&(leaf, weight)| weight * self.tree.voltage(leaf))
-            .sum();
+            .sum::<f64>()
+            + self
+                .mouth
+                .map_or(0.0, |(neck, gain)| gain * self.tree.voltage(neck));
         if !out.is_finite() {
             self.reset();
             self.non_finite_resets = self.non_finite_resets.saturating_add(1);

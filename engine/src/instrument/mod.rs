@@ -1,6 +1,7 @@
 //! Instruments: what a preset describes, and the voices built from it.
 
 mod bar;
+mod bar_fittings;
 mod contact;
 mod hammer_pool;
 mod key_params;
@@ -12,13 +13,15 @@ mod velocity_curve;
 mod voice;
 
 pub use bar::{BarError, BarParams, MalletBar, PointMode, Striker};
+pub use bar_fittings::{BarFittings, HelmholtzBox, LIFTED_DAMPER_KG_S};
 pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
 pub use preset::{
-    ActionSpec, Anchored, BarEnds, BarSet, ClockSpec, ComponentInfo, DEFAULT_PRESET_TOML,
-    DamperSet, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT, MAX_BAR_MODES, Object, OutputSpec,
-    Preset, PresetError, PropertyEdit, PropertyInfo, Resonators, SoundboardSpec, StrikeAnchor,
-    StrikeSpec, StringAnchor, StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
+    ActionSpec, Anchored, BarEnds, BarSet, CelestaSpec, ClockSpec, ComponentInfo,
+    DEFAULT_PRESET_TOML, DamperSet, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT,
+    MAX_BAR_MODES, Object, OutputSpec, Preset, PresetError, PropertyEdit, PropertyInfo, Resonators,
+    SoundboardSpec, StrikeAnchor, StrikeSpec, StringAnchor, StringSet, Topology, UNRELAXING_FELT,
+    ValueKind, value_at,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};

@@ -2,6 +2,7 @@
 //! what they do to the sound: what property paths reach and editors show.
 
 use super::anchored::Anchored;
+use super::celesta_spec::CelestaSpec;
 use super::clock_spec::ClockSpec;
 use super::objects::{
     ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, SoundboardSpec,
@@ -292,6 +293,15 @@ fields!(ClockSpec {
     bell_3_key: Key, "", "Rod of the third quarter bell";
     bell_4_key: Key, "", "Rod of the fourth (lowest) quarter bell";
     hour_key: Key, "", "Rod that counts the hours";
+});
+fields!(CelestaSpec {
+    partial_ratio_2: Real, "", "Second partial of a tuned bar over its fundamental (uniform bar: 2.7565)";
+    partial_ratio_3: Real, "", "Third partial of a tuned bar over its fundamental (uniform bar: 5.4039)";
+    blow_distance_m: Real, "m", "Hammer travel from rest to the bar: longer strikes later after the key";
+    damper_t60_s: Real, "s", "Time a bar's fundamental takes to fade by 60 dB under its damper";
+    box_coupling: Real, "", "Stiffness of a box's air over its bar's (0: no boxes): more couples them harder";
+    box_q: Real, "", "Quality factor of a box's air resonance: more rings the box longer and louder";
+    mouth_gain: Real, "", "Level of the boxes' mouths against the bars' own sound";
 });
 fields!(StrikeSpec {});
 anchor_fields!(StrikeAnchor {

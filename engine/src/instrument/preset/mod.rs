@@ -27,6 +27,7 @@
 //! checks: one set of checks serves both.
 
 mod anchored;
+mod celesta_spec;
 mod check;
 mod clock_spec;
 mod fields;
@@ -42,6 +43,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use anchored::{Anchored, value_at};
+pub use celesta_spec::CelestaSpec;
 pub use clock_spec::ClockSpec;
 pub use objects::{
     ActionSpec, BarEnds, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, MAX_BAR_MODES,
@@ -127,6 +129,9 @@ pub struct Preset {
     /// Clocks whose trains drive the hammers, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub clock: BTreeMap<String, ClockSpec>,
+    /// Celestas' actions, dampers and resonator boxes, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub celesta: BTreeMap<String, CelestaSpec>,
     /// Which hammers strike which resonator, where.
     #[serde(rename = "strike")]
     pub strikes: Vec<StrikeSpec>,
@@ -400,6 +405,7 @@ impl Preset {
                     .map(|(n, o)| (n, Object::Soundboard(o))),
             )
             .chain(self.clock.iter().map(|(n, o)| (n, Object::Clock(o))))
+            .chain(self.celesta.iter().map(|(n, o)| (n, Object::Celesta(o))))
     }
 
     /// The objects resolved through their interactions.

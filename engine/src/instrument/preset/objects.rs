@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::PresetError;
 use super::anchored::{Anchored, value_at};
+use super::celesta_spec::CelestaSpec;
 use super::check::Checker;
 use super::clock_spec::ClockSpec;
 use crate::resonators::SoundboardParams;
@@ -46,6 +47,8 @@ pub enum Object<'a> {
     Soundboard(&'a SoundboardSpec),
     /// A chiming clock whose trains lift the hammers.
     Clock(&'a ClockSpec),
+    /// A celesta's action, dampers and resonator boxes.
+    Celesta(&'a CelestaSpec),
 }
 
 impl Object<'_> {
@@ -60,6 +63,7 @@ impl Object<'_> {
             Self::GrandAction(_) => "grand-action",
             Self::Soundboard(_) => "soundboard",
             Self::Clock(_) => "clock",
+            Self::Celesta(_) => "celesta",
         }
     }
 
@@ -73,6 +77,7 @@ impl Object<'_> {
             Self::GrandAction(spec) => spec.validate(c),
             Self::Soundboard(spec) => spec.validate(c),
             Self::Clock(spec) => spec.validate(c),
+            Self::Celesta(spec) => spec.validate(c),
         }
     }
 }

@@ -222,6 +222,8 @@ fn own_fields<'a>(preset: &'a mut Preset, head: &str) -> Option<&'a mut dyn Fiel
         Some(x)
     } else if let Some(x) = preset.clock.get_mut(head) {
         Some(x)
+    } else if let Some(x) = preset.celesta.get_mut(head) {
+        Some(x)
     } else {
         None
     }
