@@ -22,9 +22,7 @@
 //! ([`PointMode`], [`MalletBar::from_modes`]): a clock's plate and case struck
 //! by an escape wheel's tooth.
 
-use super::bar_fittings::{
-    BarFittings, DAMPER, LIFTED_DAMPER_KG_S, NECK, damper_kg_s, damper_leaf,
-};
+use super::bar_fittings::{BarFittings, NECK, t60_dashpot_kg_s};
 use super::preset::{BarEnds, Resonators};
 use super::{Preset, Rebound};
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
@@ -229,13 +227,14 @@ pub(crate) fn strikes_a_mode(ends: BarEnds, position: f64, modes: usize) -> bool
     (0..modes.min(ends.beta_l().len())).any(|n| ends.mode_shape(n, position).abs() >= NODE_SHAPE)
 }
 
-/// A damper's two settings, as patches of its leaf.
+/// A damper's two settings, as patches of the modes' loss leaves (applied
+/// in order, all of one set after all of the other).
 #[derive(Debug, Clone)]
 struct DamperPatches {
     /// Pressed on the bar.
-    down: Patch,
+    down: Vec<Patch>,
     /// Lifted off it.
-    up: Patch,
+    up: Vec<Patch>,
     /// Whether it is pressed on the bar now.
     is_down: bool,
 }
@@ -333,6 +332,8 @@ impl MalletBar {
     ) -> Result<Self, BarError> {
         let mut branches = Vec::new();
         let mut boxed = false;
+        // Each mode's loss leaf, mass (kg) and own damping (kg/s).
+        let mut losses = Vec::new();
         let mut weights = Vec::new();
         for (n, mode) in modes.iter().enumerate() {
             let f = mode.frequency_hz;
@@ -343,12 +344,14 @@ impl MalletBar {
             // Pre-warped so the bilinear transform puts the mode exactly at f.
             let omega = 2.0 * sample_rate * (std::f64::consts::PI * f / sample_rate).tan();
             let stiffness = mass * omega * omega;
-            let damping = 2.0 * mass * 1000f64.ln() / mode.t60_s;
+            let damping = t60_dashpot_kg_s(mass, mode.t60_s);
+            let loss = format!("loss{n}");
             let mut parts = vec![
                 capacitor(&format!("mode{n}"), mass),
                 inductor(&format!("spring{n}"), 1.0 / stiffness),
-                resistor(&format!("loss{n}"), 1.0 / damping),
+                resistor(&loss, 1.0 / damping),
             ];
+            losses.push((loss, mass, damping));
             if let Some(resonator) = fittings.resonator.filter(|_| n == 0) {
                 parts.push(resonator.branch(mass, omega));
                 boxed = true;
@@ -358,14 +361,11 @@ impl MalletBar {
         }
         // The modes in series; a single mode is its own branch (a series
         // connection needs two children).
-        let mut bar = match branches.len() {
+        let bar = match branches.len() {
             0 => return Err(BarError::NoModeStruck { key }),
             1 => branches.remove(0),
             _ => series(branches),
         };
-        if fittings.damper_t60_s.is_some() {
-            bar = parallel([bar, damper_leaf(LIFTED_DAMPER_KG_S)]);
-        }
         let description = TreeDescription::new(
             "felt",
             Element::Felt { law: striker.law },
@@ -379,25 +379,38 @@ impl MalletBar {
             )),
             _ => None,
         };
-        let damper = match (fittings.damper_t60_s, modes.first()) {
-            (Some(t60_s), Some(first)) => {
+        let damper = match fittings.damper_t60_s {
+            Some(t60_s) => {
                 let mut planner = tree.planner();
-                let mut patch = |kg_s: f64| {
-                    planner
-                        .set_element(DAMPER, Element::Resistor { ohms: 1.0 / kg_s })
-                        .map_err(BarError::Tree)
+                let mut patches = |pressed: bool| {
+                    losses
+                        .iter()
+                        .map(|(leaf, mass, damping)| {
+                            let extra = if pressed {
+                                t60_dashpot_kg_s(*mass, t60_s)
+                            } else {
+                                0.0
+                            };
+                            let ohms = 1.0 / (damping + extra);
+                            planner
+                                .set_element(leaf, Element::Resistor { ohms })
+                                .map_err(BarError::Tree)
+                        })
+                        .collect::<Result<Vec<_>, _>>()
                 };
-                let down = patch(damper_kg_s(first.mass_kg, t60_s))?;
-                let up = patch(LIFTED_DAMPER_KG_S)?;
+                let down = patches(true)?;
+                let up = patches(false)?;
                 // A bar at rest has its damper on it.
-                tree.apply_patch(&down);
+                for patch in &down {
+                    tree.apply_patch(patch);
+                }
                 Some(DamperPatches {
                     down,
                     up,
                     is_down: true,
                 })
             }
-            _ => None,
+            None => None,
         };
 
         let springs = weights
@@ -529,8 +542,9 @@ impl MalletBar {
         if let Some(damper) = &mut self.damper
             && damper.is_down != down
         {
-            self.tree
-                .apply_patch(if down { &damper.down } else { &damper.up });
+            for patch in if down { &damper.down } else { &damper.up } {
+                self.tree.apply_patch(patch);
+            }
             damper.is_down = down;
         }
     }
@@ -557,14 +571,16 @@ impl MalletBar {
     /// bar whose simulation goes non-finite is silenced and reset.
     pub fn tick(&mut self) -> f64 {
         self.tree.tick();
-        let out: f64 = self
+        let mut out: f64 = self
             .modes
             .iter()
             .map(|&(leaf, weight)| weight * self.tree.voltage(leaf))
-            .sum::<f64>()
-            + self
-                .mouth
-                .map_or(0.0, |(neck, gain)| gain * self.tree.voltage(neck));
+            .sum();
+        // Added only where there is a box, so that a bar without one sums
+        // exactly as before (not even a zero's sign changes).
+        if let Some((neck, gain)) = self.mouth {
+            out += gain * self.tree.voltage(neck);
+        }
         if !out.is_finite() {
             self.reset();
             self.non_finite_resets = self.non_finite_resets.saturating_add(1);

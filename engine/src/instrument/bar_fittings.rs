@@ -15,12 +15,12 @@
 //!   in parallel with the mode's mass, spring and loss. The box is tuned
 //!   (its neck mass chosen) to the bar's fundamental, and the neck's velocity
 //!   is what its mouth radiates.
-//! - The damper is a dashpot from the strike point to the frame: it shares the
-//!   point's velocity (the sum of the modes'), so it is in parallel with the
-//!   bar's modes, below the striker's mass. Lifted, it is a dashpot of
-//!   [`LIFTED_DAMPER_KG_S`]; down, one that fades the fundamental by 60 dB in
-//!   the damper's time. Both are prebuilt coefficient patches of one leaf,
-//!   so moving a damper allocates nothing.
+//! - The damper, pressed on the bar, adds to every mode's loss (its resistor)
+//!   a dashpot that fades the mode by 60 dB in the damper's time, on top of
+//!   its own decay (the felt's friction taken mode by mode, without the
+//!   coupling a pad at one point would add between them). Pressing and
+//!   lifting are two sets of coefficient patches of the loss leaves, built
+//!   with the bar, so moving a damper allocates nothing.
 
 use crate::wdf::Connection;
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
@@ -31,13 +31,6 @@ const CAVITY: &str = "box-cavity";
 pub(crate) const NECK: &str = "box-neck";
 /// Leaf name of the box's radiation and wall loss.
 const MOUTH_LOSS: &str = "box-loss";
-/// Leaf name of the damper's dashpot.
-pub(crate) const DAMPER: &str = "damper";
-
-/// A lifted damper's dashpot, kg/s: far too weak to be heard (a bar of 10 g
-/// at 4 kHz would take years to lose 60 dB through it).
-pub const LIFTED_DAMPER_KG_S: f64 = 1e-9;
-
 /// A Helmholtz resonator box tuned to its bar's fundamental.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HelmholtzBox {
@@ -73,18 +66,13 @@ impl HelmholtzBox {
 pub struct BarFittings {
     /// The resonator box under it, if any.
     pub resonator: Option<HelmholtzBox>,
-    /// 60 dB decay time of its fundamental under its damper, s; `None`: no
+    /// 60 dB decay time its modes add under its damper, s; `None`: no
     /// damper.
     pub damper_t60_s: Option<f64>,
 }
 
-/// A damper's dashpot (kg/s) that fades a mode of `mode_mass_kg` at the
-/// strike point by 60 dB in `t60_s`.
-pub(crate) fn damper_kg_s(mode_mass_kg: f64, t60_s: f64) -> f64 {
+/// The dashpot (kg/s) that fades a mode of `mode_mass_kg` at the strike
+/// point by 60 dB in `t60_s` (its loss, or what a damper adds to it).
+pub(crate) fn t60_dashpot_kg_s(mode_mass_kg: f64, t60_s: f64) -> f64 {
     2.0 * mode_mass_kg * 1000f64.ln() / t60_s
-}
-
-/// The damper's dashpot leaf at `kg_s`.
-pub(crate) fn damper_leaf(kg_s: f64) -> Connection {
-    resistor(DAMPER, 1.0 / kg_s)
 }

@@ -13,7 +13,7 @@ mod velocity_curve;
 mod voice;
 
 pub use bar::{BarError, BarParams, MalletBar, PointMode, Striker};
-pub use bar_fittings::{BarFittings, HelmholtzBox, LIFTED_DAMPER_KG_S};
+pub use bar_fittings::{BarFittings, HelmholtzBox};
 pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
 pub use preset::{

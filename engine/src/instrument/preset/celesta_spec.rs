@@ -23,8 +23,8 @@ pub struct CelestaSpec {
     /// Distance a hammer travels from rest to the bar, m: a hammer that
     /// reaches speed `v` evenly over it strikes `2·d/v` after the note-on.
     pub blow_distance_m: f64,
-    /// Time the fundamental of a bar takes to fade by 60 dB under its felt
-    /// damper, s.
+    /// The 60 dB decay time a bar's felt damper gives each of its modes, s
+    /// (a damped mode fades a little faster still, by its own losses).
     pub damper_t60_s: f64,
     /// Stiffness of a box's enclosed air over the stiffness of its bar's
     /// first mode, both seen at the strike point (`ρc²S²/V` over `m₁ω₁²`); 0:
