@@ -193,6 +193,7 @@ fn presets_are_listed_and_playable() {
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(text.lines().any(|l| l.starts_with("grand-piano")), "{text}");
     assert!(text.lines().any(|l| l.starts_with("mallet-bar")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("celesta")), "{text}");
     let dir = scratch("presets");
     let out = dir.join("bars.wav");
     let result = orchard(&[

@@ -188,7 +188,7 @@ fn glissando(synth: &mut Synth) -> Vec<f32> {
     let blocks = (keys.clone().count() * step + (2.0 * FS) as usize) / BLOCK;
     let mut keys = keys.peekable();
     for block in 0..blocks {
-        if block * BLOCK % step == 0
+        if (block * BLOCK).is_multiple_of(step)
             && let Some(key) = keys.next()
         {
             synth.note_on(key, 0.8);

@@ -499,6 +499,13 @@ mod tests {
         let t = bars.topology().unwrap();
         assert!(matches!(t.resonators, Resonators::Bars(..)));
         assert!(t.action.is_none() && t.dampers.is_none() && t.soundboard.is_none());
+        let celesta = Preset::builtin("celesta").unwrap().unwrap();
+        let t = celesta.topology().unwrap();
+        assert!(matches!(
+            t.resonators,
+            Resonators::Bars(_, BarEnds::FreeFree)
+        ));
+        assert!(t.celesta.is_some() && t.action.is_none() && t.clock.is_none());
         assert!(Preset::builtin("harpsichord").is_none());
     }
 
@@ -683,7 +690,11 @@ mod tests {
         assert_eq!(p, before, "a refused edit changed the preset");
 
         // Every listed path reads back, for both instruments.
-        for preset in [Preset::default_grand(), Preset::load("mallet-bar").unwrap()] {
+        for preset in [
+            Preset::default_grand(),
+            Preset::load("mallet-bar").unwrap(),
+            Preset::load("celesta").unwrap(),
+        ] {
             let paths = preset.paths();
             assert!(paths.len() > 15, "{paths:?}");
             for path in &paths {
