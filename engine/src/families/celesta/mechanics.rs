@@ -7,11 +7,12 @@
 //! `d` from rest, so it strikes `2·d/v` after the note-on (13 ms at 3 m/s
 //! over 20 mm, 80 ms at 0.5 m/s): a soft note speaks later, as on a piano.
 //! There is no escapement, check or repetition to simulate: a key struck
-//! again throws its hammer again.
+//! again throws its hammer again. The worker edits the blow distance live by
+//! its preset path (`action:blow_distance_m`).
 
 use crate::instrument::VelocityCurve;
 use crate::mech::{Model, ModelState, StepAdjustment};
-use crate::props::{PropertyAccess, PropertyError};
+use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
 use crate::rt::{Mechanics, Operation, Pedals, SynthEvent};
 
 /// MIDI keys.
@@ -38,14 +39,22 @@ pub struct CelestaAction {
     sustain: f64,
     /// The strikes of the present step, in key order.
     strikes: Vec<Operation>,
+    /// The blow distance's preset path and declaration, if the worker may
+    /// edit it.
+    live: Option<(String, PropertyInfo)>,
 }
 
 impl CelestaAction {
     /// An action at rest whose hammers fly `blow_distance_m` (m) at the
-    /// speeds `velocity` gives.
+    /// speeds `velocity` gives; `live`, the blow distance's preset path and
+    /// declaration, lets the worker edit it.
     ///
     /// Allocates: the buffer of a step's strikes.
-    pub fn new(velocity: VelocityCurve, blow_distance_m: f64) -> Self {
+    pub fn new(
+        velocity: VelocityCurve,
+        blow_distance_m: f64,
+        live: Option<(String, PropertyInfo)>,
+    ) -> Self {
         Self {
             velocity,
             blow_distance_m,
@@ -54,7 +63,16 @@ impl CelestaAction {
             lifted: [false; KEYS],
             sustain: 0.0,
             strikes: Vec::with_capacity(KEYS),
+            live,
         }
+    }
+
+    /// The blow distance's declaration, if `path` is its path.
+    fn live(&self, path: &str) -> Option<&PropertyInfo> {
+        self.live
+            .as_ref()
+            .filter(|(live, _)| live == path)
+            .map(|(_, info)| info)
     }
 
     /// Puts each damper where its key and the pedal want it, telling `now`
@@ -110,13 +128,28 @@ impl Model for CelestaAction {
     fn restore_state(&mut self, _state: &ModelState) {}
 }
 
+/// Reads and sets the blow distance by its preset path, within the preset's
+/// range.
 impl PropertyAccess for CelestaAction {
-    fn property(&self, _path: &str) -> Option<f64> {
-        None
+    fn property(&self, path: &str) -> Option<f64> {
+        self.live(path).map(|_| self.blow_distance_m)
     }
 
-    fn set_property(&mut self, path: &str, _value: f64) -> Result<(), PropertyError> {
-        Err(PropertyError::UnknownPath(path.to_string()))
+    fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
+        let info = self
+            .live(path)
+            .ok_or_else(|| PropertyError::UnknownPath(path.to_string()))?;
+        let (min, max) = (info.min, info.max);
+        if !(value >= min && value <= max) {
+            return Err(PropertyError::OutOfRange {
+                path: path.to_string(),
+                value,
+                min,
+                max,
+            });
+        }
+        self.blow_distance_m = value;
+        Ok(())
     }
 }
 
@@ -167,12 +200,23 @@ impl Mechanics for CelestaAction {
     fn continue_motion_from(&mut self, previous: &dyn Mechanics) {
         if let Some(old) = previous.as_any().downcast_ref::<CelestaAction>() {
             let strikes = std::mem::take(&mut self.strikes);
+            let live = self.live.take();
             *self = Self {
                 velocity: self.velocity,
                 blow_distance_m: self.blow_distance_m,
                 strikes,
+                live,
                 ..old.clone()
             };
+        }
+    }
+
+    fn declare_properties(&self, tree: &mut PropertyTree) {
+        if let Some((path, info)) = &self.live
+            && let Some((component, _)) = path.split_once(':')
+        {
+            tree.add_component(component);
+            tree.declare(component, info.clone());
         }
     }
 
@@ -209,7 +253,7 @@ mod tests {
             hardest_speed_m_s: 3.0,
             curve: 1.0,
         };
-        CelestaAction::new(curve, 0.02)
+        CelestaAction::new(curve, 0.02, None)
     }
 
     /// A note-on lifts the damper at once and strikes `2·d/v` later; a
@@ -268,5 +312,29 @@ mod tests {
                 .all(|op| matches!(op, Operation::Damper { amount, .. } if *amount == 1.0))
         );
         assert_eq!(action.damper(72), Some(1.0));
+    }
+
+    /// The worker edits the blow distance by the preset's path, within the
+    /// preset's range, and declares it as the preset does.
+    #[test]
+    fn the_blow_distance_is_edited_live_by_its_preset_path() {
+        use crate::families::celesta::Celesta;
+        use crate::instrument::Preset;
+        use crate::rt::Family;
+        let preset = Preset::builtin("celesta").unwrap().unwrap();
+        let mut mechanics = Celesta.mechanics(&preset);
+        let path = "action:blow_distance_m";
+        assert_eq!(mechanics.property(path), preset.get(path));
+        mechanics.set_property(path, 0.03).unwrap();
+        assert_eq!(mechanics.property(path), Some(0.03));
+        assert!(mechanics.set_property(path, 1.0).is_err());
+        assert!(mechanics.set_property("action:box_q", 3.0).is_err());
+        let mut tree = PropertyTree::new();
+        mechanics.declare_properties(&mut tree);
+        let info = tree.info(path).unwrap();
+        assert_eq!(
+            (info.min, info.max),
+            preset.property_info(path).unwrap().range
+        );
     }
 }

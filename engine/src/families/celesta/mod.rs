@@ -14,6 +14,7 @@ pub use mechanics::CelestaAction;
 
 use crate::families::mallet_bar::BarVoices;
 use crate::instrument::{BarFittings, CelestaSpec, HelmholtzBox, MalletBar, Preset, Resonators};
+use crate::props::PropertyInfo;
 use crate::rt::{Family, Mechanics, SynthError, Voices};
 
 /// The celesta family.
@@ -75,6 +76,20 @@ impl Family for Celesta {
         // A preset that validates has its celesta; without one the hammers
         // are thrown at once.
         let blow_distance_m = spec(preset).map_or(0.0, |s| s.blow_distance_m);
-        Box::new(CelestaAction::new(preset.velocity, blow_distance_m))
+        let live = preset.celesta.keys().next().and_then(|name| {
+            let path = format!("{name}:blow_distance_m");
+            let declared = preset.property_info(&path)?;
+            let (min, max) = declared.range;
+            let info = PropertyInfo::new(
+                "blow_distance_m",
+                declared.description,
+                declared.unit,
+                min,
+                max,
+                blow_distance_m,
+            );
+            Some((path, info))
+        });
+        Box::new(CelestaAction::new(preset.velocity, blow_distance_m, live))
     }
 }
