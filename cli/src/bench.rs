@@ -1,6 +1,7 @@
-//! `orchard bench`: how fast the default instrument plays, as realtime factors
-//! (audio seconds rendered per CPU second on one thread) for a single note, a
-//! ten-note chord and a sustained glissando over all 88 keys; for a dense
+//! `orchard bench`: how fast an instrument plays (the grand piano, or
+//! `--preset`), as realtime factors (audio seconds rendered per CPU second on
+//! one thread) for a single note, a ten-note chord and a sustained glissando
+//! over all its keys; for a dense
 //! session played as a live host plays it, the audio thread's worst block times
 //! and the delay from note-on to sound; and the peak resident memory.
 
@@ -31,7 +32,8 @@ pub enum Scenario {
     OneNote,
     /// Ten keys struck together and held.
     Chord,
-    /// All 88 keys, 50 ms apart, held (as with the sustain pedal down).
+    /// Every key of the instrument (the grand's 88), 50 ms apart, held (as
+    /// with the sustain pedal down).
     Glissando,
     /// 60 s of dense playing (12 notes a second, pedalling): per-block process
     /// times, and note-on to first sound.
@@ -43,17 +45,17 @@ impl Scenario {
         match self {
             Self::OneNote => "one note",
             Self::Chord => "ten-note chord",
-            Self::Glissando => "88-key glissando",
+            Self::Glissando => "glissando over every key",
             Self::Session => "dense session",
         }
     }
 
-    /// (time s, key) of every strike.
-    fn strikes(self) -> Vec<(f64, u8)> {
+    /// (time s, key) of every strike on `preset`'s keyboard.
+    fn strikes(self, preset: &Preset) -> Vec<(f64, u8)> {
         match self {
             Self::OneNote => vec![(0.0, 60)],
             Self::Chord => CHORD.iter().map(|&k| (0.0, k)).collect(),
-            Self::Glissando => (21u8..=108)
+            Self::Glissando => (preset.keyboard.lowest_key..=preset.keyboard.highest_key)
                 .enumerate()
                 .map(|(i, k)| (i as f64 * GLISSANDO_STEP_S, k))
                 .collect(),
@@ -62,10 +64,10 @@ impl Scenario {
     }
 }
 
-/// What `scenario` plays at `sample_rate` (Hz), its strikes at their nearest
-/// samples, ending `tail_s` seconds after the last strike.
-fn scenario_score(scenario: Scenario, sample_rate: f64, tail_s: f64) -> Score {
-    let strikes = scenario.strikes();
+/// What `scenario` plays on `preset` at `sample_rate` (Hz), its strikes at
+/// their nearest samples, ending `tail_s` seconds after the last strike.
+fn scenario_score(scenario: Scenario, preset: &Preset, sample_rate: f64, tail_s: f64) -> Score {
+    let strikes = scenario.strikes(preset);
     let sample_of = |seconds: f64| (seconds * sample_rate).round() as u64;
     let glissando = scenario == Scenario::Glissando;
     let mut events = Vec::with_capacity(2 * strikes.len() + 1);
@@ -85,12 +87,16 @@ fn scenario_score(scenario: Scenario, sample_rate: f64, tail_s: f64) -> Score {
     Score::new(events, (end_s * sample_rate).ceil() as u64)
 }
 
-/// Renders `scenario` for `tail_s` seconds after its last strike at
-/// `sample_rate`; returns (audio seconds, CPU seconds).
-fn measure(scenario: Scenario, sample_rate: f64, tail_s: f64) -> Result<(f64, f64), String> {
-    let preset = Preset::default_grand();
-    let mut synth = Synth::new(&preset, sample_rate).map_err(|e| e.to_string())?;
-    let score = scenario_score(scenario, sample_rate, tail_s);
+/// Renders `scenario` on `preset` for `tail_s` seconds after its last strike
+/// at `sample_rate`; returns (audio seconds, CPU seconds).
+fn measure(
+    scenario: Scenario,
+    preset: &Preset,
+    sample_rate: f64,
+    tail_s: f64,
+) -> Result<(f64, f64), String> {
+    let mut synth = Synth::new(preset, sample_rate).map_err(|e| e.to_string())?;
+    let score = scenario_score(scenario, preset, sample_rate, tail_s);
     let frames = score.end_sample();
     let (mut left, mut right) = (vec![0.0f32; BLOCK], vec![0.0f32; BLOCK]);
     let mut player = score.player();
@@ -137,11 +143,11 @@ fn session_score(sample_rate: f64) -> Score {
     Score::new(score, frames)
 }
 
-/// The dense session as the plugin plays it (lock-step: the mechanics inline,
-/// no added latency): the block times against the block period; then note-on to
-/// first sound from silence.
-fn session(sample_rate: f64) -> Result<Vec<String>, String> {
-    let mut synth = Synth::new(&Preset::default_grand(), sample_rate).map_err(|e| e.to_string())?;
+/// The dense session on `preset` as the plugin plays it (lock-step: the
+/// mechanics inline, no added latency): the block times against the block
+/// period; then note-on to first sound from silence.
+fn session(preset: &Preset, sample_rate: f64) -> Result<Vec<String>, String> {
+    let mut synth = Synth::new(preset, sample_rate).map_err(|e| e.to_string())?;
     let score = session_score(sample_rate);
     // The notes still held at the end are not played out.
     let frames = (SESSION_S * sample_rate) as u64;
@@ -169,18 +175,17 @@ fn session(sample_rate: f64) -> Result<Vec<String>, String> {
     )];
     let mut delays = Vec::new();
     for velocity in [1u8, 64, 127] {
-        let mut synth =
-            Synth::new(&Preset::default_grand(), sample_rate).map_err(|e| e.to_string())?;
+        let mut synth = Synth::new(preset, sample_rate).map_err(|e| e.to_string())?;
         synth.note_on(60, f32::from(velocity) / 127.0);
         let mut first = None;
-        for block in 0..(0.1 * sample_rate) as usize / BLOCK {
+        for block in 0..(0.25 * sample_rate) as usize / BLOCK {
             synth.process(&mut left, &mut right);
             if let Some(i) = left.iter().position(|s| *s != 0.0) {
                 first = Some(block * BLOCK + i);
                 break;
             }
         }
-        let first = first.ok_or("middle C did not sound within 100 ms")?;
+        let first = first.ok_or("middle C did not sound within 250 ms")?;
         delays.push(format!(
             "{:.1} ms at velocity {velocity}",
             first as f64 / sample_rate * 1e3
@@ -212,13 +217,14 @@ pub fn run_bench(args: &BenchArgs) -> Result<String, String> {
             Scenario::Session,
         ],
     };
+    let preset = Preset::load(&args.preset).map_err(|e| e.to_string())?;
     let mut lines = Vec::new();
     for scenario in scenarios {
         if scenario == Scenario::Session {
-            lines.extend(session(f64::from(args.sample_rate))?);
+            lines.extend(session(&preset, f64::from(args.sample_rate))?);
             continue;
         }
-        let (audio_s, cpu_s) = measure(scenario, f64::from(args.sample_rate), args.tail)?;
+        let (audio_s, cpu_s) = measure(scenario, &preset, f64::from(args.sample_rate), args.tail)?;
         lines.push(format!(
             "{}: {:.1}× real time ({audio_s:.1} s of audio in {cpu_s:.2} s, {} Hz, {BLOCK}-frame blocks)",
             scenario.label(),

@@ -70,9 +70,9 @@ pub enum Command {
     /// List the built-in instrument presets, one per line with what it is, or
     /// with --paths every property path of one preset and its value.
     Presets(PresetsArgs),
-    /// Measure how fast the default instrument plays: realtime factors for one
-    /// note, a ten-note chord, an 88-key glissando and a minute of dense
-    /// playing, and peak memory.
+    /// Measure how fast an instrument (the grand piano unless --preset names
+    /// another) plays: realtime factors for one note, a ten-note chord, a
+    /// glissando over every key and a minute of dense playing, and peak memory.
     Bench(BenchArgs),
     /// Arrange a MIDI file's notes onto a music box's cylinder (transposed
     /// into its comb's range, pins at the cylinder's angles; notes the comb
@@ -92,6 +92,9 @@ pub struct BenchArgs {
     /// Sample rate, Hz (1000 to 768000).
     #[arg(long, default_value_t = 48_000, value_parser = parse_sample_rate)]
     pub sample_rate: u32,
+    /// The instrument: a built-in preset's name or the path of a preset file.
+    #[arg(long, default_value = DEFAULT_PRESET)]
+    pub preset: String,
 }
 
 /// Options of `orchard presets`.

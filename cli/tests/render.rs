@@ -193,6 +193,7 @@ fn presets_are_listed_and_playable() {
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(text.lines().any(|l| l.starts_with("grand-piano")), "{text}");
     assert!(text.lines().any(|l| l.starts_with("mallet-bar")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("celesta")), "{text}");
     let dir = scratch("presets");
     let out = dir.join("bars.wav");
     let result = orchard(&[
@@ -259,4 +260,26 @@ fn bench_reports_realtime_factors() {
         .unwrap();
     assert!(!bad.status.success());
     assert_eq!(String::from_utf8_lossy(&bad.stderr).lines().count(), 1);
+    // Any preset: the celesta's glissando runs over its own keys.
+    let celesta = Command::new(env!("CARGO_BIN_EXE_orchard"))
+        .args([
+            "bench",
+            "--preset",
+            "celesta",
+            "--scenario",
+            "glissando",
+            "--tail",
+            "0.3",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&celesta.stdout);
+    assert!(celesta.status.success(), "{celesta:?}");
+    assert!(text.starts_with("glissando over every key: "), "{text}");
+    let unknown = Command::new(env!("CARGO_BIN_EXE_orchard"))
+        .args(["bench", "--preset", "harpsichord"])
+        .output()
+        .unwrap();
+    assert!(!unknown.status.success());
+    assert_eq!(String::from_utf8_lossy(&unknown.stderr).lines().count(), 1);
 }

@@ -15,7 +15,7 @@ use orchard_engine::rt::Synth;
 fn build(c: &mut Criterion) {
     let mut group = c.benchmark_group("build");
     group.sample_size(10);
-    for name in ["grand-piano", "mallet-bar"] {
+    for name in ["grand-piano", "mallet-bar", "celesta"] {
         let preset = Preset::builtin(name)
             .expect("a built-in preset")
             .expect("it loads");

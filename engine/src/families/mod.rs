@@ -13,6 +13,7 @@
 //! [`Voices`]: crate::rt::Voices
 //! [`Mechanics`]: crate::rt::Mechanics
 
+pub mod celesta;
 pub mod chiming_clock;
 mod governed_wheel;
 pub mod grand_piano;
@@ -36,6 +37,7 @@ pub const BUILTIN: &[&dyn Family] = &[
     &mallet_bar::MalletBars,
     &chiming_clock::ChimingClock,
     &music_box::MusicBox,
+    &celesta::Celesta,
 ];
 
 /// Families registered at run time, after the built-in ones.

@@ -22,11 +22,12 @@
 //! ([`PointMode`], [`MalletBar::from_modes`]): a clock's plate and case struck
 //! by an escape wheel's tooth.
 
+use super::bar_fittings::{BarFittings, HelmholtzBox, NECK, t60_dashpot_kg_s};
 use super::preset::{BarEnds, Resonators};
 use super::{ContactLog, Preset, Rebound};
 use crate::wdf::description::Connection;
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
-use crate::wdf::{Bct, Element, FeltLaw, LeafId, TreeDescription, TreeError};
+use crate::wdf::{Bct, Element, FeltLaw, LeafId, Patch, TreeDescription, TreeError};
 
 /// `β_n·L` of the first free-free bending modes.
 const FREE_FREE_BETA_L: [f64; 3] = [4.730_040_745, 7.853_204_624, 10.995_607_838];
@@ -118,10 +119,26 @@ impl BarParams {
             .collect()
     }
 
+    /// The mallet (or hammer) that strikes the bar.
+    pub fn striker(&self) -> Striker {
+        Striker {
+            mass_kg: self.mallet_mass_kg,
+            law: self.felt,
+            start_gap_m: self.start_gap_m,
+        }
+    }
+
     /// The bar's modes seen at the strike point (those with a node there
     /// left out), weighted for the pickup.
     pub fn point_modes(&self) -> Vec<PointMode> {
-        let partials = self.partials_hz();
+        self.point_modes_at(&self.partials_hz())
+    }
+
+    /// The bar's modes seen at the strike point, as [`BarParams::point_modes`],
+    /// with mode `n` at `partials[n]` (Hz) instead of the uniform bar's
+    /// frequency: a bar whose tuning cuts moved its partials (the shapes,
+    /// and so the masses at the strike point, are the uniform bar's).
+    pub fn point_modes_at(&self, partials: &[f64]) -> Vec<PointMode> {
         let mut modes = Vec::with_capacity(partials.len());
         for (n, (&f, &t60)) in partials.iter().zip(&self.t60_s).enumerate() {
             let shape = self.ends.mode_shape(n, self.strike_position);
@@ -211,17 +228,35 @@ pub(crate) fn strikes_a_mode(ends: BarEnds, position: f64, modes: usize) -> bool
     (0..modes.min(ends.beta_l().len())).any(|n| ends.mode_shape(n, position).abs() >= NODE_SHAPE)
 }
 
-/// `modes` (as seen at one point) as a wave-digital branch: each mode a
-/// mass `mode{n}`, a spring `spring{n}` and a damper `loss{n}` in parallel,
-/// the modes in series (the point's velocity is the sum of theirs), with
-/// each mode's index and pickup weight. Modes at or above 0.45 of
-/// `sample_rate` (Hz) are left out; `None` if none is left.
+/// A body's modes as seen at one point, as a wave-digital branch (see
+/// [`modes_in_series`]).
+#[derive(Debug, Clone)]
+pub struct ModesBranch {
+    /// Each mode a mass `mode{n}`, a spring `spring{n}` and a damper
+    /// `loss{n}` in parallel, the modes in series (the point's velocity is
+    /// the sum of theirs).
+    pub branch: Connection,
+    /// Each kept mode's index among those given and its pickup weight.
+    pub weights: Vec<(usize, f64)>,
+    /// Each kept mode's loss leaf, mass (kg) and own damping (kg/s).
+    pub losses: Vec<(String, f64, f64)>,
+    /// Whether a resonator box hangs on the first mode.
+    pub boxed: bool,
+}
+
+/// `modes` (as seen at one point) as a wave-digital branch, with
+/// `resonator` on the first mode if it is given and that mode is kept.
+/// Modes at or above 0.45 of `sample_rate` (Hz) are left out; `None` if
+/// none is left.
 pub fn modes_in_series(
     modes: &[PointMode],
     sample_rate: f64,
-) -> Option<(Connection, Vec<(usize, f64)>)> {
+    resonator: Option<HelmholtzBox>,
+) -> Option<ModesBranch> {
     let mut branches = Vec::new();
     let mut weights = Vec::new();
+    let mut losses = Vec::new();
+    let mut boxed = false;
     for (n, mode) in modes.iter().enumerate() {
         let f = mode.frequency_hz;
         if f >= 0.45 * sample_rate {
@@ -231,12 +266,19 @@ pub fn modes_in_series(
         // Pre-warped so the bilinear transform puts the mode exactly at f.
         let omega = 2.0 * sample_rate * (std::f64::consts::PI * f / sample_rate).tan();
         let stiffness = mass * omega * omega;
-        let damping = 2.0 * mass * 1000f64.ln() / mode.t60_s;
-        branches.push(parallel([
+        let damping = t60_dashpot_kg_s(mass, mode.t60_s);
+        let loss = format!("loss{n}");
+        let mut parts = vec![
             capacitor(&format!("mode{n}"), mass),
             inductor(&format!("spring{n}"), 1.0 / stiffness),
-            resistor(&format!("loss{n}"), 1.0 / damping),
-        ]));
+            resistor(&loss, 1.0 / damping),
+        ];
+        losses.push((loss, mass, damping));
+        if let Some(resonator) = resonator.filter(|_| n == 0) {
+            parts.push(resonator.branch(mass, omega));
+            boxed = true;
+        }
+        branches.push(parallel(parts));
         weights.push((n, mode.pickup));
     }
     // The modes in series; a single mode is its own branch (a series
@@ -246,7 +288,24 @@ pub fn modes_in_series(
         1 => branches.remove(0),
         _ => series(branches),
     };
-    Some((branch, weights))
+    Some(ModesBranch {
+        branch,
+        weights,
+        losses,
+        boxed,
+    })
+}
+
+/// A damper's two settings, as patches of the modes' loss leaves (applied
+/// in order, all of one set after all of the other).
+#[derive(Debug, Clone)]
+struct DamperPatches {
+    /// Pressed on the bar.
+    down: Vec<Patch>,
+    /// Lifted off it.
+    up: Vec<Patch>,
+    /// Whether it is pressed on the bar now.
+    is_down: bool,
 }
 
 /// One struck bar.
@@ -256,6 +315,10 @@ pub struct MalletBar {
     mallet: LeafId,
     /// Each mode's mass leaf and its weight at the pickup (shape ratio).
     modes: Vec<(LeafId, f64)>,
+    /// The resonator box's neck mass leaf and its mouth's weight in the output.
+    mouth: Option<(LeafId, f64)>,
+    /// The damper, if the bar has one.
+    damper: Option<DamperPatches>,
     /// Each mode's spring leaf and its index in the modes it was built from.
     springs: Vec<(LeafId, usize)>,
     start_gap_m: f64,
@@ -285,15 +348,10 @@ impl MalletBar {
         sample_rate: f64,
         silence_threshold: f64,
     ) -> Result<Self, BarError> {
-        let striker = Striker {
-            mass_kg: params.mallet_mass_kg,
-            law: params.felt,
-            start_gap_m: params.start_gap_m,
-        };
         Self::from_modes(
             params.key,
             &params.point_modes(),
-            &striker,
+            &params.striker(),
             params.fundamental_hz,
             sample_rate,
             silence_threshold,
@@ -312,7 +370,35 @@ impl MalletBar {
         sample_rate: f64,
         silence_threshold: f64,
     ) -> Result<Self, BarError> {
-        let Some((bar, weights)) = modes_in_series(modes, sample_rate) else {
+        Self::with_fittings(
+            key,
+            modes,
+            striker,
+            &BarFittings::default(),
+            (lowest_hz, sample_rate, silence_threshold),
+        )
+    }
+
+    /// A bar as [`MalletBar::from_modes`] builds it, with `fittings` mounted:
+    /// a resonator box on the first of `modes` (if it lies below Nyquist), a damper
+    /// (down at first). `rates` are the lowest frequency (Hz), the sample
+    /// rate (Hz) and the silence threshold (m/s) of `from_modes`.
+    ///
+    /// Allocates: the tree and the damper's patches.
+    pub fn with_fittings(
+        key: u8,
+        modes: &[PointMode],
+        striker: &Striker,
+        fittings: &BarFittings,
+        (lowest_hz, sample_rate, silence_threshold): (f64, f64, f64),
+    ) -> Result<Self, BarError> {
+        let Some(ModesBranch {
+            branch: bar,
+            weights,
+            losses,
+            boxed,
+        }) = modes_in_series(modes, sample_rate, fittings.resonator)
+        else {
             return Err(BarError::NoModeStruck { key });
         };
         let description = TreeDescription::new(
@@ -320,7 +406,48 @@ impl MalletBar {
             Element::Felt { law: striker.law },
             series([capacitor("mallet", striker.mass_kg), bar]),
         );
-        let tree = Bct::new(&description, sample_rate).map_err(BarError::Tree)?;
+        let mut tree = Bct::new(&description, sample_rate).map_err(BarError::Tree)?;
+        let mouth = match fittings.resonator {
+            Some(resonator) if boxed => Some((
+                tree.leaf(NECK).map_err(BarError::Tree)?,
+                resonator.mouth_gain,
+            )),
+            _ => None,
+        };
+        let damper = match fittings.damper_t60_s {
+            Some(t60_s) => {
+                let mut planner = tree.planner();
+                let mut patches = |pressed: bool| {
+                    losses
+                        .iter()
+                        .map(|(leaf, mass, damping)| {
+                            let extra = if pressed {
+                                t60_dashpot_kg_s(*mass, t60_s)
+                            } else {
+                                0.0
+                            };
+                            let ohms = 1.0 / (damping + extra);
+                            planner
+                                .set_element(leaf, Element::Resistor { ohms })
+                                .map_err(BarError::Tree)
+                        })
+                        .collect::<Result<Vec<_>, _>>()
+                };
+                let down = patches(true)?;
+                let up = patches(false)?;
+                // A bar at rest has its damper on it.
+                for patch in &down {
+                    tree.apply_patch(patch);
+                }
+                Some(DamperPatches {
+                    down,
+                    up,
+                    is_down: true,
+                })
+            }
+            None => None,
+        };
+
         let springs = weights
             .iter()
             .map(|&(n, _)| Ok((tree.leaf(&format!("spring{n}"))?, n)))
@@ -336,6 +463,8 @@ impl MalletBar {
             mallet: tree.leaf("mallet").map_err(BarError::Tree)?,
             tree,
             modes,
+            mouth,
+            damper,
             start_gap_m: striker.start_gap_m,
             silence_threshold,
             quiet_samples: 0,
@@ -402,6 +531,9 @@ impl MalletBar {
             return;
         }
         self.tree.continue_from(&old.tree);
+        if let Some(old_damper) = &old.damper {
+            self.set_damper(old_damper.is_down);
+        }
         self.quiet_samples = old.quiet_samples;
         self.sounding = old.sounding;
         self.touched = old.touched;
@@ -428,6 +560,26 @@ impl MalletBar {
         }
     }
 
+    /// Presses the bar's damper on it (`down`) or lifts it; nothing for a bar
+    /// without one.
+    ///
+    /// Allocates nothing.
+    pub fn set_damper(&mut self, down: bool) {
+        if let Some(damper) = &mut self.damper
+            && damper.is_down != down
+        {
+            for patch in if down { &damper.down } else { &damper.up } {
+                self.tree.apply_patch(patch);
+            }
+            damper.is_down = down;
+        }
+    }
+
+    /// Whether the bar's damper is pressed on it (false for a bar without one).
+    pub fn damper_down(&self) -> bool {
+        self.damper.as_ref().is_some_and(|d| d.is_down)
+    }
+
     /// Velocity of the bar at the strike point, m/s.
     fn bar_velocity(&self) -> f64 {
         self.modes
@@ -445,11 +597,16 @@ impl MalletBar {
     /// bar whose simulation goes non-finite is silenced and reset.
     pub fn tick(&mut self) -> f64 {
         self.tree.tick();
-        let out: f64 = self
+        let mut out: f64 = self
             .modes
             .iter()
             .map(|&(leaf, weight)| weight * self.tree.voltage(leaf))
             .sum();
+        // Added only where there is a box, so that a bar without one sums
+        // exactly as before (not even a zero's sign changes).
+        if let Some((neck, gain)) = self.mouth {
+            out += gain * self.tree.voltage(neck);
+        }
         if !out.is_finite() {
             self.reset();
             self.non_finite_resets = self.non_finite_resets.saturating_add(1);

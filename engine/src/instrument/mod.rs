@@ -1,6 +1,7 @@
 //! Instruments: what a preset describes, and the voices built from it.
 
 mod bar;
+mod bar_fittings;
 mod contact;
 mod contact_log;
 mod hammer_pool;
@@ -12,16 +13,17 @@ mod tuning;
 mod velocity_curve;
 mod voice;
 
-pub use bar::{BarError, BarParams, MalletBar, PointMode, Striker, modes_in_series};
+pub use bar::{BarError, BarParams, MalletBar, ModesBranch, PointMode, Striker, modes_in_series};
+pub use bar_fittings::{BarFittings, HelmholtzBox};
 pub use contact_log::ContactLog;
 pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
 pub use preset::{
-    ActionSpec, Anchored, BarEnds, BarSet, ClockSpec, ComponentInfo, DEFAULT_PRESET_TOML,
-    DamperSet, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT, MAX_BAR_MODES, MAX_PINS,
-    MusicBoxSpec, Object, OutputSpec, PinSpec, Preset, PresetError, PropertyEdit, PropertyInfo,
-    Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec, StringAnchor, StringSet, Topology,
-    UNRELAXING_FELT, ValueKind, value_at,
+    ActionSpec, Anchored, BarEnds, BarSet, CelestaSpec, ClockSpec, ComponentInfo,
+    DEFAULT_PRESET_TOML, DamperSet, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT,
+    MAX_BAR_MODES, MAX_PINS, MusicBoxSpec, Object, OutputSpec, PinSpec, Preset, PresetError,
+    PropertyEdit, PropertyInfo, Resonators, SoundboardSpec, StrikeAnchor, StrikeSpec, StringAnchor,
+    StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};

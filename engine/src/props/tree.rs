@@ -60,7 +60,8 @@ impl PropertyInfo {
         self
     }
 
-    fn check(&self, path: &str, value: f64) -> Result<(), PropertyError> {
+    /// Whether `value` lies in the range (`path` names it in the error).
+    pub fn check(&self, path: &str, value: f64) -> Result<(), PropertyError> {
         if value >= self.min && value <= self.max {
             Ok(())
         } else {

@@ -26,9 +26,9 @@ impl Family for MalletBars {
     }
 
     fn fits(&self, preset: &Preset) -> bool {
-        preset
-            .topology()
-            .is_ok_and(|t| matches!(t.resonators, Resonators::Bars(..)) && t.clock.is_none())
+        preset.topology().is_ok_and(|t| {
+            matches!(t.resonators, Resonators::Bars(..)) && t.clock.is_none() && t.celesta.is_none()
+        })
     }
 
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {

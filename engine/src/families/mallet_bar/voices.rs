@@ -1,10 +1,11 @@
 //! The mallet bars' audio-rate side: each key's bar with its own mallet,
 //! panned along the keyboard and mixed to stereo. Bars share no body and no
-//! mallets, so each key runs on its own.
+//! mallets, so each key runs on its own. The celesta plays the same voices
+//! with its bars' boxes and dampers mounted ([`BarVoices::build`]).
 
 use std::any::Any;
 
-use crate::instrument::{MalletBar, Preset, PresetError, Rebound};
+use crate::instrument::{BarError, BarParams, MalletBar, Preset, PresetError, Rebound};
 use crate::rt::{
     CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, mix, stereo_gains, write_bus,
 };
@@ -27,6 +28,17 @@ pub struct BarVoices {
 impl BarVoices {
     /// Builds every key's bar of `preset` at `sample_rate` (Hz).
     pub fn new(preset: &Preset, sample_rate: f64) -> Result<Self, SynthError> {
+        Self::build(preset, |params, silence| {
+            MalletBar::new(params, sample_rate, silence)
+        })
+    }
+
+    /// Builds every key's bar of `preset` with `bar`, from the key's values
+    /// and the pickup velocity (m/s) below which the bar counts as silent.
+    pub fn build(
+        preset: &Preset,
+        mut bar: impl FnMut(&BarParams, f64) -> Result<MalletBar, BarError>,
+    ) -> Result<Self, SynthError> {
         let (lowest, highest) = (preset.keyboard.lowest_key, preset.keyboard.highest_key);
         let gain = preset.output.gain_per_newton;
         let span = f64::from(highest - lowest).max(1.0);
@@ -38,8 +50,7 @@ impl BarVoices {
                 SynthError::Preset(PresetError::Topology(format!("key {key} has no bar")))
             })?;
             bars.push(
-                MalletBar::new(&params, sample_rate, SILENCE_LEVEL / gain)
-                    .map_err(|e| SynthError::Voice(e.to_string()))?,
+                bar(&params, SILENCE_LEVEL / gain).map_err(|e| SynthError::Voice(e.to_string()))?,
             );
             pitches_hz.push(params.fundamental_hz);
             key_gains.push(stereo_gains(&preset.output, f64::from(key - lowest) / span));
@@ -72,11 +83,19 @@ impl BarVoices {
 
 impl Voices for BarVoices {
     fn apply(&mut self, operation: Operation) {
-        // Bars have no dampers.
-        if let Operation::Strike { key, speed_m_s, .. } = operation
-            && let Some(bar) = self.bar_mut(key)
-        {
-            bar.strike(speed_m_s);
+        match operation {
+            Operation::Strike { key, speed_m_s, .. } => {
+                if let Some(bar) = self.bar_mut(key) {
+                    bar.strike(speed_m_s);
+                }
+            }
+            // A bar without a damper ignores it.
+            Operation::Damper { key, amount } => {
+                if let Some(bar) = self.bar_mut(key) {
+                    bar.set_damper(amount >= 0.5);
+                }
+            }
+            Operation::Impact { .. } | Operation::Pluck { .. } => {}
         }
     }
 

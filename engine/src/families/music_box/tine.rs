@@ -17,7 +17,7 @@
 //! The tree is built with room to grow: a damper contact on a bass tine
 //! (the lead engineer's multiport root) joins the same modes.
 
-use crate::instrument::{ContactLog, PointMode, Rebound, modes_in_series};
+use crate::instrument::{ContactLog, ModesBranch, PointMode, Rebound, modes_in_series};
 use crate::wdf::description::{series, voltage_source};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, SourceId, TreeDescription, TreeError};
 
@@ -76,7 +76,10 @@ impl Tine {
         silence_threshold: f64,
     ) -> Result<Option<Self>, TreeError> {
         let point: Vec<PointMode> = modes.iter().map(|&(mode, _)| mode).collect();
-        let Some((branch, weights)) = modes_in_series(&point, sample_rate) else {
+        let Some(ModesBranch {
+            branch, weights, ..
+        }) = modes_in_series(&point, sample_rate, None)
+        else {
             return Ok(None);
         };
         let description = TreeDescription::new(

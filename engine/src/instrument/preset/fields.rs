@@ -2,6 +2,7 @@
 //! what they do to the sound: what property paths reach and editors show.
 
 use super::anchored::Anchored;
+use super::celesta_spec::CelestaSpec;
 use super::clock_spec::ClockSpec;
 use super::music_box_spec::MusicBoxSpec;
 use super::objects::{
@@ -321,6 +322,15 @@ fields!(MusicBoxSpec {
     damped_below_key: Key, "", "Tines below this key have a damper";
     damper_stiffness_n_per_m: Real, "N/m", "Stiffness of a damper's pad";
     damper_hysteresis_s_per_m: Real, "s/m", "Loss of a damper's pad";
+});
+fields!(CelestaSpec {
+    partial_ratio_2: Real, "", "Second partial of a tuned bar over its fundamental (uniform bar: 2.7565)";
+    partial_ratio_3: Real, "", "Third partial of a tuned bar over its fundamental (uniform bar: 5.4039)";
+    blow_distance_m: Real, "m", "Hammer travel from rest to the bar: longer strikes later after the key";
+    damper_t60_s: Real, "s", "Time a damped bar takes to fade by 60 dB: shorter stops notes sooner";
+    box_coupling: Real, "", "Stiffness of a box's air over its bar's (0: no boxes): more couples them harder";
+    box_q: Real, "", "Quality factor of a box's air resonance: more rings the box longer and louder";
+    mouth_gain: Real, "", "Level of the boxes' mouths against the bars' own sound";
 });
 fields!(StrikeSpec {});
 anchor_fields!(StrikeAnchor {

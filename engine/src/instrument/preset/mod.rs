@@ -27,6 +27,7 @@
 //! checks: one set of checks serves both.
 
 mod anchored;
+mod celesta_spec;
 mod check;
 mod clock_spec;
 mod fields;
@@ -43,6 +44,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use anchored::{Anchored, value_at};
+pub use celesta_spec::CelestaSpec;
 pub use clock_spec::ClockSpec;
 pub use music_box_spec::{MAX_PINS, MusicBoxSpec, PinSpec};
 pub use objects::{
@@ -136,6 +138,9 @@ pub struct Preset {
         skip_serializing_if = "BTreeMap::is_empty"
     )]
     pub music_box: BTreeMap<String, MusicBoxSpec>,
+    /// Celestas' actions, dampers and resonator boxes, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub celesta: BTreeMap<String, CelestaSpec>,
     /// Which hammers strike which resonator, where.
     #[serde(rename = "strike")]
     pub strikes: Vec<StrikeSpec>,
@@ -413,6 +418,7 @@ impl Preset {
             )
             .chain(self.clock.iter().map(|(n, o)| (n, Object::Clock(o))))
             .chain(self.music_box.iter().map(|(n, o)| (n, Object::MusicBox(o))))
+            .chain(self.celesta.iter().map(|(n, o)| (n, Object::Celesta(o))))
     }
 
     /// The objects resolved through their interactions.
@@ -523,6 +529,13 @@ mod tests {
         let t = bars.topology().unwrap();
         assert!(matches!(t.resonators, Resonators::Bars(..)));
         assert!(t.action.is_none() && t.dampers.is_none() && t.soundboard.is_none());
+        let celesta = Preset::builtin("celesta").unwrap().unwrap();
+        let t = celesta.topology().unwrap();
+        assert!(matches!(
+            t.resonators,
+            Resonators::Bars(_, BarEnds::FreeFree)
+        ));
+        assert!(t.celesta.is_some() && t.action.is_none() && t.clock.is_none());
         assert!(Preset::builtin("harpsichord").is_none());
     }
 
@@ -707,7 +720,11 @@ mod tests {
         assert_eq!(p, before, "a refused edit changed the preset");
 
         // Every listed path reads back, for both instruments.
-        for preset in [Preset::default_grand(), Preset::load("mallet-bar").unwrap()] {
+        for preset in [
+            Preset::default_grand(),
+            Preset::load("mallet-bar").unwrap(),
+            Preset::load("celesta").unwrap(),
+        ] {
             let paths = preset.paths();
             assert!(paths.len() > 15, "{paths:?}");
             for path in &paths {

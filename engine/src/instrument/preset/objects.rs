@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::PresetError;
 use super::anchored::{Anchored, value_at};
+use super::celesta_spec::CelestaSpec;
 use super::check::Checker;
 use super::clock_spec::ClockSpec;
 use super::music_box_spec::MusicBoxSpec;
@@ -50,6 +51,8 @@ pub enum Object<'a> {
     /// A music box: a comb of tines (what its pins pluck), its cylinder,
     /// mechanism and case.
     MusicBox(&'a MusicBoxSpec),
+    /// A celesta's action, dampers and resonator boxes.
+    Celesta(&'a CelestaSpec),
 }
 
 impl Object<'_> {
@@ -65,6 +68,7 @@ impl Object<'_> {
             Self::Soundboard(_) => "soundboard",
             Self::Clock(_) => "clock",
             Self::MusicBox(_) => "music-box",
+            Self::Celesta(_) => "celesta",
         }
     }
 
@@ -79,6 +83,7 @@ impl Object<'_> {
             Self::Soundboard(spec) => spec.validate(c),
             Self::Clock(spec) => spec.validate(c),
             Self::MusicBox(spec) => spec.validate(c),
+            Self::Celesta(spec) => spec.validate(c),
         }
     }
 }

@@ -224,6 +224,8 @@ fn own_fields<'a>(preset: &'a mut Preset, head: &str) -> Option<&'a mut dyn Fiel
         Some(x)
     } else if let Some(x) = preset.music_box.get_mut(head) {
         Some(x)
+    } else if let Some(x) = preset.celesta.get_mut(head) {
+        Some(x)
     } else {
         None
     }

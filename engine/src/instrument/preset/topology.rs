@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::PresetError;
 use super::anchored::{Anchored, value_at};
+use super::celesta_spec::CelestaSpec;
 use super::check::Checker;
 use super::clock_spec::ClockSpec;
 use super::music_box_spec::MusicBoxSpec;
@@ -81,6 +82,8 @@ pub struct Topology<'a> {
     pub soundboard: Option<&'a SoundboardSpec>,
     /// The clock whose trains lift the hammers, if any.
     pub clock: Option<&'a ClockSpec>,
+    /// The celesta action, dampers and boxes that serve them, if any.
+    pub celesta: Option<&'a CelestaSpec>,
 }
 
 /// Resolves the interactions among `objects`, checking the strike's anchors
@@ -153,6 +156,7 @@ pub(super) fn resolve<'a>(
         action: None,
         soundboard: None,
         clock: None,
+        celesta: None,
     };
     for (name, object) in objects {
         let (role, link, target) = match object {
@@ -160,6 +164,7 @@ pub(super) fn resolve<'a>(
             Object::GrandAction(spec) => ("drives", &spec.drives, &strike.hammers),
             Object::Soundboard(spec) => ("driven_by", &spec.driven_by, &strike.target),
             Object::Clock(spec) => ("drives", &spec.drives, &strike.hammers),
+            Object::Celesta(spec) => ("drives", &spec.drives, &strike.hammers),
             _ if name == strike.hammers || name == strike.target => continue,
             other => {
                 return Err(topology(format!(
@@ -191,6 +196,14 @@ pub(super) fn resolve<'a>(
             Object::GrandAction(spec) => found.action.replace(spec).is_some(),
             Object::Soundboard(spec) => found.soundboard.replace(spec).is_some(),
             Object::Clock(spec) => found.clock.replace(spec).is_some(),
+            Object::Celesta(spec) => {
+                if !matches!(resonators, Resonators::Bars(_, BarEnds::FreeFree)) {
+                    return Err(topology(format!(
+                        "[celesta.{name}] plays free-free-bars only"
+                    )));
+                }
+                found.celesta.replace(spec).is_some()
+            }
             _ => false,
         };
         if slot_taken {
