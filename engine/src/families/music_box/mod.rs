@@ -18,6 +18,7 @@ pub mod comb;
 pub mod mechanics;
 pub mod movement;
 pub mod tine;
+mod tine_tree;
 pub mod voices;
 
 pub use mechanics::MusicBoxMechanics;

@@ -1,25 +1,33 @@
-//! One tine and the pin that plucks it, as a wave-digital tree at the
-//! sample rate.
+//! One tine, the pin that plucks it and, on a bass tine, its damper, as a
+//! wave-digital tree at the sample rate.
 //!
 //! The root is the Hertzian steel contact of pin and tip (`F = K·x^p`,
 //! p = 1.5, Hunt–Crossley loss). Below it, in series (one force, the
 //! velocities adding): the pin, a velocity source driven at the cylinder's
 //! surface speed (a resistive voltage source in the mobility analogy, its
-//! resistance negligible), and the tine's modes as the pin meets them
-//! ([`crate::instrument::modes_in_series`]). The pin starts the lead's
-//! distance before the tip, meets it and bends it slowly (a fraction of a
-//! second at a music box's speed: the tine follows quasi-statically), and
-//! when the tip has been bent by the lift it slips off the pin's end: the
-//! contact opens at once and the tine rings. At that moment the tine
+//! resistance negligible), and the tip, where the tine's modes
+//! ([`crate::instrument::modes_in_series`]) and, on a bass tine, the damper
+//! meet (in parallel: one velocity, their forces adding). The damper is a
+//! soft, lossy pad (a second contact, `F = K·x·(1 + β·ẋ)`) on a wire the
+//! pin pushes (a second velocity source). Two contacts in one tree: the
+//! tree is a [`crate::wdf::MultiportTree`], its two nonlinear ports solved
+//! jointly.
+//!
+//! A pluck: the pin starts the lead's distance before the tip. On a damped
+//! tine it first lifts the damper's wire (for half the lead), pressing the
+//! pad onto the tip, which stills a tine still ringing; when the pin
+//! reaches the tip it passes the wire, the damper drops away, and the pin
+//! bends the tip slowly (a fraction of a second at a music box's speed: the
+//! tine follows quasi-statically) until the tip slips off the pin's end:
+//! the contact opens at once and the tine rings. At that moment the tine
 //! reports the contact's [`Rebound`], its impulse `∫F dt` the reaction the
 //! cylinder felt.
-//!
-//! The tree is built with room to grow: a damper contact on a bass tine
-//! (the lead engineer's multiport root) joins the same modes.
 
 use crate::instrument::{ContactLog, ModesBranch, PointMode, Rebound, modes_in_series};
-use crate::wdf::description::{series, voltage_source};
-use crate::wdf::{Bct, Element, FeltLaw, LeafId, SourceId, TreeDescription, TreeError};
+use crate::wdf::description::{element, parallel, series, voltage_source};
+use crate::wdf::{Element, FeltLaw, LeafId, PortId, SourceId, TreeDescription, TreeError};
+
+use super::tine_tree::{PIN_CONTACT, TineTree};
 
 /// Internal resistance of the pin's velocity source, s/kg: at a pluck's
 /// tenth of a newton it slows the pin by 0.1 µm/s.
@@ -29,11 +37,37 @@ const PIN_RESISTANCE: f64 = 1e-6;
 /// swing of the tine.
 const GONE_M: f64 = 0.01;
 
+/// The sign of the wire's velocity, in the tree, as the pin pushes it at
+/// the tip: the pad sits on the pin's side and presses the tip the way the
+/// pin will, but its branch hangs across the tip with the opposite
+/// orientation to the pin's.
+const WIRE_TOWARDS_TIP: f64 = -1.0;
+
+/// A bass tine's damper: a pad on a wire that the pin presses onto the tip.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Damper {
+    /// The pad's law on the tine: linear (`p = 1`), with Hunt–Crossley loss.
+    pub pad: FeltLaw,
+    /// How far the pin pushes the pad onto the tip at rest, m.
+    pub press_m: f64,
+}
+
+/// A damper in a tine's tree.
+#[derive(Debug, Clone, Copy)]
+struct DamperPorts {
+    pad: PortId,
+    wire: SourceId,
+    press_m: f64,
+    /// Whether the pad is on its way to the tip or pressing it.
+    engaged: bool,
+}
+
 /// A tine and its pin. Allocates in [`Tine::new`] only.
 #[derive(Debug, Clone)]
 pub struct Tine {
-    tree: Bct,
+    tree: TineTree,
     pin: SourceId,
+    damper: Option<DamperPorts>,
     /// Each kept mode's mass leaf and pickup weight.
     modes: Vec<(LeafId, f64)>,
     /// Each kept mode's spring leaf, its index among the modes it was built
@@ -63,15 +97,16 @@ pub struct Tine {
 impl Tine {
     /// A tine with `modes` (as the pin meets them, each with its clamp
     /// weight), plucked through the contact `law` by a pin that starts
-    /// `lead_m` before the tip and lets go after bending it by `lift_m`.
+    /// `lead_m` before the tip and lets go after bending it by `lift_m`,
+    /// with `damper` if it has one.
     /// It rests once its pickup velocity stays below `silence_threshold`
     /// (m/s) for two periods of its first mode. Modes above 0.45 of
     /// `sample_rate` (Hz) are left out; `None` if none is left.
     pub fn new(
         modes: &[(PointMode, f64)],
         law: FeltLaw,
-        lead_m: f64,
-        lift_m: f64,
+        (lead_m, lift_m): (f64, f64),
+        damper: Option<Damper>,
         sample_rate: f64,
         silence_threshold: f64,
     ) -> Result<Option<Self>, TreeError> {
@@ -82,12 +117,31 @@ impl Tine {
         else {
             return Ok(None);
         };
+        let tip = match damper {
+            Some(damper) => parallel([
+                branch,
+                series([
+                    element("pad", Element::Felt { law: damper.pad }),
+                    voltage_source("wire", PIN_RESISTANCE),
+                ]),
+            ]),
+            None => branch,
+        };
         let description = TreeDescription::new(
-            "contact",
+            PIN_CONTACT,
             Element::Felt { law },
-            series([voltage_source("pin", PIN_RESISTANCE), branch]),
+            series([voltage_source("pin", PIN_RESISTANCE), tip]),
         );
-        let tree = Bct::new(&description, sample_rate)?;
+        let tree = TineTree::new(&description, sample_rate, damper.is_some())?;
+        let damper = match damper {
+            Some(damper) => Some(DamperPorts {
+                pad: tree.port("pad")?,
+                wire: tree.source("wire")?,
+                press_m: damper.press_m,
+                engaged: false,
+            }),
+            None => None,
+        };
         let springs = weights
             .iter()
             .map(|&(n, _)| Ok((tree.leaf(&format!("spring{n}"))?, n, modes[n].1)))
@@ -98,6 +152,7 @@ impl Tine {
             .collect::<Result<_, TreeError>>()?;
         Ok(Some(Self {
             pin: tree.source("pin")?,
+            damper,
             tree,
             modes: mode_leaves,
             springs,
@@ -117,7 +172,9 @@ impl Tine {
     }
 
     /// A pin comes at `speed_m_s` from the lead's distance before the tip;
-    /// a tine still ringing is caught where it is.
+    /// a tine still ringing is caught where it is. On a damped tine the
+    /// pin pushes the damper's wire first: the pad starts as far from the
+    /// tip as it will be pressed past it.
     pub fn pluck(&mut self, speed_m_s: f64) {
         let speed = if speed_m_s.is_finite() {
             speed_m_s.clamp(1e-5, 20.0)
@@ -126,8 +183,13 @@ impl Tine {
         };
         let tip = self.tip_velocity();
         self.tree.set_source(self.pin, speed);
-        if let Some(contact) = self.tree.felt_mut() {
-            contact.set_state(-self.lead_m, speed - tip);
+        self.tree.set_pin(-self.lead_m, speed - tip);
+        if let Some(damper) = self.damper.as_mut() {
+            damper.engaged = true;
+            self.tree.set_source(damper.wire, WIRE_TOWARDS_TIP * speed);
+            if let Some(pad) = self.tree.pad_mut(damper.pad) {
+                pad.set_state(-damper.press_m, speed - tip);
+            }
         }
         self.pin_speed = speed;
         self.pin_travel_m = 0.0;
@@ -136,13 +198,41 @@ impl Tine {
         self.quiet_samples = 0;
     }
 
+    /// The pin passes the damper's wire: the pad drops away from the tip.
+    fn drop_damper(&mut self) {
+        let tip = self.tip_velocity();
+        if let Some(damper) = self.damper.as_mut() {
+            damper.engaged = false;
+            self.tree.set_source(damper.wire, 0.0);
+            if let Some(pad) = self.tree.pad_mut(damper.pad) {
+                pad.set_state(-GONE_M, -tip);
+            }
+        }
+    }
+
+    /// The damper's wire, lifted by the pin for as far as it takes to
+    /// press the pad onto the tip, is then held: the pin slides along it.
+    /// Once the pin has reached the tip and bent it off the pad (which
+    /// presses from the pin's side), the pin passes the wire and the damper
+    /// drops away, touching nothing.
+    fn drive_damper(&mut self) {
+        let travel = self.pin_travel_m;
+        let lead = self.lead_m;
+        if let Some(damper) = self.damper.filter(|d| d.engaged) {
+            if travel >= lead && self.damper_force() == 0.0 && self.contact_force() > 0.0 {
+                self.drop_damper();
+            } else if travel >= 2.0 * damper.press_m {
+                self.tree.set_source(damper.wire, 0.0);
+            }
+        }
+    }
+
     /// The pin leaves: the contact opens at once, far from the tip.
     fn slip_off(&mut self) {
+        self.drop_damper();
         let tip = self.tip_velocity();
         self.tree.set_source(self.pin, 0.0);
-        if let Some(contact) = self.tree.felt_mut() {
-            contact.set_state(-GONE_M, -tip);
-        }
+        self.tree.set_pin(-GONE_M, -tip);
         self.plucking = false;
     }
 
@@ -162,7 +252,14 @@ impl Tine {
 
     /// Force of the pin on the tine, N.
     pub fn contact_force(&self) -> f64 {
-        self.tree.felt().map_or(0.0, |contact| contact.force())
+        self.tree.pin().0
+    }
+
+    /// Force of the damper's pad on the tine, N (zero for a tine without).
+    pub fn damper_force(&self) -> f64 {
+        self.damper
+            .and_then(|damper| self.tree.pad(damper.pad))
+            .map_or(0.0, |pad| pad.force())
     }
 
     /// Force the tine puts on its clamp (the comb's base, the case), N.
@@ -207,8 +304,9 @@ impl Tine {
         }
         if self.plucking {
             self.pin_travel_m += self.pin_speed * self.period_s;
+            self.drive_damper();
             let touching = self.contact.record(self.contact_force());
-            let compression = self.tree.felt().map_or(0.0, |c| c.compression());
+            let compression = self.tree.pin().1;
             let bend = self.pin_travel_m - self.lead_m - compression.max(0.0);
             if touching && bend >= self.lift_m {
                 self.contact.let_go(self.tip_velocity());
@@ -230,9 +328,8 @@ impl Tine {
     pub fn reset(&mut self) {
         self.tree.reset();
         self.tree.set_source(self.pin, 0.0);
-        if let Some(contact) = self.tree.felt_mut() {
-            contact.set_state(-GONE_M, 0.0);
-        }
+        self.tree.set_pin(-GONE_M, 0.0);
+        self.drop_damper();
         self.plucking = false;
         self.sounding = false;
         self.contact.reset();
@@ -260,6 +357,16 @@ impl Tine {
         self.tree.continue_from(&old.tree);
         self.tree
             .set_source(self.pin, if old.plucking { old.pin_speed } else { 0.0 });
+        if let (Some(damper), Some(old_damper)) = (self.damper.as_mut(), old.damper) {
+            damper.engaged = old_damper.engaged;
+            let lifting = old_damper.engaged && old.pin_travel_m < 2.0 * old_damper.press_m;
+            let wire = if lifting {
+                WIRE_TOWARDS_TIP * old.pin_speed
+            } else {
+                0.0
+            };
+            self.tree.set_source(damper.wire, wire);
+        }
         self.pin_speed = old.pin_speed;
         self.pin_travel_m = old.pin_travel_m;
         self.plucking = old.plucking;

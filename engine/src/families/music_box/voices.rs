@@ -8,13 +8,14 @@
 use std::any::Any;
 
 use super::comb::TineDesign;
-use super::tine::Tine;
+use super::tine::{Damper, Tine};
 use crate::families::chiming_clock::body::BodyModes;
 use crate::families::chiming_clock::case::spread_modes;
 use crate::instrument::{MusicBoxSpec, Preset, PresetError, Rebound};
 use crate::rt::{
     CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, mix, stereo_gains, write_bus,
 };
+use crate::wdf::FeltLaw;
 
 /// The comb and the case.
 ///
@@ -69,11 +70,14 @@ impl MusicBoxVoices {
                 .felt(key)
                 .ok_or_else(|| topology_error(format!("key {key}: no pin contact")))?;
             let modes = design.point_modes(at, spec.pickup_position, spec.tine_loss_factor);
+            let damper = (key < spec.damped_below_key)
+                .then(|| damper_of(spec, key, pins.start_gap_m))
+                .transpose()?;
             let tine = Tine::new(
                 &modes,
                 law,
-                pins.start_gap_m,
-                spec.lift_m,
+                (pins.start_gap_m, spec.lift_m),
+                damper,
                 sample_rate,
                 SILENCE_LEVEL / gain,
             )
@@ -233,4 +237,21 @@ impl Voices for MusicBoxVoices {
             .map(|t| u64::from(t.non_finite_resets()))
             .sum()
     }
+}
+
+/// The damper of `key`'s tine: a linear pad with Hunt–Crossley loss,
+/// pressed onto the tip while the pin, `lead_m` before the tip, lifts its
+/// wire for twice the press.
+fn damper_of(spec: &MusicBoxSpec, key: u8, lead_m: f64) -> Result<Damper, SynthError> {
+    if 2.0 * spec.damper_press_m >= lead_m {
+        return Err(topology_error(format!(
+            "key {key}: the damper's press ({} m) must be under half the pins' start gap ({} m)",
+            spec.damper_press_m, lead_m
+        )));
+    }
+    Ok(Damper {
+        pad: FeltLaw::elastic(spec.damper_stiffness_n_per_m, 1.0)
+            .with_hysteresis(spec.damper_hysteresis_s_per_m),
+        press_m: spec.damper_press_m,
+    })
 }

@@ -320,6 +320,7 @@ fields!(MusicBoxSpec {
     case_t60_s: Real, "s", "Time the case's modes take to fade by 60 dB";
     case_modal_mass_kg: Real, "kg", "Mass of each case mode at the comb: less makes the case louder";
     damped_below_key: Key, "", "Tines below this key have a damper";
+    damper_press_m: Real, "m", "How far the pin presses a damper's pad onto its tine: more stills a ringing tine sooner";
     damper_stiffness_n_per_m: Real, "N/m", "Stiffness of a damper's pad";
     damper_hysteresis_s_per_m: Real, "s/m", "Loss of a damper's pad";
 });

@@ -78,13 +78,15 @@ pub struct MusicBoxSpec {
     pub case_t60_s: f64,
     /// Mass of each case mode where the comb is bolted on, kg.
     pub case_modal_mass_kg: f64,
-    /// Tines below this key have a damper (a feather or wire that touches
-    /// the tine just before the next pin comes). Parsed and checked; the
-    /// damper contact is not yet simulated (the lead engineer's multiport
-    /// root will add it to [`crate::families::music_box::tine`]'s tree).
-    /// It touches the tine the pins' `start_gap_m` before the pin comes:
-    /// the distance before the tip at which a pluck begins.
+    /// Tines below this key have a damper (a pad on a wire that the pin
+    /// presses onto the tine's tip just before it plucks). The pin lifts
+    /// the wire from the moment its pluck begins, the pins' `start_gap_m`
+    /// before the tip, until the pad is pressed `damper_press_m` onto the
+    /// tip; the damper drops away when the pin reaches the tip.
     pub damped_below_key: u8,
+    /// How far the pin presses the damper's pad onto a tip at rest, m
+    /// (under half the pins' `start_gap_m`).
+    pub damper_press_m: f64,
     /// Stiffness of the damper's pad on the tine, N/m.
     pub damper_stiffness_n_per_m: f64,
     /// Hunt–Crossley loss of the damper's pad, s/m.
@@ -221,6 +223,13 @@ impl MusicBoxSpec {
             1.0,
             1e7,
             "1 to 1e7 N/m",
+        )?;
+        c.range(
+            "damper_press_m",
+            self.damper_press_m,
+            1e-6,
+            1e-3,
+            "1e-6 to 1e-3 m",
         )?;
         c.range(
             "damper_hysteresis_s_per_m",

@@ -89,6 +89,20 @@ pub(crate) fn solve_joint(
             converged: true,
         };
     }
+    if network.coupling.iter().all(|&m| m == 0.0) {
+        // No port's wave comes back to any port (one port, adapted, at the
+        // root): each element answers the wave it is sent, exactly.
+        for p in 0..k {
+            let a = network.incoming[p];
+            v[p] = laws[p].answer(a, network.resistance[p], v[p]);
+            i[p] = laws[p].current(v[p]).0;
+            t[p] = 2.0 * v[p] - a;
+        }
+        return JointOutcome {
+            steps: 0,
+            converged: true,
+        };
+    }
     let mut f = [0.0; MAX_PORTS];
     let mut slope = [0.0; MAX_PORTS];
     let mut norm = reflection_residual(network, laws, t, v, i, &mut f, &mut slope);

@@ -205,6 +205,16 @@ impl Contact {
         self.force = self.law.force(compression, compression_rate);
     }
 
+    /// Carries on from `old`'s compression, rate and memory with this
+    /// contact's law.
+    pub fn continue_from(&mut self, old: &Contact) {
+        (self.compression, self.compression_rate, self.memory) =
+            (old.compression, old.compression_rate, old.memory);
+        self.force = self
+            .law
+            .force_with_memory(old.compression, old.compression_rate, old.memory);
+    }
+
     /// Compression, m (negative: the gap).
     pub fn compression(&self) -> f64 {
         self.compression

@@ -87,6 +87,9 @@ pub struct MultiportTree {
     rows: Vec<usize>,
     /// `M` over `rows` × (`linear`, then the nonlinear ports), row-major.
     row_matrix: Vec<f64>,
+    /// For each external port, whether a sample computes its outgoing wave
+    /// (it is in `rows` or a nonlinear port).
+    computed: Vec<bool>,
     /// This sample's incoming waves at `linear`, then at the nonlinear ports.
     gathered: Vec<f64>,
     /// Waves into the macro-adaptor at every external port.
@@ -254,7 +257,11 @@ impl MultiportTree {
             .map(|(row, col)| m[(row, col)])
             .collect();
         let externals = m.nrows();
+        let computed = (0..externals)
+            .map(|port| rows.contains(&port) || ports.contains(&port))
+            .collect();
         Ok(Self {
+            computed,
             leaves: LeafBank::new(&elements, &leaf_r),
             delays: (0..topology.unit_delays.len())
                 .map(|j| {
@@ -355,7 +362,7 @@ impl MultiportTree {
 
     /// The wave the adaptor sent to external port `port` at the last sample.
     fn outgoing(&self, port: usize) -> f64 {
-        if self.rows.contains(&port) {
+        if self.computed[port] {
             return self.b[port];
         }
         self.m
@@ -470,6 +477,64 @@ impl MultiportTree {
             *held_up = self.b[*down];
         }
         self.leaves.absorb(&self.b);
+    }
+
+    /// Whether `other` is built from the same flattened tree (the same
+    /// leaves, adaptors, unit delays and nonlinear ports in the same places),
+    /// whatever its values: what [`MultiportTree::continue_from`] needs.
+    pub fn same_structure(&self, other: &MultiportTree) -> bool {
+        self.topology.adaptors.len() == other.topology.adaptors.len()
+            && self.delays.len() == other.delays.len()
+            && self.ports == other.ports
+            && self.leaves.same_layout(&other.leaves)
+            && self
+                .laws
+                .iter()
+                .zip(&other.laws)
+                .all(|(a, b)| std::mem::discriminant(a) == std::mem::discriminant(b))
+    }
+
+    /// Takes over the state of `old`, a tree of the same structure whose
+    /// values may differ: every reactive leaf and nonlinear port carries on
+    /// with the voltage and current it had at the last sample (its waves
+    /// re-expressed at this tree's port resistances), each contact with its
+    /// compression; unit delays keep their waves. Sources are inputs their
+    /// owner sets. Returns false, changing nothing, if the structures differ.
+    ///
+    /// Allocates nothing.
+    pub fn continue_from(&mut self, old: &MultiportTree) -> bool {
+        if !self.same_structure(old) {
+            return false;
+        }
+        for leaf in 0..self.leaves.len() {
+            if self.ports.contains(&leaf) {
+                continue;
+            }
+            let (into, back) = super::bct::rematched(
+                (old.outgoing(leaf), old.t[leaf]),
+                old.leaves.resistance[leaf],
+                self.leaves.resistance[leaf],
+            );
+            (self.b[leaf], self.t[leaf]) = (into, back);
+            if self.leaves.is_reactive(leaf) {
+                // A reactive leaf's state is the wave it received last sample.
+                self.leaves.set_state(leaf, into);
+            }
+        }
+        for (new, old) in self.delays.iter_mut().zip(&old.delays) {
+            (new.2, new.3) = (old.2, old.3);
+        }
+        for p in 0..self.ports.len() {
+            let (v, i, r) = (old.v[p], old.i[p], self.resistance[p]);
+            (self.v[p], self.i[p]) = (v, i);
+            (self.b[self.ports[p]], self.t[self.ports[p]]) = (v + r * i, v - r * i);
+            if let (Some(contact), Some(old_contact)) =
+                (self.laws[p].contact_mut(), old.laws[p].contact())
+            {
+                contact.continue_from(old_contact);
+            }
+        }
+        true
     }
 
     /// Brings every element to rest: reactive leaves, unit delays, contacts
