@@ -7,7 +7,7 @@ Loads the bundle as an instrument, renders C4 and then A4 (velocity 100, held
 of equal temperament: the stretch tuning moves these two by less than a cent)
 and that the dampers silence it again after the key is released (60 dB below
 the note's peak within 1.5 s of note-off, and for the rest of the render).
-Then chooses the chiming clock (the last instrument) and checks that it ticks
+Then chooses the chiming clock and checks that it ticks
 on its own, with no MIDI: clicks at its 0.2 s beat, from its mechanism on the
 worker's own thread. Exits non-zero with one line per failure.
 """
@@ -110,7 +110,13 @@ BEAT_S = 0.2
 def clock_ticks(plugin):
     """Chooses the chiming clock and listens to it tick; returns failures."""
     instrument = plugin.parameters["instrument"]
-    instrument.raw_value = 1.0  # the last choice: the chiming clock
+    # The choice whose name is the clock's, wherever the list puts it.
+    for step in range(101):
+        instrument.raw_value = step / 100
+        if "clock" in instrument.string_value.lower():
+            break
+    else:
+        return [f"clock: no instrument named a clock ({instrument.string_value} last)"]
     # The plugin builds the clock on its background thread when it next
     # processes, and swaps it in at a later block: give it a moment, as a
     # player choosing an instrument would.

@@ -638,7 +638,7 @@ fn the_renderer_and_the_plugin_agree_bit_for_bit() {
     });
 }
 
-/// The chiming clock (the last built-in instrument) plays in a host: its
+/// The chiming clock (a built-in instrument) plays in a host: its
 /// mechanism runs on the worker's own thread (the plugin swaps in a
 /// realtime synthesiser off the audio thread, with allocation checks on),
 /// and it ticks at its 0.2 s beat; its running parameter stops it.
@@ -646,9 +646,15 @@ fn the_renderer_and_the_plugin_agree_bit_for_bit() {
 fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
     with_plugin(|entry| {
         let instrument = parameter_named(entry, "Instrument");
+        // The clock's place among the built-in instruments (a stepped
+        // parameter's plain value is the choice's index).
+        let clock_choice = orchard_engine::families::builtin_presets()
+            .iter()
+            .position(|(name, _)| *name == "chiming-clock")
+            .unwrap() as f64;
         let running = parameter_named(entry, "Clock running");
         let fs = 48_000.0;
-        let clock = [(10, Send::Param(instrument.0, instrument.3))];
+        let clock = [(10, Send::Param(instrument.0, clock_choice))];
         let out = render_script(entry, fs, 480, 4.0, &clock, true);
         let ticks: Vec<f64> =
             orchard_engine::analysis::click_onsets(&out[0][(1.5 * fs) as usize..], fs);
@@ -657,7 +663,7 @@ fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
         assert!((beat - 0.2).abs() < 0.004, "a tick every {beat} s");
 
         let stopped = [
-            (10, Send::Param(instrument.0, instrument.3)),
+            (10, Send::Param(instrument.0, clock_choice)),
             (10, Send::Param(running.0, 0.0)),
         ];
         let out = render_script(entry, fs, 480, 3.0, &stopped, true);

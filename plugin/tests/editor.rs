@@ -395,7 +395,13 @@ fn every_label_unit_and_description_has_its_glyphs() {
     let mut f = open_editor();
     f.harness.run_steps(2);
     let mut texts: Vec<String> = vec!["−".into(), "+".into(), "Dismiss".into()];
-    for name in ["grand-piano", "mallet-bar", "celesta"] {
+    for name in [
+        "grand-piano",
+        "mallet-bar",
+        "chiming-clock",
+        "music-box",
+        "celesta",
+    ] {
         let preset = orchard_engine::instrument::Preset::load(name).unwrap();
         for component in preset.components() {
             texts.push(component.label.clone());

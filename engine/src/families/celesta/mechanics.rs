@@ -211,16 +211,12 @@ impl Mechanics for CelestaAction {
     }
 
     fn continue_motion_from(&mut self, previous: &dyn Mechanics) {
+        // Field by field: cloning `old` would allocate its buffers.
         if let Some(old) = previous.as_any().downcast_ref::<CelestaAction>() {
-            let strikes = std::mem::take(&mut self.strikes);
-            let live = self.live.take();
-            *self = Self {
-                velocity: self.velocity,
-                blow_distance_m: self.blow_distance_m,
-                strikes,
-                live,
-                ..old.clone()
-            };
+            self.down = old.down;
+            self.flying = old.flying;
+            self.lifted = old.lifted;
+            self.sustain = old.sustain;
         }
     }
 

@@ -258,9 +258,8 @@ impl Mechanics for MusicBoxMechanics {
         let Some(old) = previous.as_any().downcast_ref::<Self>() else {
             return;
         };
-        let spec = self.spec.clone();
-        self.movement.retune(&spec, &old.movement);
-        if spec.running == old.spec.running {
+        self.movement.retune(&self.spec, &old.movement);
+        if self.spec.running == old.spec.running {
             self.spec.running = old.spec.running;
         }
         self.pending = old.pending;
