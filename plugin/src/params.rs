@@ -168,13 +168,14 @@ pub struct OrchardParams {
     /// Stereo width of the keyboard, 0 (mono) to 1.
     #[id = "width"]
     pub width: FloatParam,
-    /// A clock's balance swings (on) or is held (off).
+    /// A clock's balance swings, a music box's cylinder turns (on); or they
+    /// are held (off). The id is the clock's, from before music boxes.
     #[id = "clock-running"]
     pub clock_running: BoolParam,
     /// The time a clock's hands are set to, hours after midnight.
     #[id = "clock-time"]
     pub clock_time: FloatParam,
-    /// How far a clock's mainspring is wound, 0 to 1.
+    /// How far a clock's or a music box's mainspring is wound, 0 to 1.
     #[id = "clock-winding"]
     pub clock_winding: FloatParam,
     /// Everything else about the instrument, saved with the parameters.
@@ -360,7 +361,7 @@ impl Default for OrchardParams {
             )
             .with_value_to_string(rounded(3)),
             width: linear("Stereo width", 0.6, 0.0, 1.0, 3),
-            clock_running: BoolParam::new("Clock running", true),
+            clock_running: BoolParam::new("Mechanism running", true),
             clock_time: FloatParam::new(
                 "Clock time",
                 CLOCK_PRESET_TIME_H,
@@ -371,7 +372,7 @@ impl Default for OrchardParams {
             )
             .with_value_to_string(Arc::new(time_of_day))
             .with_string_to_value(Arc::new(parse_time_of_day)),
-            clock_winding: linear("Clock winding", 1.0, 0.0, 1.0, 3),
+            clock_winding: linear("Mechanism winding", 1.0, 0.0, 1.0, 3),
             state: VersionedState {
                 state: Mutex::new(InstrumentState {
                     format: STATE_FORMAT,

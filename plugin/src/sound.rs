@@ -27,12 +27,12 @@ pub fn set_base_preset(preset: Preset) -> bool {
 pub enum Target {
     /// One property path of a component every preset has (`tuning:a4_hz`).
     Path(&'static str),
-    /// Field `field` of every object of kind `kind` (`stiff-strings`,
+    /// Field `field` of every object of the kinds `kinds` (`stiff-strings`,
     /// `felt-hammers`, `soundboard`), on the object itself or on each of its
     /// anchors.
     Field {
-        /// The objects' kind, as a preset names it (`[KIND.NAME]`).
-        kind: &'static str,
+        /// The objects' kinds, as a preset names them (`[KIND.NAME]`).
+        kinds: &'static [&'static str],
         /// The field.
         field: &'static str,
     },
@@ -48,11 +48,11 @@ impl Target {
                 .map(|_| path.to_string())
                 .into_iter()
                 .collect(),
-            Self::Field { kind, field } => {
+            Self::Field { kinds, field } => {
                 let objects: Vec<String> = preset
                     .components()
                     .into_iter()
-                    .filter(|c| c.kind == kind)
+                    .filter(|c| kinds.contains(&c.kind))
                     .map(|c| c.path)
                     .collect();
                 preset
@@ -81,35 +81,35 @@ pub const TARGETS: &[(&str, Target)] = &[
     (
         "hardness",
         Target::Field {
-            kind: "felt-hammers",
+            kinds: &["felt-hammers"],
             field: "felt_stiffness",
         },
     ),
     (
         "brightness",
         Target::Field {
-            kind: "stiff-strings",
+            kinds: &["stiff-strings"],
             field: "loss_b2",
         },
     ),
     (
         "decay",
         Target::Field {
-            kind: "stiff-strings",
+            kinds: &["stiff-strings"],
             field: "loss_b1",
         },
     ),
     (
         "detune",
         Target::Field {
-            kind: "stiff-strings",
+            kinds: &["stiff-strings"],
             field: "detune_cents",
         },
     ),
     (
         "resonance",
         Target::Field {
-            kind: "soundboard",
+            kinds: &["soundboard"],
             field: "body_gain",
         },
     ),
@@ -120,21 +120,21 @@ pub const TARGETS: &[(&str, Target)] = &[
     (
         "clock-running",
         Target::Field {
-            kind: "clock",
+            kinds: &["clock", "music-box"],
             field: "running",
         },
     ),
     (
         "clock-time",
         Target::Field {
-            kind: "clock",
+            kinds: &["clock"],
             field: "time_h",
         },
     ),
     (
         "clock-winding",
         Target::Field {
-            kind: "clock",
+            kinds: &["clock", "music-box"],
             field: "wound",
         },
     ),
@@ -172,11 +172,12 @@ pub struct SoundSettings {
     pub velocity_curve: f32,
     /// 0 to 1 (`output:stereo_width`).
     pub width: f32,
-    /// A clock's balance swings (every clock's `running`).
+    /// A clock's balance swings, a music box's cylinder turns (every
+    /// clock's and music box's `running`).
     pub clock_running: bool,
     /// Hours after midnight a clock's hands are set to (every clock's `time_h`).
     pub clock_time: f32,
-    /// 0 to 1 (every clock's `wound`).
+    /// 0 to 1 (every clock's and music box's `wound`).
     pub clock_winding: f32,
 }
 
@@ -324,7 +325,7 @@ mod tests {
         }
         // A renamed field reaches nothing, and the test above would say so.
         let renamed = Target::Field {
-            kind: "stiff-strings",
+            kinds: &["stiff-strings"],
             field: "detune",
         };
         assert!(renamed.paths(&grand).is_empty());
@@ -380,5 +381,28 @@ mod tests {
         assert_eq!(set.get("clock:running"), Some(0.0));
         assert_eq!(set.get("clock:time_h"), Some(9.5));
         assert_eq!(set.get("clock:wound"), Some(0.25));
+    }
+
+    /// The mechanism parameters stop a music box's cylinder and wind its
+    /// spring as they do a clock's; at their defaults the built-in box's
+    /// cylinder turns, fully wound, as its preset has it.
+    #[test]
+    fn mechanism_parameters_reach_the_music_box() {
+        let box_settings = SoundSettings {
+            instrument: Instrument::named("music-box").unwrap(),
+            ..defaults()
+        };
+        let preset = Preset::load("music-box").unwrap();
+        for path in ["box:running", "box:wound"] {
+            assert_eq!(box_settings.instrument().get(path), preset.get(path));
+        }
+        let set = SoundSettings {
+            clock_running: false,
+            clock_winding: 0.25,
+            ..box_settings
+        }
+        .instrument();
+        assert_eq!(set.get("box:running"), Some(0.0));
+        assert_eq!(set.get("box:wound"), Some(0.25));
     }
 }

@@ -652,7 +652,7 @@ fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
             .iter()
             .position(|(name, _)| *name == "chiming-clock")
             .unwrap() as f64;
-        let running = parameter_named(entry, "Clock running");
+        let running = parameter_named(entry, "Mechanism running");
         let fs = 48_000.0;
         let clock = [(10, Send::Param(instrument.0, clock_choice))];
         let out = render_script(entry, fs, 480, 4.0, &clock, true);
