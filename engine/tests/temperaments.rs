@@ -246,3 +246,71 @@ fn unmapped_keys_are_silent() {
     assert_eq!(level(61), 0.0);
     assert!(level(62) > 1e-3);
 }
+
+/// The scale and mapping travel as text edits (what a plugin's saved state
+/// holds: the files' text, not their paths), read back from JSON; a bad text
+/// is refused with its line, an empty one takes the scale away.
+#[test]
+fn scales_travel_as_text_edits() {
+    use orchard_engine::instrument::PropertyEdit;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tunings/");
+    let read = |name: &str| std::fs::read_to_string(format!("{dir}{name}")).unwrap();
+    let edits = [
+        PropertyEdit::Text {
+            path: "tuning:scale".into(),
+            text: read("19-edo.scl"),
+        },
+        PropertyEdit::Text {
+            path: "tuning:keymap".into(),
+            text: read("19-edo.kbm"),
+        },
+    ];
+    let json = serde_json::to_string(&edits).unwrap();
+    let edits: Vec<PropertyEdit> = serde_json::from_str(&json).unwrap();
+    let mut preset = grand(0.0);
+    for edit in &edits {
+        preset.apply(edit).unwrap();
+    }
+    let expected = 256.0 * 2f64.powf(5.0 / 19.0);
+    assert!(cents(preset.fundamental_hz(65), expected).abs() < 1e-4);
+    // The preset written out and read back keeps the scale.
+    let json = serde_json::to_string(&preset).unwrap();
+    assert_eq!(serde_json::from_str::<Preset>(&json).unwrap(), preset);
+    // A preset file holds the texts in its [tuning], with a temperament by
+    // name and key.
+    let tuning = format!(
+        "[tuning]\ntemperament = \"vallotti\"\ntemperament_key = \"E♭\"\n\
+         scale = '''\n{}'''\nkeymap = '''\n{}'''\n",
+        read("19-edo.scl"),
+        read("19-edo.kbm")
+    );
+    let toml = orchard_engine::instrument::DEFAULT_PRESET_TOML.replacen("[tuning]\n", &tuning, 1);
+    let from_file = Preset::from_toml(&toml).unwrap();
+    assert_eq!(from_file.tuning.temperament, 2);
+    assert_eq!(from_file.tuning.temperament_key, 3);
+    assert_eq!(from_file.tuning.scale, preset.tuning.scale);
+    assert_eq!(from_file.tuning.keymap, preset.tuning.keymap);
+
+    let bad = PropertyEdit::Text {
+        path: "tuning:scale".into(),
+        text: "bad\n2\n3/2\nabc\n".into(),
+    };
+    let error = preset.apply(&bad).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "tuning: scale line 4: expected a ratio like 3/2 or a cents value like 701.955, found 'abc'"
+    );
+    for path in ["tuning:keymap", "tuning:scale"] {
+        let remove = PropertyEdit::Text {
+            path: path.into(),
+            text: String::new(),
+        };
+        preset.apply(&remove).unwrap();
+    }
+    assert_eq!(preset, grand(0.0));
+    let elsewhere = PropertyEdit::Text {
+        path: "tuning:a4_hz".into(),
+        text: "440".into(),
+    };
+    assert!(preset.apply(&elsewhere).is_err());
+}

@@ -30,6 +30,8 @@ pub use temperament::{Temperament, parse_pitch_class, pitch_class_name};
 
 use serde::{Deserialize, Serialize};
 
+use super::PresetError;
+
 /// MIDI key of A4.
 const A4: u8 = 69;
 
@@ -119,6 +121,28 @@ impl StretchedTuning {
             }
         };
         keymap.frequency_hz(scale, key, self.a4_hz / 440.0)
+    }
+
+    /// Sets the text property at `path` (`tuning:scale` or `tuning:keymap`)
+    /// to `text`, a `.scl` or `.kbm` file's, or takes it away if `text` is
+    /// empty; `None` for another path, `Some(Err)` for a text that does not
+    /// parse (one line naming the line).
+    pub fn set_text(&mut self, path: &str, text: &str) -> Option<Result<(), PresetError>> {
+        let empty = text.trim().is_empty();
+        let parsed = match path {
+            "tuning:scale" if empty => {
+                self.scale = None;
+                return Some(Ok(()));
+            }
+            "tuning:keymap" if empty => {
+                self.keymap = None;
+                return Some(Ok(()));
+            }
+            "tuning:scale" => Scale::parse(text, "scale").map(|s| self.scale = Some(s)),
+            "tuning:keymap" => KeyMap::parse(text, "keymap").map(|k| self.keymap = Some(k)),
+            _ => return None,
+        };
+        Some(parsed.map_err(PresetError::Tuning))
     }
 
     /// Whether `key` sounds: every key does but those a scale's keyboard
