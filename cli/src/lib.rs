@@ -134,13 +134,15 @@ pub struct InstrumentArgs {
     /// at the preset's `tuning:a4_hz`; the stretch applies on top.
     #[arg(long, value_name = "NAME[:KEY]")]
     pub temperament: Option<String>,
-    /// Tune the keyboard to a Scala scale file (`.scl`), which replaces the
-    /// temperament. Without --keymap, degree 0 lies on middle C (60) and A4
-    /// (69) sounds at `tuning:a4_hz`, one key a degree (Scala's standard).
+    /// Tune the keyboard to a Scala scale file (`.scl`), or a built-in
+    /// example (`19-edo`), which replaces the temperament. Without --keymap,
+    /// degree 0 lies on middle C (60) and A4 (69) sounds at `tuning:a4_hz`,
+    /// one key a degree (Scala's standard).
     #[arg(long = "tuning", value_name = "FILE.scl")]
     pub scale: Option<std::path::PathBuf>,
     /// Lay the --tuning scale on the keys with a Scala keyboard mapping file
-    /// (`.kbm`): its middle key, reference key and frequency (transposed by
+    /// (`.kbm`), or a built-in example's (`19-edo`: degree 0 on middle C at
+    /// 256 Hz): its middle key, reference key and frequency (transposed by
     /// `tuning:a4_hz` / 440), and pattern; keys it leaves unmapped are silent.
     #[arg(long, value_name = "FILE.kbm", requires = "scale")]
     pub keymap: Option<std::path::PathBuf>,

@@ -2,6 +2,9 @@
 //! the keyboard's tuning chosen on the command line. The scale and mapping
 //! are read into the preset (it holds their text, not their paths), before
 //! any `--set`, so that `--set tuning:a4_hz=…` and the stretch apply on top.
+//! Besides files, `--tuning` and `--keymap` take the names of the examples
+//! under `tunings/`, built in (`19-edo`), as `--preset` takes a built-in
+//! preset's name.
 
 use std::path::Path;
 
@@ -11,8 +14,23 @@ use orchard_engine::instrument::{KeyMap, Preset, Scale, Temperament, parse_pitch
 /// The largest scale or keyboard mapping file read, bytes.
 const MAX_TUNING_FILE_BYTES: u64 = 1 << 20;
 
-/// Reads the text of a tuning file; the error is one line naming it.
-fn read(path: &Path) -> Result<String, String> {
+/// The built-in examples: name, `.scl` text, `.kbm` text.
+const BUILT_IN: [(&str, &str, &str); 1] = [(
+    "19-edo",
+    include_str!("../../tunings/19-edo.scl"),
+    include_str!("../../tunings/19-edo.kbm"),
+)];
+
+/// The text of the tuning file at `path`, or of the built-in example of that
+/// name if no file is there (`keymap`: its `.kbm`, else its `.scl`); the
+/// error is one line naming it.
+fn read(path: &Path, keymap: bool) -> Result<String, String> {
+    if !path.exists() {
+        let name = path.to_str().unwrap_or_default();
+        if let Some((_, scl, kbm)) = BUILT_IN.iter().find(|(n, ..)| *n == name) {
+            return Ok(if keymap { kbm } else { scl }.to_string());
+        }
+    }
     let shown = path.display();
     let size = std::fs::metadata(path)
         .map_err(|e| format!("cannot read {shown}: {e}"))?
@@ -24,6 +42,7 @@ fn read(path: &Path) -> Result<String, String> {
     }
     std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))
 }
+
 
 /// The file name errors quote: the last part of the path, as given.
 fn file_name(path: &Path) -> String {
@@ -60,11 +79,11 @@ pub fn apply(
         preset.tuning.temperament_key = key;
     }
     if let Some(path) = scale {
-        preset.tuning.scale = Some(Scale::parse(&read(path)?, &file_name(path))?);
+        preset.tuning.scale = Some(Scale::parse(&read(path, false)?, &file_name(path))?);
     }
     if let Some(path) = keymap {
         let name = file_name(path);
-        let map = KeyMap::parse(&read(path)?, &name)?;
+        let map = KeyMap::parse(&read(path, true)?, &name)?;
         if let Some(scale) = &preset.tuning.scale {
             map.check(scale, &name)?;
         }

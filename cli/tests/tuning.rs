@@ -45,8 +45,9 @@ fn temperament_flag_tunes_the_keyboard() {
     assert!(cents(f, expected).abs() < 1.0, "E4 at {f} Hz, not {expected}");
 }
 
-/// The example 19-EDO scale with its mapping (degree 0 on middle C at 256 Hz):
-/// key 62 sounds two nineteenths of an octave above 256 Hz.
+/// The example 19-EDO scale with its mapping (degree 0 on middle C at 256 Hz),
+/// from its files or by its built-in name: key 62 sounds two nineteenths of
+/// an octave above 256 Hz.
 #[test]
 fn scala_files_tune_the_keyboard() {
     let (scl, kbm) = (example("19-edo.scl"), example("19-edo.kbm"));
@@ -54,6 +55,9 @@ fn scala_files_tune_the_keyboard() {
     let args = ["--tuning", &scl, "--keymap", &kbm, "--set", "tuning:stretch=0"];
     let f = pitch("19-edo", 62, expected, &args);
     assert!(cents(f, expected).abs() < 1.0, "key 62 at {f} Hz, not {expected}");
+    // The same, built in by name (as the README runs it, from anywhere).
+    let args = ["--tuning", "19-edo", "--keymap", "19-edo", "--set", "tuning:stretch=0"];
+    assert_eq!(pitch("19-edo-built-in", 62, expected, &args), f);
 }
 
 /// A bad pitch line, a bad mapping line and an unknown temperament each stop
