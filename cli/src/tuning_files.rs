@@ -43,11 +43,12 @@ fn read(path: &Path, keymap: bool) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))
 }
 
-
 /// The file name errors quote: the last part of the path, as given.
 fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into())
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    )
 }
 
 /// Reads `NAME[:KEY]` (`vallotti`, `werckmeister-iii:Eb`): the temperament's
@@ -59,8 +60,12 @@ pub fn parse_temperament(text: &str) -> Result<(u32, u32), String> {
         let names: Vec<_> = Temperament::ALL.iter().map(|t| t.name()).collect();
         bad(format!("expected one of {}", names.join(", ")))
     })?;
-    let key = parse_pitch_class(key.trim())
-        .ok_or_else(|| bad(format!("`{}` is not a key such as C, Eb or F#", excerpt(key))))?;
+    let key = parse_pitch_class(key.trim()).ok_or_else(|| {
+        bad(format!(
+            "`{}` is not a key such as C, Eb or F#",
+            excerpt(key)
+        ))
+    })?;
     Ok((temperament.index(), u32::from(key)))
 }
 
@@ -102,8 +107,14 @@ mod tests {
         assert_eq!(parse_temperament("werckmeister-iii:Eb"), Ok((1, 3)));
         assert_eq!(parse_temperament("pythagorean:F♯"), Ok((5, 6)));
         let err = parse_temperament("meantone").unwrap_err();
-        assert!(err.starts_with("--temperament meantone: expected one of equal, "), "{err}");
+        assert!(
+            err.starts_with("--temperament meantone: expected one of equal, "),
+            "{err}"
+        );
         let err = parse_temperament("vallotti:H").unwrap_err();
-        assert_eq!(err, "--temperament vallotti:H: `H` is not a key such as C, Eb or F#");
+        assert_eq!(
+            err,
+            "--temperament vallotti:H: `H` is not a key such as C, Eb or F#"
+        );
     }
 }

@@ -40,9 +40,17 @@ fn pitch(name: &str, key: u8, expected: f64, args: &[&str]) -> f64 {
 #[test]
 fn temperament_flag_tunes_the_keyboard() {
     let expected = 440.0 * 2f64.powf((390.225 - 888.270) / 1200.0);
-    let args = ["--temperament", "werckmeister-iii", "--set", "tuning:stretch=0"];
+    let args = [
+        "--temperament",
+        "werckmeister-iii",
+        "--set",
+        "tuning:stretch=0",
+    ];
     let f = pitch("werckmeister", 64, expected, &args);
-    assert!(cents(f, expected).abs() < 1.0, "E4 at {f} Hz, not {expected}");
+    assert!(
+        cents(f, expected).abs() < 1.0,
+        "E4 at {f} Hz, not {expected}"
+    );
 }
 
 /// The example 19-EDO scale with its mapping (degree 0 on middle C at 256 Hz),
@@ -52,11 +60,28 @@ fn temperament_flag_tunes_the_keyboard() {
 fn scala_files_tune_the_keyboard() {
     let (scl, kbm) = (example("19-edo.scl"), example("19-edo.kbm"));
     let expected = 256.0 * 2f64.powf(2.0 / 19.0);
-    let args = ["--tuning", &scl, "--keymap", &kbm, "--set", "tuning:stretch=0"];
+    let args = [
+        "--tuning",
+        &scl,
+        "--keymap",
+        &kbm,
+        "--set",
+        "tuning:stretch=0",
+    ];
     let f = pitch("19-edo", 62, expected, &args);
-    assert!(cents(f, expected).abs() < 1.0, "key 62 at {f} Hz, not {expected}");
+    assert!(
+        cents(f, expected).abs() < 1.0,
+        "key 62 at {f} Hz, not {expected}"
+    );
     // The same, built in by name (as the README runs it, from anywhere).
-    let args = ["--tuning", "19-edo", "--keymap", "19-edo", "--set", "tuning:stretch=0"];
+    let args = [
+        "--tuning",
+        "19-edo",
+        "--keymap",
+        "19-edo",
+        "--set",
+        "tuning:stretch=0",
+    ];
     assert_eq!(pitch("19-edo-built-in", 62, expected, &args), f);
 }
 
@@ -69,9 +94,18 @@ fn bad_tuning_files_are_named_with_their_line() {
     one_note(&midi, 60, 90, 0, 1);
     let out = dir.join("note.wav");
     let scl = dir.join("tuning.scl");
-    std::fs::write(&scl, "! tuning.scl\n!\nA scale\n 12\n!\n 16/15\n 9/8\n 6/5\nabc\n").unwrap();
+    std::fs::write(
+        &scl,
+        "! tuning.scl\n!\nA scale\n 12\n!\n 16/15\n 9/8\n 6/5\nabc\n",
+    )
+    .unwrap();
     let run = |extra: &[&str]| {
-        let base = ["render", midi.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        let base = [
+            "render",
+            midi.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ];
         orchard(&[&base[..], extra].concat())
     };
     assert_clean_failure(

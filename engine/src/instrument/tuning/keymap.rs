@@ -69,13 +69,18 @@ impl KeyMap {
             let (number, line) = lines.next().ok_or_else(|| {
                 line_error(file, last_line, &format!("the file ends before {what}"))
             })?;
-            Ok((number, line.split_whitespace().next().unwrap_or("").to_string()))
+            Ok((
+                number,
+                line.split_whitespace().next().unwrap_or("").to_string(),
+            ))
         };
         let whole = |(number, word): (usize, String), what: &str, max: usize| {
             word.parse::<usize>()
                 .ok()
                 .filter(|&n| n <= max)
-                .ok_or_else(|| line_error(file, number, &format!("expected {what}, found '{word}'")))
+                .ok_or_else(|| {
+                    line_error(file, number, &format!("expected {what}, found '{word}'"))
+                })
         };
         let key = |line, what: &str| whole(line, what, 127).map(|k| k as u8);
         let size = whole(
@@ -86,11 +91,21 @@ impl KeyMap {
         let first = key(header("the first key")?, "the first MIDI key, 0 to 127")?;
         let last = key(header("the last key")?, "the last MIDI key, 0 to 127")?;
         let middle = key(header("the middle key")?, "the middle MIDI key, 0 to 127")?;
-        let reference = key(header("the reference key")?, "the reference MIDI key, 0 to 127")?;
+        let reference = key(
+            header("the reference key")?,
+            "the reference MIDI key, 0 to 127",
+        )?;
         let (number, word) = header("the reference frequency")?;
-        let reference_hz = word.parse::<f64>().ok().filter(|f| f.is_finite() && *f > 0.0);
+        let reference_hz = word
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite() && *f > 0.0);
         let reference_hz = reference_hz.ok_or_else(|| {
-            line_error(file, number, &format!("expected a frequency in Hz like 440.0, found '{word}'"))
+            line_error(
+                file,
+                number,
+                &format!("expected a frequency in Hz like 440.0, found '{word}'"),
+            )
         })?;
         let octave_degree = whole(
             header("the octave degree")?,
@@ -104,7 +119,11 @@ impl KeyMap {
                 None
             } else {
                 Some(word.parse::<usize>().map_err(|_| {
-                    line_error(file, number, &format!("expected a scale degree or x, found '{word}'"))
+                    line_error(
+                        file,
+                        number,
+                        &format!("expected a scale degree or x, found '{word}'"),
+                    )
                 })?)
             });
         }
@@ -119,7 +138,9 @@ impl KeyMap {
             pattern,
         };
         if map.keys.0 > map.keys.1 {
-            return Err(format!("{file}: the first key {first} lies above the last {last}"));
+            return Err(format!(
+                "{file}: the first key {first} lies above the last {last}"
+            ));
         }
         Ok(map)
     }
@@ -213,7 +234,9 @@ mod tests {
     use super::*;
 
     fn scale_19() -> Scale {
-        let pitches: String = (1..=19).map(|i| format!("{:.6}\n", 1200.0 * f64::from(i) / 19.0)).collect();
+        let pitches: String = (1..=19)
+            .map(|i| format!("{:.6}\n", 1200.0 * f64::from(i) / 19.0))
+            .collect();
         Scale::parse(&format!("19-EDO\n19\n{pitches}"), "19.scl").unwrap()
     }
 
@@ -231,9 +254,12 @@ mod tests {
     #[test]
     fn a_pattern_with_gaps_and_a_formal_octave() {
         // Seven white keys from C play a 7-degree scale; black keys unmapped.
-        let text = "! white.kbm\n12\n0\n127\n60\n69\n440.0\n7\n0\nx\n1\nx\n2\n3\nx\n4\nx\n5\nx\n6\n";
+        let text =
+            "! white.kbm\n12\n0\n127\n60\n69\n440.0\n7\n0\nx\n1\nx\n2\n3\nx\n4\nx\n5\nx\n6\n";
         let map = KeyMap::parse(text, "white.kbm").unwrap();
-        let pitches: String = (1..=7).map(|i| format!("{:.6}\n", 1200.0 * f64::from(i) / 7.0)).collect();
+        let pitches: String = (1..=7)
+            .map(|i| format!("{:.6}\n", 1200.0 * f64::from(i) / 7.0))
+            .collect();
         let scale = Scale::parse(&format!("7-EDO\n7\n{pitches}"), "7.scl").unwrap();
         map.check(&scale, "white.kbm").unwrap();
         assert_eq!(map.frequency_hz(&scale, 61, 1.0), None);
@@ -248,10 +274,22 @@ mod tests {
     #[test]
     fn errors_name_the_file_and_line() {
         let cases = [
-            ("12\n0\n127\n60\n69\nfast\n", "keys.kbm line 6: expected a frequency in Hz like 440.0, found 'fast'"),
-            ("12\n0\n200\n", "keys.kbm line 3: expected the last MIDI key, 0 to 127, found '200'"),
-            ("2\n0\n127\n60\n69\n440\n2\n0\ny\n", "keys.kbm line 9: expected a scale degree or x, found 'y'"),
-            ("! x\n12\n0\n", "keys.kbm line 3: the file ends before the last key"),
+            (
+                "12\n0\n127\n60\n69\nfast\n",
+                "keys.kbm line 6: expected a frequency in Hz like 440.0, found 'fast'",
+            ),
+            (
+                "12\n0\n200\n",
+                "keys.kbm line 3: expected the last MIDI key, 0 to 127, found '200'",
+            ),
+            (
+                "2\n0\n127\n60\n69\n440\n2\n0\ny\n",
+                "keys.kbm line 9: expected a scale degree or x, found 'y'",
+            ),
+            (
+                "! x\n12\n0\n",
+                "keys.kbm line 3: the file ends before the last key",
+            ),
         ];
         for (text, message) in cases {
             assert_eq!(KeyMap::parse(text, "keys.kbm").unwrap_err(), message);

@@ -48,11 +48,19 @@ pub struct StretchedTuning {
     pub stretch: f64,
     /// The temperament, by its index in [`Temperament::ALL`] (0, the default:
     /// equal); in a preset by name, `temperament = "werckmeister-iii"`.
-    #[serde(default, with = "by_name::temperament", skip_serializing_if = "is_zero")]
+    #[serde(
+        default,
+        with = "by_name::temperament",
+        skip_serializing_if = "is_zero"
+    )]
     pub temperament: u32,
     /// The pitch class the temperament is laid from, 0 (C, the default) to 11
     /// (B); in a preset by name, `temperament_key = "E♭"`.
-    #[serde(default, with = "by_name::pitch_class", skip_serializing_if = "is_zero")]
+    #[serde(
+        default,
+        with = "by_name::pitch_class",
+        skip_serializing_if = "is_zero"
+    )]
     pub temperament_key: u32,
     /// A Scala scale, which replaces the temperament; in a preset, the text
     /// of its `.scl` file.

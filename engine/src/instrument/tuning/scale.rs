@@ -43,9 +43,8 @@ pub(super) fn line_error(file: &str, line: usize, what: &str) -> String {
 /// the error says what was found.
 fn parse_pitch(line: &str) -> Result<f64, String> {
     let word = line.split_whitespace().next().unwrap_or("");
-    let expected = || {
-        format!("expected a ratio like 3/2 or a cents value like 701.955, found '{word}'")
-    };
+    let expected =
+        || format!("expected a ratio like 3/2 or a cents value like 701.955, found '{word}'");
     let cents = if word.contains('.') {
         word.parse::<f64>().map_err(|_| expected())?
     } else {
@@ -195,10 +194,22 @@ mod tests {
                 "scale\n2\n3/2\nabc\n",
                 "tuning.scl line 4: expected a ratio like 3/2 or a cents value like 701.955, found 'abc'",
             ),
-            ("scale\ntwelve\n", "tuning.scl line 2: expected the number of pitches, found 'twelve'"),
-            ("scale\n2\n3/2\n", "tuning.scl line 3: the file ends before its 2 pitches (found 1)"),
-            ("scale\n1\n0/2\n", "tuning.scl line 3: a ratio must be positive, found '0/2'"),
-            ("! only a comment\n", "tuning.scl line 1: the file ends before the description"),
+            (
+                "scale\ntwelve\n",
+                "tuning.scl line 2: expected the number of pitches, found 'twelve'",
+            ),
+            (
+                "scale\n2\n3/2\n",
+                "tuning.scl line 3: the file ends before its 2 pitches (found 1)",
+            ),
+            (
+                "scale\n1\n0/2\n",
+                "tuning.scl line 3: a ratio must be positive, found '0/2'",
+            ),
+            (
+                "! only a comment\n",
+                "tuning.scl line 1: the file ends before the description",
+            ),
         ];
         for (text, message) in cases {
             assert_eq!(Scale::parse(text, "tuning.scl").unwrap_err(), message);
