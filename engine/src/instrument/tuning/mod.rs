@@ -241,24 +241,15 @@ pub fn note_name(key: u8) -> String {
 /// from -1 to 9: `C4` (60), `Db4` and `C#4` (61), `A0` (21), `B♭-1` (10).
 /// `None` for anything else or a key outside 0–127.
 pub fn parse_note_name(name: &str) -> Option<u8> {
-    let mut chars = name.chars();
-    let letter = chars.next()?.to_ascii_uppercase();
-    let step = [0, 2, 4, 5, 7, 9, 11]["CDEFGAB".find(letter)?];
-    let rest = chars.as_str();
-    let octave_at = rest
-        .find(|c: char| c == '-' || c.is_ascii_digit())
-        .unwrap_or(rest.len());
-    let (accidentals, octave) = rest.split_at(octave_at);
-    let mut shift = 0i32;
-    for c in accidentals.chars() {
-        shift += match c {
-            '#' | '♯' => 1,
-            'b' | '♭' => -1,
-            _ => return None,
-        };
-    }
+    // The octave starts at the first digit or minus sign after the letter.
+    let octave_at = name
+        .char_indices()
+        .skip(1)
+        .find(|&(_, c)| c == '-' || c.is_ascii_digit())
+        .map_or(name.len(), |(i, _)| i);
+    let (pitch, octave) = name.split_at(octave_at);
     let octave: i32 = octave.parse().ok()?;
-    let key = 12 * (octave + 1) + step + shift;
+    let key = 12 * (octave + 1) + temperament::semitones_from_c(pitch)?;
     u8::try_from(key).ok().filter(|&k| k <= 127)
 }
 

@@ -191,18 +191,25 @@ impl Temperament {
 /// case) and any sharps (`#`, `♯`) or flats (`b`, `♭`): `E♭`, `Eb`, `D#`
 /// are all 3.
 pub fn parse_pitch_class(name: &str) -> Option<u8> {
+    semitones_from_c(name).map(|s| s.rem_euclid(12) as u8)
+}
+
+/// Semitones above C of a letter `A`–`G` (either case) followed by any sharps
+/// (`#`, `♯`) and flats (`b`, `♭`): `Cb` is -1, `B#` 12; `None` for anything
+/// else.
+pub(super) fn semitones_from_c(name: &str) -> Option<i32> {
     let mut chars = name.chars();
     let letter = chars.next()?.to_ascii_uppercase();
     let step = [0, 2, 4, 5, 7, 9, 11][("CDEFGAB".find(letter))?];
-    let mut class: i32 = step;
+    let mut semitones: i32 = step;
     for c in chars {
-        class += match c {
+        semitones += match c {
             '#' | '♯' => 1,
             'b' | '♭' => -1,
             _ => return None,
         };
     }
-    Some(class.rem_euclid(12) as u8)
+    Some(semitones)
 }
 
 /// The name of pitch class `class` (0 C to 11 B), flats for the black keys
