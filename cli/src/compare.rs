@@ -146,6 +146,7 @@ fn equal_tempered_hz(key: u8) -> f64 {
     let equal = StretchedTuning {
         a4_hz: 440.0,
         stretch: 0.0,
+        ..StretchedTuning::default()
     };
     equal.target(key, |_| 0.0)
 }

@@ -29,6 +29,7 @@ pub mod render;
 pub mod riff;
 pub mod score;
 pub mod spectrogram;
+pub mod tuning_files;
 pub mod wav;
 
 use std::path::{Path, PathBuf};
@@ -127,6 +128,24 @@ pub struct InstrumentArgs {
     /// the preset's own seed if not given. The same seed gives the same sound.
     #[arg(long, value_name = "N")]
     pub seed: Option<u32>,
+    /// Tune the keyboard to a historical temperament, laid from KEY (C if
+    /// not given): equal, werckmeister-iii, vallotti, kirnberger-iii,
+    /// quarter-comma-meantone or pythagorean, e.g. `vallotti:Eb`. A4 stays
+    /// at the preset's `tuning:a4_hz`; the stretch applies on top.
+    #[arg(long, value_name = "NAME[:KEY]")]
+    pub temperament: Option<String>,
+    /// Tune the keyboard to a Scala scale file (`.scl`), or a built-in
+    /// example (`19-edo`), which replaces the temperament. Without --keymap,
+    /// degree 0 lies on middle C (60) and A4 (69) sounds at `tuning:a4_hz`,
+    /// one key a degree (Scala's standard).
+    #[arg(long = "tuning", value_name = "FILE.scl")]
+    pub scale: Option<std::path::PathBuf>,
+    /// Lay the --tuning scale on the keys with a Scala keyboard mapping file
+    /// (`.kbm`), or a built-in example's (`19-edo`: degree 0 on middle C at
+    /// 256 Hz): its middle key, reference key and frequency (transposed by
+    /// `tuning:a4_hz` / 440), and pattern; keys it leaves unmapped are silent.
+    #[arg(long, value_name = "FILE.kbm", requires = "scale")]
+    pub keymap: Option<std::path::PathBuf>,
 }
 
 impl InstrumentArgs {
@@ -134,6 +153,12 @@ impl InstrumentArgs {
     /// line naming the preset or the setting.
     pub fn load(&self) -> Result<Preset, String> {
         let mut preset = Preset::load(&self.preset).map_err(|e| e.to_string())?;
+        tuning_files::apply(
+            &mut preset,
+            self.temperament.as_deref(),
+            self.scale.as_deref(),
+            self.keymap.as_deref(),
+        )?;
         overrides::apply(&mut preset, self.seed, &self.settings)?;
         Ok(preset)
     }

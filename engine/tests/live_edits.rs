@@ -160,8 +160,12 @@ impl Effect {
 }
 
 /// The edits a musician makes while holding a chord, by name.
-const EDITS: [(&str, &[(&str, f64)]); 5] = [
+const EDITS: [(&str, &[(&str, f64)]); 6] = [
     ("A4 440 -> 446 Hz", &[("tuning:a4_hz", 446.0)]),
+    (
+        "equal temperament -> Werckmeister III laid from E flat",
+        &[("tuning:temperament", 1.0), ("tuning:temperament_key", 3.0)],
+    ),
     (
         "string loss b1 +1.1/s on every string",
         &[

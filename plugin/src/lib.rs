@@ -14,6 +14,7 @@ pub mod link;
 pub mod output_guard;
 mod params;
 pub mod sound;
+pub mod tuning_choices;
 
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, Ordering};

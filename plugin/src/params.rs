@@ -14,6 +14,7 @@ use orchard_engine::instrument::{Preset, PropertyEdit};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::editor::EditorLayout;
+use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
 
 /// The format of [`InstrumentState`] this build writes. Format 0 is the state
 /// of Orchard 0.1.0, which had only the output level and no instrument state;
@@ -162,6 +163,12 @@ pub struct OrchardParams {
     /// Octave stretch: 0 equal temperament, 1 beatless octaves.
     #[id = "stretch"]
     pub stretch: FloatParam,
+    /// The temperament (`tuning:temperament`).
+    #[id = "temperament"]
+    pub temperament: EnumParam<TemperamentChoice>,
+    /// The key the temperament is laid from (`tuning:temperament_key`).
+    #[id = "temperament-key"]
+    pub temperament_key: EnumParam<TemperamentKey>,
     /// Velocity curve exponent: above 1 more of the range for soft playing.
     #[id = "velocity-curve"]
     pub velocity_curve: FloatParam,
@@ -350,6 +357,8 @@ impl Default for OrchardParams {
             resonance: linear("String resonance", 0.6, 0.0, 2.0, 3),
             a4: linear("A4 tuning", 440.0, 415.0, 466.0, 2).with_unit(" Hz"),
             stretch: linear("Stretch", 1.0, 0.0, 1.0, 3),
+            temperament: EnumParam::new("Temperament", TemperamentChoice::default()),
+            temperament_key: EnumParam::new("Temperament key", TemperamentKey::default()),
             velocity_curve: FloatParam::new(
                 "Velocity curve",
                 1.0,

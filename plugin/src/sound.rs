@@ -9,6 +9,7 @@ use nice_plug::prelude::FloatParam;
 use orchard_engine::instrument::{Preset, PropertyEdit};
 
 use crate::params::{Instrument, OrchardParams};
+use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
 
 /// The preset played in place of the instrument parameter's built-in one, if
 /// chosen (once, before any plugin is created: the standalone's `--preset`).
@@ -115,6 +116,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ),
     ("a4", Target::Path("tuning:a4_hz")),
     ("stretch", Target::Path("tuning:stretch")),
+    ("temperament", Target::Path("tuning:temperament")),
+    ("temperament-key", Target::Path("tuning:temperament_key")),
     ("velocity-curve", Target::Path("velocity:curve")),
     ("width", Target::Path("output:stereo_width")),
     (
@@ -168,6 +171,10 @@ pub struct SoundSettings {
     pub a4: f32,
     /// 0 to 1 (`tuning:stretch`).
     pub stretch: f32,
+    /// The temperament (`tuning:temperament`).
+    pub temperament: TemperamentChoice,
+    /// The key it is laid from (`tuning:temperament_key`).
+    pub temperament_key: TemperamentKey,
     /// Exponent (`velocity:curve`, the action's too).
     pub velocity_curve: f32,
     /// 0 to 1 (`output:stereo_width`).
@@ -203,6 +210,8 @@ impl SoundSettings {
             resonance: value(&params.resonance),
             a4: value(&params.a4),
             stretch: value(&params.stretch),
+            temperament: params.temperament.value(),
+            temperament_key: params.temperament_key.value(),
             velocity_curve: value(&params.velocity_curve),
             width: value(&params.width),
             clock_running: params.clock_running.value(),
@@ -233,6 +242,8 @@ impl SoundSettings {
             "resonance" => Change::To(decimal(self.resonance)),
             "a4" => Change::To(decimal(self.a4)),
             "stretch" => Change::To(decimal(self.stretch)),
+            "temperament" => Change::To(f64::from(self.temperament.0.index())),
+            "temperament-key" => Change::To(f64::from(self.temperament_key.0)),
             "velocity-curve" => Change::To(decimal(self.velocity_curve)),
             "width" => Change::To(decimal(self.width)),
             "clock-running" => Change::To(if self.clock_running { 1.0 } else { 0.0 }),
@@ -404,5 +415,26 @@ mod tests {
         .instrument();
         assert_eq!(set.get("box:running"), Some(0.0));
         assert_eq!(set.get("box:wound"), Some(0.25));
+    }
+
+    /// The temperament and its key reach the tuning: Vallotti laid from E♭
+    /// moves the keys as the engine's temperament does, A4 held.
+    #[test]
+    fn temperament_parameters_reach_the_tuning() {
+        use orchard_engine::instrument::Temperament;
+        let preset = SoundSettings {
+            temperament: TemperamentChoice(Temperament::Vallotti),
+            temperament_key: TemperamentKey(3),
+            ..defaults()
+        }
+        .instrument();
+        assert_eq!(preset.get("tuning:temperament"), Some(2.0));
+        assert_eq!(preset.get("tuning:temperament_key"), Some(3.0));
+        assert_eq!(preset.fundamental_hz(69), 440.0);
+        let grand = Preset::default_grand();
+        let moved = 1200.0 * (preset.fundamental_hz(62) / grand.fundamental_hz(62)).log2();
+        let expected = Temperament::Vallotti.key_offset_cents(62, 3);
+        assert!((moved - expected).abs() < 1e-9, "{moved} {expected}");
+        assert!(expected.abs() > 1.0);
     }
 }

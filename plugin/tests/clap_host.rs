@@ -395,6 +395,8 @@ fn parameters_are_stable_and_every_value_plays() {
             "String resonance",
             "A4 tuning",
             "Stretch",
+            "Temperament",
+            "Temperament key",
             "Velocity curve",
             "Stereo width",
         ] {

@@ -3,9 +3,9 @@
 //! record it as one move.
 
 use egui::{Slider, Ui};
-use nice_plug::prelude::{Enum, Param, ParamSetter};
+use nice_plug::prelude::{Enum, EnumParam, Param, ParamSetter};
 
-use crate::params::{Instrument, OrchardParams};
+use crate::params::OrchardParams;
 
 /// The parameter being dragged, by name, if any: its gesture is open.
 #[derive(Debug, Default)]
@@ -57,28 +57,42 @@ impl Gestures {
     }
 }
 
-/// Draws every host parameter: the instrument as a choice, the rest as sliders.
+/// Draws every host parameter: the instrument, the temperament and its key
+/// as choices, the rest as sliders.
 pub fn show(ui: &mut Ui, setter: &ParamSetter, params: &OrchardParams, gestures: &mut Gestures) {
-    let current = params.instrument.value();
+    choice(ui, setter, &params.instrument, "instrument");
+    for (_, param) in params.sound_params() {
+        gestures.slider(ui, setter, param);
+    }
+    choice(ui, setter, &params.temperament, "temperament");
+    choice(ui, setter, &params.temperament_key, "temperament-key");
+}
+
+/// A labelled drop-down list for the choice `param`; a pick is one host
+/// gesture. `salt` tells it from the other lists.
+fn choice<T: Enum + Copy + PartialEq + 'static>(
+    ui: &mut Ui,
+    setter: &ParamSetter,
+    param: &EnumParam<T>,
+    salt: &str,
+) {
+    let current = param.value();
     ui.horizontal(|ui| {
-        let label = ui.add_sized([150.0, 18.0], egui::Label::new(params.instrument.name()));
-        egui::ComboBox::from_id_salt("instrument")
-            .selected_text(Instrument::variants()[current.to_index()])
+        let label = ui.add_sized([150.0, 18.0], egui::Label::new(param.name()));
+        egui::ComboBox::from_id_salt(salt)
+            .selected_text(T::variants()[current.to_index()])
             .show_ui(ui, |ui| {
-                for (index, name) in Instrument::variants().iter().enumerate() {
-                    let choice = Instrument::from_index(index);
-                    if ui.selectable_label(choice == current, *name).clicked() && choice != current
+                for (index, name) in T::variants().iter().enumerate() {
+                    let picked = T::from_index(index);
+                    if ui.selectable_label(picked == current, *name).clicked() && picked != current
                     {
-                        setter.begin_set_parameter(&params.instrument);
-                        setter.set_parameter(&params.instrument, choice);
-                        setter.end_set_parameter(&params.instrument);
+                        setter.begin_set_parameter(param);
+                        setter.set_parameter(param, picked);
+                        setter.end_set_parameter(param);
                     }
                 }
             })
             .response
             .labelled_by(label.id);
     });
-    for (_, param) in params.sound_params() {
-        gestures.slider(ui, setter, param);
-    }
 }

@@ -184,6 +184,13 @@ pub fn capture(params: &OrchardParams) -> UserPreset {
             .sound_params()
             .into_iter()
             .map(|(id, param)| (id.to_string(), param.unmodulated_plain_value()))
+            .chain([
+                (
+                    TEMPERAMENT.into(),
+                    params.temperament.value().to_index() as f32,
+                ),
+                (KEY.into(), params.temperament_key.value().to_index() as f32),
+            ])
             .collect(),
         edits: params.edits(),
     }
@@ -204,7 +211,8 @@ pub struct Plan {
     /// Every sound parameter's normalized value, in the order of
     /// [`OrchardParams::sound_params`].
     pub normalized: Vec<f32>,
-    /// The sound the plugin builds from them, before the edits.
+    /// The sound the plugin builds from them, before the edits (with the
+    /// temperament and its key).
     pub settings: SoundSettings,
     /// What was skipped.
     pub loaded: Loaded,
@@ -240,7 +248,8 @@ pub fn plan(preset: &UserPreset, params: &OrchardParams) -> Result<Plan, String>
         });
     }
     for id in preset.parameters.keys() {
-        if !params.sound_params().iter().any(|(known, _)| known == id) {
+        let choice = id == TEMPERAMENT || id == KEY;
+        if !choice && !params.sound_params().iter().any(|(known, _)| known == id) {
             loaded.warnings.push(format!(
                 "parameter {}: unknown, skipped",
                 orchard_engine::input::excerpt(id)
@@ -255,6 +264,11 @@ pub fn plan(preset: &UserPreset, params: &OrchardParams) -> Result<Plan, String>
             .find(|((_, known), _)| std::ptr::eq(*known, param))
             .map_or_else(|| param.value(), |(_, &n)| param.preview_plain(n))
     });
+    let settings = SoundSettings {
+        temperament: chosen(preset, TEMPERAMENT, &mut loaded),
+        temperament_key: chosen(preset, KEY, &mut loaded),
+        ..settings
+    };
     // Edits the instrument refuses (unknown paths, values out of range) are
     // kept in the state, so nothing is lost, and reported.
     let mut check = settings.instrument();
@@ -289,8 +303,37 @@ pub fn apply(
         setter.set_parameter_normalized(param, normalized);
         setter.end_set_parameter(param);
     }
+    let (temperament, key) = (plan.settings.temperament, plan.settings.temperament_key);
+    setter.begin_set_parameter(&params.temperament);
+    setter.set_parameter(&params.temperament, temperament);
+    setter.end_set_parameter(&params.temperament);
+    setter.begin_set_parameter(&params.temperament_key);
+    setter.set_parameter(&params.temperament_key, key);
+    setter.end_set_parameter(&params.temperament_key);
     params.set_edits(preset.edits.clone());
     Ok(plan.loaded)
+}
+
+/// The ids under which a user preset keeps the temperament and its key, each
+/// as its choice's index.
+const TEMPERAMENT: &str = "temperament";
+const KEY: &str = "temperament-key";
+
+/// The choice `preset` gives the parameter `id` (an index), or the default
+/// (with a warning in `loaded` if it gives something else).
+fn chosen<T: Enum + Default>(preset: &UserPreset, id: &str, loaded: &mut Loaded) -> T {
+    let Some(&value) = preset.parameters.get(id) else {
+        return T::default();
+    };
+    let index = value as usize;
+    if value.fract() == 0.0 && value >= 0.0 && index < T::variants().len() {
+        T::from_index(index)
+    } else {
+        loaded.warnings.push(format!(
+            "parameter {id}: {value} is not a choice; default used"
+        ));
+        T::default()
+    }
 }
 
 #[cfg(test)]
@@ -324,6 +367,31 @@ mod tests {
         assert_eq!(listed.len(), Instrument::variants().len() + 1);
         assert_eq!(listed.last().unwrap().name(), "Bright _ hall");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The temperament and its key are kept by index and read back; a
+    /// value that is no choice falls back to equal with a warning.
+    #[test]
+    fn the_temperament_is_kept() {
+        use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
+        use orchard_engine::instrument::Temperament;
+        let params = OrchardParams::default();
+        let captured = capture(&params);
+        assert_eq!(captured.parameters.get(TEMPERAMENT), Some(&0.0));
+        let mut preset = captured.clone();
+        preset.parameters.insert(TEMPERAMENT.into(), 4.0);
+        preset.parameters.insert(KEY.into(), 3.0);
+        let plan = plan(&preset, &params).unwrap();
+        assert!(plan.loaded.warnings.is_empty(), "{:?}", plan.loaded);
+        assert_eq!(
+            plan.settings.temperament,
+            TemperamentChoice(Temperament::QuarterCommaMeantone)
+        );
+        assert_eq!(plan.settings.temperament_key, TemperamentKey(3));
+        preset.parameters.insert(TEMPERAMENT.into(), 9.5);
+        let plan = super::plan(&preset, &params).unwrap();
+        assert_eq!(plan.settings.temperament, TemperamentChoice::default());
+        assert_eq!(plan.loaded.warnings.len(), 1);
     }
 
     #[test]

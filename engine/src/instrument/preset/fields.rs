@@ -184,6 +184,9 @@ fields!(StretchedTuning {
     a4_hz: Real, "Hz", "Concert pitch: the frequency of A4's first partial";
     stretch: Real, "",
         "How far octaves stretch to follow the strings' inharmonicity: 0 equal temperament, 1 beatless octaves";
+    temperament: Count, "",
+        "Temperament: 0 equal, 1 Werckmeister III, 2 Vallotti, 3 Kirnberger III, 4 1/4-comma meantone, 5 Pythagorean";
+    temperament_key: Count, "", "The key the temperament is laid from: 0 C, 1 C♯, 2 D … 11 B";
 });
 fields!(Keyboard {
     lowest_key: Key, "", "Lowest MIDI key that plays";

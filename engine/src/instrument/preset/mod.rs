@@ -36,6 +36,7 @@ mod objects;
 mod paths;
 mod properties;
 mod topology;
+mod tuning_check;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -186,6 +187,9 @@ pub enum PresetError {
     Anchors(String),
     /// The objects do not fit together.
     Topology(String),
+    /// The tuning's scale and keyboard mapping do not fit together, or put
+    /// a key out of reach.
+    Tuning(String),
     /// The preset file could not be read, or failed to load (names the file).
     File {
         /// The file.
@@ -226,6 +230,7 @@ impl fmt::Display for PresetError {
             }
             Self::Anchors(message) => write!(f, "preset anchors: {message}"),
             Self::Topology(message) => write!(f, "preset objects: {message}"),
+            Self::Tuning(message) => write!(f, "tuning: {message}"),
             Self::Family(message) => write!(f, "family: {message}"),
             Self::File { path, reason } => write!(f, "{path}: {reason}"),
             Self::Io(message) => write!(f, "cannot read preset: {message}"),
@@ -307,6 +312,7 @@ impl Preset {
         let tuning = root.child("tuning");
         tuning.range("a4_hz", self.tuning.a4_hz, 300.0, 600.0, "300 to 600 Hz")?;
         tuning.range("stretch", self.tuning.stretch, 0.0, 1.0, "0 to 1")?;
+        self.check_temperament(&tuning)?;
         check_velocity(&self.velocity, &root.child("velocity"))?;
         let output = root.child("output");
         output.range(

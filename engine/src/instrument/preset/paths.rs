@@ -28,7 +28,8 @@ use super::{Preset, PresetError};
 /// An edit of one property by path: what an editor sends, and what an undo
 /// history or an automation lane can keep. In JSON:
 /// `{"op":"set","path":"strings/key/61:loss_b1","value":1.2}`,
-/// `{"op":"inherit","path":"strings/key/61:loss_b1"}`.
+/// `{"op":"inherit","path":"strings/key/61:loss_b1"}`,
+/// `{"op":"text","path":"tuning:scale","text":"! 19-edo.scl\n…"}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "lowercase")]
 pub enum PropertyEdit {
@@ -47,13 +48,24 @@ pub enum PropertyEdit {
         /// The property path: `SET/key/KEY:field` or `SET/anchor/KEY:field`.
         path: String,
     },
+    /// Gives a text property its text: the tuning's Scala scale
+    /// (`tuning:scale`, a `.scl` file's text) or keyboard mapping
+    /// (`tuning:keymap`, a `.kbm` file's); an empty text takes it away. The
+    /// edit holds the text itself, so that a saved state does not depend on a
+    /// file that may go.
+    Text {
+        /// The property path: `tuning:scale` or `tuning:keymap`.
+        path: String,
+        /// The file's text; empty to remove it.
+        text: String,
+    },
 }
 
 impl PropertyEdit {
     /// The path of the property it edits.
     pub fn path(&self) -> &str {
         match self {
-            Self::Set { path, .. } | Self::Inherit { path } => path,
+            Self::Set { path, .. } | Self::Inherit { path } | Self::Text { path, .. } => path,
         }
     }
 }
@@ -318,6 +330,9 @@ impl Preset {
             path: path.to_string(),
             reason,
         };
+        if let PropertyEdit::Text { text, .. } = edit {
+            return self.tuning.set_text(path, text).ok_or_else(unknown)?;
+        }
         let (head, name) = path.split_once(':').ok_or_else(unknown)?;
         match (part(self, head).ok_or_else(unknown)?, edit) {
             (Part::Fields(fields), PropertyEdit::Set { value, .. }) => fields
@@ -329,6 +344,7 @@ impl Preset {
                     value: *value,
                     range,
                 }),
+            (Part::Fields(_), PropertyEdit::Text { .. }) => Err(unknown()),
             (Part::Fields(fields), PropertyEdit::Inherit { .. }) => {
                 fields.field(name).ok_or_else(unknown)?;
                 Err(cannot_inherit(
@@ -345,6 +361,7 @@ impl Preset {
                     PropertyEdit::Inherit { .. } => {
                         anchors.inherit(key, name).map_err(cannot_inherit)
                     }
+                    PropertyEdit::Text { .. } => Err(unknown()),
                 }
             }
         }

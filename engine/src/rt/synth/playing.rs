@@ -116,11 +116,13 @@ impl Synth {
     ///
     /// A key whose pitch lies above the host rate's pass band
     /// ([`crate::rt::PASSBAND_EDGE`] of the rate) is not struck: the rate
-    /// cannot carry its sound.
+    /// cannot carry its sound; nor is a key the tuning's scale leaves
+    /// unmapped ([`crate::instrument::StretchedTuning::plays`]).
     pub fn apply(&mut self, event: SynthEvent) {
         match event {
             SynthEvent::AllSoundOff => self.reset(),
-            SynthEvent::NoteOn { key, .. } if !self.can_carry(key) => {}
+            SynthEvent::NoteOn { key, .. }
+                if !self.can_carry(key) || !self.preset.tuning.plays(key) => {}
             other => self.send(ToWorker::Perform(other)),
         }
     }

@@ -1,5 +1,5 @@
-//! Stretched equal temperament: the target frequency of every key's first
-//! partial, following the strings' inharmonicity the way a tuner does.
+//! The tuning of the keyboard: a temperament or a Scala scale, stretched to
+//! follow the strings' inharmonicity the way a tuner does.
 //!
 //! A stiff string's partials lie at `f_n = n·f0·sqrt(1 + B·n²)`, so its second
 //! partial is sharper than twice its first. A tuner sets each octave beatless:
@@ -10,15 +10,35 @@
 //! its semitones), and every other key is tuned by octaves outwards from it,
 //! each octave widened by the stretch property times its beatless widening: 0
 //! gives plain equal temperament, 1 beatless octaves everywhere.
+//!
+//! The chosen temperament ([`Temperament`], laid from `temperament_key`) or
+//! Scala scale ([`Scale`] and [`KeyMap`]) moves each key from equal
+//! temperament by its own cents, and the stretch applies on top: a key's
+//! target is its stretched equal-tempered target moved by those cents. A4
+//! stays at `a4_hz` under every temperament, whatever its key; a scale is
+//! pitched by its keyboard mapping's reference (A4 at 440 Hz by default),
+//! transposed by `a4_hz / 440`. A scale replaces the temperament.
+
+mod by_name;
+mod keymap;
+mod scale;
+mod temperament;
+
+pub use keymap::KeyMap;
+pub use scale::Scale;
+pub use temperament::{Temperament, parse_pitch_class, pitch_class_name};
 
 use serde::{Deserialize, Serialize};
+
+use super::PresetError;
 
 /// MIDI key of A4.
 const A4: u8 = 69;
 
-/// The tuning of the keyboard: the reference pitch and how far octaves follow the
-/// strings' inharmonicity (a preset's `[tuning]`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// The tuning of the keyboard: the reference pitch, the temperament or scale,
+/// and how far octaves follow the strings' inharmonicity (a preset's
+/// `[tuning]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StretchedTuning {
     /// Frequency of A4's first partial, Hz.
@@ -26,6 +46,35 @@ pub struct StretchedTuning {
     /// 0: equal temperament; 1 (the default): every octave beatless on partials 2:1.
     #[serde(default = "full_stretch")]
     pub stretch: f64,
+    /// The temperament, by its index in [`Temperament::ALL`] (0, the default:
+    /// equal); in a preset by name, `temperament = "werckmeister-iii"`.
+    #[serde(
+        default,
+        with = "by_name::temperament",
+        skip_serializing_if = "is_zero"
+    )]
+    pub temperament: u32,
+    /// The pitch class the temperament is laid from, 0 (C, the default) to 11
+    /// (B); in a preset by name, `temperament_key = "E♭"`.
+    #[serde(
+        default,
+        with = "by_name::pitch_class",
+        skip_serializing_if = "is_zero"
+    )]
+    pub temperament_key: u32,
+    /// A Scala scale, which replaces the temperament; in a preset, the text
+    /// of its `.scl` file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<Scale>,
+    /// How the scale lies on the keys; `None`: Scala's standard linear
+    /// mapping ([`KeyMap::default`]). In a preset, the text of its `.kbm`
+    /// file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keymap: Option<KeyMap>,
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
 }
 
 fn full_stretch() -> f64 {
@@ -37,6 +86,10 @@ impl Default for StretchedTuning {
         Self {
             a4_hz: 440.0,
             stretch: 1.0,
+            temperament: 0,
+            temperament_key: 0,
+            scale: None,
+            keymap: None,
         }
     }
 }
@@ -58,6 +111,69 @@ pub fn octave_widening_on_partials_cents(b_low: f64, b_up: f64, m: u32) -> f64 {
 }
 
 impl StretchedTuning {
+    /// The chosen temperament (equal for an index past the last).
+    pub fn temperament(&self) -> Temperament {
+        Temperament::from_index(self.temperament).unwrap_or(Temperament::Equal)
+    }
+
+    /// The frequency (Hz) the scale gives `key` before the stretch; `None`
+    /// without a scale or for a key the mapping leaves unmapped.
+    fn scale_hz(&self, key: u8) -> Option<f64> {
+        let scale = self.scale.as_ref()?;
+        let standard;
+        let keymap = match &self.keymap {
+            Some(keymap) => keymap,
+            None => {
+                standard = KeyMap::default();
+                &standard
+            }
+        };
+        keymap.frequency_hz(scale, key, self.a4_hz / 440.0)
+    }
+
+    /// Sets the text property at `path` (`tuning:scale` or `tuning:keymap`)
+    /// to `text`, a `.scl` or `.kbm` file's, or takes it away if `text` is
+    /// empty; `None` for another path, `Some(Err)` for a text that does not
+    /// parse (one line naming the line).
+    pub fn set_text(&mut self, path: &str, text: &str) -> Option<Result<(), PresetError>> {
+        let empty = text.trim().is_empty();
+        let parsed = match path {
+            "tuning:scale" if empty => {
+                self.scale = None;
+                return Some(Ok(()));
+            }
+            "tuning:keymap" if empty => {
+                self.keymap = None;
+                return Some(Ok(()));
+            }
+            "tuning:scale" => Scale::parse(text, "scale").map(|s| self.scale = Some(s)),
+            "tuning:keymap" => KeyMap::parse(text, "keymap").map(|k| self.keymap = Some(k)),
+            _ => return None,
+        };
+        Some(parsed.map_err(PresetError::Tuning))
+    }
+
+    /// Whether `key` sounds: every key does but those a scale's keyboard
+    /// mapping leaves unmapped (`x`, or outside its first and last keys),
+    /// which are silent.
+    pub fn plays(&self, key: u8) -> bool {
+        self.scale.is_none() || self.scale_hz(key).is_some()
+    }
+
+    /// How far `key`'s unstretched pitch lies from equal temperament with A4
+    /// at `a4_hz`, cents: the temperament's or the scale's departure (0 for
+    /// an unmapped key).
+    pub fn offset_cents(&self, key: u8) -> f64 {
+        if self.scale.is_some() {
+            let equal = self.a4_hz * 2f64.powf((f64::from(key) - f64::from(A4)) / 12.0);
+            return self
+                .scale_hz(key)
+                .map_or(0.0, |hz| 1200.0 * (hz / equal).log2());
+        }
+        let tonic = (self.temperament_key % 12) as u8;
+        self.temperament().key_offset_cents(key, tonic)
+    }
+
     /// First-partial target frequencies (Hz) of keys `lowest..=highest`, given
     /// the inharmonicity `inharmonicity(key)` of each key's strings.
     ///
@@ -94,7 +210,8 @@ impl StretchedTuning {
         // Within the temperament octave the widening of A3–A4 is shared evenly
         // among its semitones.
         let spread = -widening(A4 - 12, 1) * f64::from(A4 - k) / 12.0;
-        let semitones = f64::from(k) - f64::from(A4) + spread / 100.0;
+        // The temperament's or scale's own cents (exactly 0 in equal temperament).
+        let semitones = f64::from(k) - f64::from(A4) + (spread + self.offset_cents(key)) / 100.0;
         self.a4_hz * 2f64.powf(semitones / 12.0) * octaves
     }
 }
@@ -124,24 +241,15 @@ pub fn note_name(key: u8) -> String {
 /// from -1 to 9: `C4` (60), `Db4` and `C#4` (61), `A0` (21), `B♭-1` (10).
 /// `None` for anything else or a key outside 0–127.
 pub fn parse_note_name(name: &str) -> Option<u8> {
-    let mut chars = name.chars();
-    let letter = chars.next()?.to_ascii_uppercase();
-    let step = [0, 2, 4, 5, 7, 9, 11]["CDEFGAB".find(letter)?];
-    let rest = chars.as_str();
-    let octave_at = rest
-        .find(|c: char| c == '-' || c.is_ascii_digit())
-        .unwrap_or(rest.len());
-    let (accidentals, octave) = rest.split_at(octave_at);
-    let mut shift = 0i32;
-    for c in accidentals.chars() {
-        shift += match c {
-            '#' | '♯' => 1,
-            'b' | '♭' => -1,
-            _ => return None,
-        };
-    }
+    // The octave starts at the first digit or minus sign after the letter.
+    let octave_at = name
+        .char_indices()
+        .skip(1)
+        .find(|&(_, c)| c == '-' || c.is_ascii_digit())
+        .map_or(name.len(), |(i, _)| i);
+    let (pitch, octave) = name.split_at(octave_at);
     let octave: i32 = octave.parse().ok()?;
-    let key = 12 * (octave + 1) + step + shift;
+    let key = 12 * (octave + 1) + temperament::semitones_from_c(pitch)?;
     u8::try_from(key).ok().filter(|&k| k <= 127)
 }
 
@@ -197,6 +305,7 @@ mod tests {
         let tuning = StretchedTuning {
             a4_hz: 442.0,
             stretch: 0.0,
+            ..StretchedTuning::default()
         };
         let targets = tuning.targets(21, 108, reference_b);
         for (i, f) in targets.iter().enumerate() {
