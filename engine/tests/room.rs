@@ -3,7 +3,7 @@
 //! within 10 %), its late reverb is as dense as noise by Abel and Huang's
 //! measure, its first reflection arrives when the floor's image source
 //! says, its reverb is as loud as Sabine's critical distance makes it, it
-//! plays without allocating, a live edit retunes it, and a room at mix 0 is
+//! plays without allocating, a reset silences it, a live edit retunes it, and a room at mix 0 is
 //! no room at all: the output is bit for bit the dry instrument's.
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
@@ -126,7 +126,7 @@ fn the_reverb_is_as_loud_as_the_critical_distance_makes_it() {
     }
 }
 
-/// The grand with `edits`, four notes struck and held for a second, in
+/// `preset` with four notes struck and held for a second, in
 /// blocks under `assert_no_alloc`.
 fn play(preset: &Preset) -> [Vec<f32>; 2] {
     let mut synth = Synth::new(preset, FS).unwrap();
@@ -157,7 +157,7 @@ fn a_room_at_mix_0_is_no_room_and_the_room_plays_without_allocating() {
 }
 
 #[test]
-fn a_room_rings_on_after_the_instrument_and_a_live_edit_retunes_it() {
+fn a_reset_silences_the_room_and_a_live_edit_retunes_it() {
     let mut preset = Preset::load("mallet-bar").unwrap();
     preset.set("room:mix", 0.5).unwrap();
     let mut synth = Synth::new(&preset, FS).unwrap();
