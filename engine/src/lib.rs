@@ -15,6 +15,8 @@
 //!   [`rt::Mechanics`]).
 //! - [`families`]: the instrument families (grand piano, mallets and bars) and
 //!   the registry of them.
+//! - [`room`]: the room the instrument is heard in (early reflections, late
+//!   reverb, the dry/room mix), after every family's output.
 //! - [`analysis`]: measurements on rendered audio (pitch, level).
 //! - [`props`]: the one property system: paths, declarations, the property
 //!   tree, what can be probed.
@@ -31,6 +33,7 @@ pub mod mech;
 pub mod props;
 pub mod random;
 pub mod resonators;
+pub mod room;
 pub mod rt;
 pub mod wdf;
 

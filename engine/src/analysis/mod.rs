@@ -2,7 +2,9 @@
 //! off a recording. The note measurements (onset, partials and inharmonicity,
 //! two-stage decay, brightness) are those `orchard analyze --note` and
 //! `orchard compare` report, so tests can hold the engine to the same numbers;
-//! a mechanism's clicks are found by [`click_onsets`].
+//! a mechanism's clicks are found by [`click_onsets`], and a room's
+//! reverberation time and echo density by [`schroeder_t60`] and
+//! [`echo_density`].
 
 mod centroid;
 mod clicks;
@@ -12,6 +14,7 @@ mod level;
 mod onset;
 mod partials;
 mod pitch;
+mod reverb;
 mod spectrum;
 mod stft;
 
@@ -29,5 +32,6 @@ pub use partials::{
     note_partials,
 };
 pub use pitch::{HIGHEST_F0_HZ, LOWEST_F0_HZ, estimate_f0};
+pub use reverb::{echo_density, schroeder_t60};
 pub use spectrum::{amplitude_at, peak_frequency};
 pub use stft::{Spectrogram, spectrogram};

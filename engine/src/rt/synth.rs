@@ -25,6 +25,7 @@ use super::view::{MIDI_KEYS, MeterView, Views};
 use super::voices::{CHUNK, SynthError, Voices, check_sample_rate};
 use super::worker::CONTROL_RATE_HZ;
 use crate::instrument::Preset;
+use crate::room::Room;
 
 mod handover;
 mod inspect;
@@ -68,6 +69,8 @@ pub struct Counters {
 /// the worker's steps, which run inside `process`.
 pub struct Synth {
     voices: Box<dyn Voices>,
+    /// The room the output is heard in, at the host's rate; none: dry.
+    room: Option<Box<Room>>,
     preset: Preset,
     /// Its family's name: a live install needs the same family.
     family: &'static str,
@@ -137,7 +140,8 @@ impl Synth {
     /// Allocates: every voice, the worker and the queues.
     pub fn lock_step(preset: &Preset, sample_rate: f64, latency: u64) -> Result<Self, SynthError> {
         let rates = Rates::for_host(sample_rate)?;
-        let (parts, host) = Parts::new(preset, rates.internal(), latency * rates.factor)?;
+        let (parts, host) =
+            Parts::new(preset, rates.internal(), rates.host, latency * rates.factor)?;
         let period = (rates.internal() / CONTROL_RATE_HZ).round().max(1.0) as u64;
         Ok(Self::assemble(
             parts,
@@ -162,7 +166,7 @@ impl Synth {
                 .stall
                 .map(|(after, pause)| (after * rates.factor, pause)),
         };
-        let (parts, host) = Parts::new(preset, rates.internal(), internal.latency)?;
+        let (parts, host) = Parts::new(preset, rates.internal(), rates.host, internal.latency)?;
         Ok(Self::assemble(
             parts,
             rates,
@@ -205,6 +209,7 @@ impl Synth {
         let (meters, meters_view) = triple_buffer(MeterView::default());
         Self {
             voices: parts.voices,
+            room: parts.room,
             preset: parts.preset,
             family: parts.family,
             sample_rate: rates.host,

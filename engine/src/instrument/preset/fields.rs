@@ -10,6 +10,7 @@ use super::objects::{
     StringAnchor, StringSet, UNRELAXING_FELT,
 };
 use super::properties::ValueKind;
+use super::room_spec::RoomSpec;
 use super::topology::{StrikeAnchor, StrikeSpec};
 use super::{Keyboard, OutputSpec};
 use crate::instrument::StretchedTuning;
@@ -203,6 +204,14 @@ fields!(OutputSpec {
         "Output level per newton of bridge force (for bars: per m/s at the pickup)";
     stereo_width: Real, "",
         "How widely the keyboard spreads across the stereo field: 0 mono, 1 lowest key hard left";
+});
+fields!(RoomSpec {
+    mix: Real, "", "How much of the room is heard: 0 dry (the room off), 1 the room alone";
+    t60_s: Real, "s", "Time the room's reverb takes to fade by 60 dB";
+    width_m: Real, "m", "Width of the room, left to right as the listener faces the instrument";
+    depth_m: Real, "m", "Depth of the room, from the instrument's wall to the back wall";
+    height_m: Real, "m", "Height of the room";
+    absorption: Real, "", "Energy the walls absorb at each reflection: more makes the early reflections weaker";
 });
 fields!(StringSet {
     pairs_from_key: Key, "", "Lowest key with two strings; the keys below have one";

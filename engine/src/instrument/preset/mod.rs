@@ -35,6 +35,7 @@ mod music_box_spec;
 mod objects;
 mod paths;
 mod properties;
+mod room_spec;
 mod topology;
 mod tuning_check;
 
@@ -54,6 +55,7 @@ pub use objects::{
 };
 pub use paths::PropertyEdit;
 pub use properties::{ComponentInfo, PropertyInfo, ValueKind};
+pub use room_spec::RoomSpec;
 pub use topology::{Resonators, StrikeAnchor, StrikeSpec, Topology};
 
 use super::StretchedTuning;
@@ -88,6 +90,10 @@ pub struct Preset {
     pub velocity: VelocityCurve,
     /// From bridge force to audio.
     pub output: OutputSpec,
+    /// The room it is heard in; none: heard dry. Setting a `room:` property
+    /// of a preset without one gives it the [`RoomSpec::default`] room first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<RoomSpec>,
     /// Stiff strings, by name.
     #[serde(
         rename = "stiff-strings",
@@ -323,6 +329,11 @@ impl Preset {
             "1e-6 to 10 per N",
         )?;
         output.range("stereo_width", self.output.stereo_width, 0.0, 1.0, "0 to 1")?;
+        // Without a room the default's ranges are recorded (and pass), for
+        // the editor to offer.
+        self.room
+            .unwrap_or_default()
+            .validate(&root.child("room"))?;
         let keyboard = root.child("keyboard");
         let lowest_key = f64::from(self.keyboard.lowest_key);
         let highest_key = f64::from(self.keyboard.highest_key);

@@ -4,6 +4,7 @@
 //! ```text
 //! path       = component ":" field
 //! component  = "tuning" | "keyboard" | "velocity" | "output"
+//!            | "room"                (a preset without one gets the default)
 //!            | NAME                  an object's own fields (`strings`, `action`)
 //!            | "strike"              (no fields of its own)
 //!            | SET "/anchor/" KEY    the anchor at KEY, which must exist
@@ -215,6 +216,7 @@ fn own_fields<'a>(preset: &'a mut Preset, head: &str) -> Option<&'a mut dyn Fiel
         "keyboard" => return Some(&mut preset.keyboard),
         "velocity" => return Some(&mut preset.velocity),
         "output" => return Some(&mut preset.output),
+        "room" => return Some(preset.room.get_or_insert_with(Default::default)),
         "strike" => return Some(preset.strikes.first_mut()?),
         _ => {}
     }
@@ -266,7 +268,7 @@ fn named_as_edited(error: PresetError, edit: &PropertyEdit) -> PresetError {
 pub(super) struct Top {
     /// Its path.
     pub path: String,
-    /// Its kind: `tuning`, `keyboard`, `velocity`, `output`, an object's kind,
+    /// Its kind: `tuning`, `keyboard`, `velocity`, `output`, `room`, an object's kind,
     /// or `strike`.
     pub kind: &'static str,
 }
@@ -376,13 +378,17 @@ impl Preset {
     }
 
     /// The components at the top of the preset's tree, in display order:
-    /// tuning, keyboard, velocity, output, the objects (strings, hammers,
+    /// tuning, keyboard, velocity, output, the room (if the preset has one), the objects (strings, hammers,
     /// bars, dampers, action, soundboard) and the strike.
     pub(super) fn top_components(&self) -> Vec<Top> {
-        let settings = ["tuning", "keyboard", "velocity", "output"].map(|kind| Top {
-            path: kind.to_string(),
-            kind,
-        });
+        let room = self.room.is_some().then_some("room");
+        let settings = ["tuning", "keyboard", "velocity", "output"]
+            .into_iter()
+            .chain(room)
+            .map(|kind| Top {
+                path: kind.to_string(),
+                kind,
+            });
         let objects = self.objects_in_order().map(|(name, object)| Top {
             path: name.clone(),
             kind: object.kind(),

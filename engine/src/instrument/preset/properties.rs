@@ -199,6 +199,7 @@ impl Preset {
             ("keyboard", _) => "Keyboard".into(),
             ("velocity", _) => "Velocity".into(),
             ("output", _) => "Output".into(),
+            ("room", _) => "Room".into(),
             ("strike", Some(strike)) => format!("Strike: {} on {}", strike.hammers, strike.target),
             _ => path.to_string(),
         }

@@ -3,15 +3,18 @@
 
 use rtrb::{Consumer, Producer};
 
-use super::parts::build;
+use super::parts::{build, build_room};
 use crate::families::family_of;
 use crate::instrument::Preset;
+use crate::room::Room;
 use crate::rt::voices::{SynthError, Voices};
 use crate::rt::worker::Worker;
 
 /// A new instrument's audio side, prepared off the audio thread.
 pub(super) struct Prepared {
     pub voices: Box<dyn Voices>,
+    /// Its room, at the host's rate; none when it is heard dry.
+    pub room: Option<Box<Room>>,
     pub preset: Preset,
     /// Its family's name: a live install needs the same family.
     pub family: &'static str,
@@ -27,6 +30,8 @@ pub(super) struct Prepared {
 /// ones come back here to be freed ([`InstrumentLoader::collect`]).
 pub struct InstrumentLoader {
     pub(super) sample_rate: f64,
+    /// The host's rate, Hz: the room's.
+    pub(super) host_sample_rate: f64,
     pub(super) latency: u64,
     pub(super) instruments: Producer<Box<Prepared>>,
     pub(super) workers: Producer<Box<Worker>>,
@@ -89,6 +94,7 @@ impl InstrumentLoader {
         }
         let prepared = Box::new(Prepared {
             voices,
+            room: build_room(preset, self.host_sample_rate),
             preset: preset.clone(),
             family: family.name(),
             live,

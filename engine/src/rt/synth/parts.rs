@@ -6,6 +6,7 @@ use rtrb::{Consumer, Producer, RingBuffer};
 use super::loader::{InstrumentLoader, Prepared};
 use crate::families::family_of;
 use crate::instrument::Preset;
+use crate::room::Room;
 use crate::rt::family::Family;
 use crate::rt::ops::{Operation, Stamped, ToWorker};
 use crate::rt::triple_buffer::{Subscriber, triple_buffer};
@@ -23,6 +24,7 @@ const SWITCHES_IN_FLIGHT: usize = 8;
 /// Everything a synthesiser is made of but its link to the worker.
 pub(super) struct Parts {
     pub voices: Box<dyn Voices>,
+    pub room: Option<Box<Room>>,
     pub preset: Preset,
     pub family: &'static str,
     pub mechanics: Subscriber<MechanicsView>,
@@ -36,9 +38,13 @@ pub(super) struct Parts {
 impl Parts {
     /// The voices and worker of `preset`, and every queue between them, the
     /// loader and the editor.
+    ///
+    /// The voices and the worker run at `sample_rate` (Hz), the room at the
+    /// host's `host_sample_rate`.
     pub fn new(
         preset: &Preset,
         sample_rate: f64,
+        host_sample_rate: f64,
         latency: u64,
     ) -> Result<(Self, WorkerHost), SynthError> {
         let family = family_of(preset)?;
@@ -60,6 +66,7 @@ impl Parts {
         };
         let parts = Self {
             voices,
+            room: build_room(preset, host_sample_rate),
             preset: preset.clone(),
             family: family.name(),
             mechanics,
@@ -69,6 +76,7 @@ impl Parts {
             replaced,
             loader: InstrumentLoader {
                 sample_rate,
+                host_sample_rate,
                 latency,
                 instruments: instruments_in,
                 workers,
@@ -93,4 +101,11 @@ pub(super) fn build(
     let voices = family.voices(preset, sample_rate)?;
     let worker = Box::new(Worker::new(family.mechanics(preset), sample_rate, latency));
     Ok((voices, worker))
+}
+
+/// `preset`'s room at `sample_rate` (Hz), if it is heard (`room:mix` above
+/// 0).
+pub(super) fn build_room(preset: &Preset, sample_rate: f64) -> Option<Box<Room>> {
+    let spec = preset.room.filter(|room| room.is_on())?;
+    Some(Box::new(Room::new(&spec, sample_rate)))
 }
