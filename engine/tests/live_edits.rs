@@ -163,10 +163,6 @@ impl Effect {
 const EDITS: [(&str, &[(&str, f64)]); 6] = [
     ("A4 440 -> 446 Hz", &[("tuning:a4_hz", 446.0)]),
     (
-        "equal temperament -> Werckmeister III laid from E flat",
-        &[("tuning:temperament", 1.0), ("tuning:temperament_key", 3.0)],
-    ),
-    (
         "string loss b1 +1.1/s on every string",
         &[
             ("strings/anchor/21:loss_b1", 1.25),
@@ -184,6 +180,10 @@ const EDITS: [(&str, &[(&str, f64)]); 6] = [
     (
         "felt stiffness x4",
         &[("hammers/anchor/60:felt_stiffness", 1.8e11)],
+    ),
+    (
+        "equal temperament -> Werckmeister III laid from E flat",
+        &[("tuning:temperament", 1.0), ("tuning:temperament_key", 3.0)],
     ),
 ];
 
