@@ -44,3 +44,11 @@ impl LiveProperties {
         }
     }
 }
+
+/// The field `path` (`NAME:field`) names on the object called `name`; `None`
+/// for another object's path or a path without a field.
+pub fn field_of<'p>(name: &str, path: &'p str) -> Option<&'p str> {
+    path.split_once(':')
+        .filter(|&(object, _)| object == name)
+        .map(|(_, field)| field)
+}

@@ -23,7 +23,7 @@ pub mod music_box;
 mod thrown;
 
 pub use governed_wheel::GovernedWheel;
-pub use live_properties::LiveProperties;
+pub use live_properties::{LiveProperties, field_of};
 pub use thrown::ThrownStrikers;
 
 use std::sync::RwLock;

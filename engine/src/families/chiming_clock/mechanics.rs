@@ -7,7 +7,7 @@
 use super::movement::Movement;
 use super::trains::{FallingHammer, PinTrain};
 use super::westminster;
-use crate::families::{LiveProperties, ThrownStrikers};
+use crate::families::{LiveProperties, ThrownStrikers, field_of};
 use crate::instrument::{ClockSpec, Preset, Rebound};
 use crate::mech::mechanism::BRACKET_MOVEMENT_TOML;
 use crate::mech::{Model, ModelState, StepAdjustment};
@@ -314,11 +314,7 @@ impl Model for ClockMechanics {
 
 impl PropertyAccess for ClockMechanics {
     fn property(&self, path: &str) -> Option<f64> {
-        let (name, field) = path.split_once(':')?;
-        if name != self.name {
-            return None;
-        }
-        Some(match field {
+        Some(match field_of(&self.name, path)? {
             "running" => f64::from(u8::from(self.movement.is_running())),
             "time_h" => self.movement.dial_time_s() / 3600.0,
             "wound" => self.movement.wound(),
@@ -330,12 +326,11 @@ impl PropertyAccess for ClockMechanics {
     }
 
     fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        let unknown = || PropertyError::UnknownPath(path.to_string());
-        let (name, field) = path.split_once(':').ok_or_else(unknown)?;
-        if name != self.name || !self.apply_live(field, value) {
-            return Err(unknown());
+        if field_of(&self.name, path).is_some_and(|field| self.apply_live(field, value)) {
+            Ok(())
+        } else {
+            Err(PropertyError::UnknownPath(path.to_string()))
         }
-        Ok(())
     }
 }
 

@@ -6,7 +6,7 @@
 //! directly.
 
 use super::movement::Movement;
-use crate::families::LiveProperties;
+use crate::families::{LiveProperties, field_of};
 use crate::instrument::{MusicBoxSpec, Preset, Rebound, VelocityCurve};
 use crate::mech::{Model, ModelState, StepAdjustment};
 use crate::props::{PropertyAccess, PropertyError, PropertyTree};
@@ -182,11 +182,7 @@ impl Model for MusicBoxMechanics {
 
 impl PropertyAccess for MusicBoxMechanics {
     fn property(&self, path: &str) -> Option<f64> {
-        let (name, field) = path.split_once(':')?;
-        if name != self.name {
-            return None;
-        }
-        Some(match field {
+        Some(match field_of(&self.name, path)? {
             "running" => f64::from(u8::from(self.spec.running)),
             "wound" => self.movement.wound(),
             "cylinder_angle_rad" => self.movement.angle_rad(),
@@ -196,12 +192,11 @@ impl PropertyAccess for MusicBoxMechanics {
     }
 
     fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        let unknown = || PropertyError::UnknownPath(path.to_string());
-        let (name, field) = path.split_once(':').ok_or_else(unknown)?;
-        if name != self.name || !self.apply_live(field, value) {
-            return Err(unknown());
+        if field_of(&self.name, path).is_some_and(|field| self.apply_live(field, value)) {
+            Ok(())
+        } else {
+            Err(PropertyError::UnknownPath(path.to_string()))
         }
-        Ok(())
     }
 }
 

@@ -80,8 +80,6 @@ pub struct MultiportTree {
     incoming: Vec<f64>,
     /// `M_NN`, `K × K`, row-major.
     coupling: Vec<f64>,
-    /// `Z`, `K × K`, row-major.
-    impedance: Vec<f64>,
     /// External ports whose outgoing wave a sample needs (reactive leaves and
     /// unit delays).
     rows: Vec<usize>,
@@ -140,15 +138,13 @@ impl MultiportTree {
         // the resistance each port sees.
         let unit = vec![1.0; nonlinear.len()];
         let first = Self::reduce(description, &nonlinear, &unit, sample_rate)?;
-        let k = first.ports.len();
-        let seen: Vec<f64> = (1..k).map(|p| first.impedance[p * k + p]).collect();
-        let mut tree = if seen.iter().all(|r| r.is_finite() && *r > 0.0) {
+        let seen = first.1[1..].to_vec();
+        let (mut tree, seen) = if seen.iter().all(|r| r.is_finite() && *r > 0.0) {
             Self::reduce(description, &nonlinear, &seen, sample_rate)?
         } else {
             first
         };
-        for p in 0..k {
-            let z = tree.impedance[p * k + p];
+        for (p, &z) in seen.iter().enumerate() {
             if !(z.is_finite() && z >= 0.0) {
                 let name = tree.port_name(p).to_string();
                 return Err(TreeError::Indeterminate(format!(
@@ -167,13 +163,14 @@ impl MultiportTree {
     }
 
     /// The tree with the nonlinear leaves stood in for by resistors of
-    /// `stand_in` Ω, reduced to its open-circuit map and impedance matrix.
+    /// `stand_in` Ω, reduced to its open-circuit map, with the resistance
+    /// each nonlinear port sees (the diagonal of `Z`).
     fn reduce(
         description: &TreeDescription,
         nonlinear: &[Named],
         stand_in: &[f64],
         sample_rate: f64,
-    ) -> Result<Self, TreeError> {
+    ) -> Result<(Self, Vec<f64>), TreeError> {
         let standing = TreeDescription {
             root: description.root.clone(),
             tree: stand_in_for(&description.tree, nonlinear, stand_in),
@@ -260,7 +257,8 @@ impl MultiportTree {
         let computed = (0..externals)
             .map(|port| rows.contains(&port) || ports.contains(&port))
             .collect();
-        Ok(Self {
+        let seen = (0..k).map(|p| z[(p, p)]).collect();
+        let tree = Self {
             computed,
             leaves: LeafBank::new(&elements, &leaf_r),
             delays: (0..topology.unit_delays.len())
@@ -273,7 +271,6 @@ impl MultiportTree {
             open_circuit: row_major(&e),
             incoming: row_major(&m_nl),
             coupling: row_major(&m_nn),
-            impedance: row_major(&z),
             gathered: vec![0.0; columns.len()],
             row_matrix,
             rows,
@@ -288,7 +285,8 @@ impl MultiportTree {
             i: [0.0; MAX_PORTS],
             last: JointOutcome::default(),
             most_steps: 0,
-        })
+        };
+        Ok((tree, seen))
     }
 
     fn port_name(&self, p: usize) -> &str {
@@ -404,11 +402,6 @@ impl MultiportTree {
     /// built or reset.
     pub fn most_steps(&self) -> u32 {
         self.most_steps
-    }
-
-    /// The impedance matrix `Z` the nonlinear ports see, row-major.
-    pub fn impedance(&self) -> &[f64] {
-        &self.impedance
     }
 
     /// Evaluates one sample.
