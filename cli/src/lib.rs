@@ -17,7 +17,6 @@ pub mod destination;
 pub mod interrupt;
 pub mod level;
 pub mod limiter;
-pub mod midi_file;
 pub mod note;
 pub mod outputs;
 pub mod overrides;
@@ -27,10 +26,17 @@ pub mod probe;
 pub mod ranged;
 pub mod render;
 pub mod riff;
-pub mod score;
 pub mod spectrogram;
-pub mod tuning_files;
 pub mod wav;
+
+/// Standard MIDI Files to scores (in the engine: the standalone app reads
+/// them too).
+pub use orchard_engine::midi as midi_file;
+/// Performances as timed events in seconds (in the engine, with the MIDI files).
+pub use orchard_engine::midi as score;
+/// `--temperament`, `--tuning` and `--keymap` (in the engine: the standalone
+/// app takes them too).
+pub use orchard_engine::instrument::tuning_files;
 
 use std::path::{Path, PathBuf};
 

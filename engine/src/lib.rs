@@ -18,6 +18,7 @@
 //! - [`room`]: the room the instrument is heard in (early reflections, late
 //!   reverb, the dry/room mix), after every family's output.
 //! - [`analysis`]: measurements on rendered audio (pitch, level).
+//! - [`midi`]: Standard MIDI Files read and written, performances in seconds.
 //! - [`props`]: the one property system: paths, declarations, the property
 //!   tree, what can be probed.
 //! - [`mech`]: the mechanical scheduler (models, agents, mechanisms, long-term
@@ -30,6 +31,7 @@ pub mod families;
 pub mod input;
 pub mod instrument;
 pub mod mech;
+pub mod midi;
 pub mod props;
 pub mod random;
 pub mod resonators;

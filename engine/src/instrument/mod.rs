@@ -27,6 +27,7 @@ pub use preset::{
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};
+pub use tuning::files as tuning_files;
 pub use tuning::{
     KeyMap, Scale, StretchedTuning, Temperament, note_name, octave_widening_cents, parse_note_name,
     parse_pitch_class, pitch_class_name,

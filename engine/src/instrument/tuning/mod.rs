@@ -20,6 +20,7 @@
 //! transposed by `a4_hz / 440`. A scale replaces the temperament.
 
 mod by_name;
+pub mod files;
 mod keymap;
 mod scale;
 mod temperament;

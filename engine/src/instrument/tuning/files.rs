@@ -8,8 +8,8 @@
 
 use std::path::Path;
 
-use orchard_engine::input::name as excerpt;
-use orchard_engine::instrument::{KeyMap, Preset, Scale, Temperament, parse_pitch_class};
+use crate::input::name as excerpt;
+use crate::instrument::{KeyMap, Preset, Scale, Temperament, parse_pitch_class};
 
 /// The largest scale or keyboard mapping file read, bytes.
 const MAX_TUNING_FILE_BYTES: u64 = 1 << 20;
@@ -17,8 +17,8 @@ const MAX_TUNING_FILE_BYTES: u64 = 1 << 20;
 /// The built-in examples: name, `.scl` text, `.kbm` text.
 const BUILT_IN: [(&str, &str, &str); 1] = [(
     "19-edo",
-    include_str!("../../tunings/19-edo.scl"),
-    include_str!("../../tunings/19-edo.kbm"),
+    include_str!("../../../../tunings/19-edo.scl"),
+    include_str!("../../../../tunings/19-edo.kbm"),
 )];
 
 /// The text of the tuning file at `path`, or of the built-in example of that

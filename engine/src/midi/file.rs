@@ -1,9 +1,11 @@
-//! Standard MIDI Files to scores.
+//! Standard MIDI Files to scores: what `orchard render` plays and the
+//! standalone app's player plays.
 
 use std::path::Path;
 
-use midly::{Format, MetaMessage, MidiMessage, Smf, Timing, TrackEventKind};
-use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, SynthEvent};
+use midly::{Format, MetaMessage, Smf, Timing, TrackEventKind};
+
+use crate::rt::SynthEvent;
 
 use super::score::{Score, ScoreEvent};
 
@@ -19,7 +21,7 @@ enum Item {
 
 /// Reads `path` and turns it into a score. Errors are one line for the user.
 pub fn read(path: &Path) -> Result<Score, String> {
-    let bytes = orchard_engine::input::read_capped(path, MAX_MIDI_BYTES)
+    let bytes = crate::input::read_capped(path, MAX_MIDI_BYTES)
         .map_err(|e| format!("cannot read MIDI file {}: {e}", path.display()))?;
     parse(&bytes).map_err(|e| format!("{} is not a valid Standard MIDI File: {e}", path.display()))
 }
@@ -102,31 +104,9 @@ fn track_items(track: &[midly::TrackEvent<'_>]) -> Vec<(u64, Item)> {
         tick += u64::from(event.delta.as_int());
         let item = match event.kind {
             TrackEventKind::Meta(MetaMessage::Tempo(us)) => Item::Tempo(us.as_int().max(1)),
-            TrackEventKind::Midi { message, .. } => match message {
-                MidiMessage::NoteOn { key, vel } if vel.as_int() > 0 => {
-                    Item::Play(SynthEvent::NoteOn {
-                        key: key.as_int(),
-                        velocity: f32::from(vel.as_int()) / 127.0,
-                    })
-                }
-                MidiMessage::NoteOn { key, .. } => Item::Play(SynthEvent::NoteOff {
-                    key: key.as_int(),
-                    velocity: DEFAULT_RELEASE_VELOCITY,
-                }),
-                MidiMessage::NoteOff { key, vel } => Item::Play(SynthEvent::NoteOff {
-                    key: key.as_int(),
-                    velocity: f32::from(vel.as_int()) / 127.0,
-                }),
-                MidiMessage::Controller { controller, value } => {
-                    match SynthEvent::from_controller(
-                        controller.as_int(),
-                        f32::from(value.as_int()) / 127.0,
-                    ) {
-                        Some(event) => Item::Play(event),
-                        None => continue,
-                    }
-                }
-                _ => continue,
+            TrackEventKind::Midi { message, .. } => match super::message::event_of(message) {
+                Some(event) => Item::Play(event),
+                None => continue,
             },
             _ => continue,
         };
@@ -170,7 +150,7 @@ fn to_seconds(
 mod tests {
     use super::*;
     use midly::num::{u4, u7, u15, u24, u28};
-    use midly::{Header, TrackEvent};
+    use midly::{Header, MidiMessage, TrackEvent};
 
     fn ev(delta: u32, kind: TrackEventKind<'static>) -> TrackEvent<'static> {
         TrackEvent {

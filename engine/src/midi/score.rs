@@ -1,7 +1,7 @@
 //! A performance as timed synthesiser events, in seconds: what a MIDI file or
 //! the demo holds before a sample rate is chosen.
 
-use orchard_engine::rt::{self, SynthEvent};
+use crate::rt::{self, SynthEvent};
 
 /// One event at a time in seconds from the start.
 #[derive(Debug, Clone, Copy, PartialEq)]
