@@ -14,6 +14,7 @@ pub mod link;
 pub mod output_guard;
 mod params;
 pub mod sound;
+pub mod standalone;
 pub mod tuning_choices;
 
 use std::num::NonZeroU32;
@@ -53,6 +54,9 @@ pub struct Orchard {
     /// The version of the instrument state built last (see
     /// [`VersionedState::version`]).
     built_state: u64,
+    /// The standalone app's recorder and MIDI file player (`None` in
+    /// plugin hosts: see [`standalone`]).
+    standalone: Option<standalone::StandaloneAudio>,
 }
 
 impl Orchard {
@@ -68,8 +72,10 @@ impl Orchard {
 impl Default for Orchard {
     fn default() -> Self {
         let (editor_link, audio_link) = link::link();
+        let params = Arc::new(OrchardParams::default());
+        let standalone = standalone::session().and_then(|session| session.attach(&params));
         Self {
-            params: Arc::new(OrchardParams::default()),
+            params,
             synth: None,
             host: None,
             swap: None,
@@ -80,6 +86,7 @@ impl Default for Orchard {
             link: Arc::new(editor_link),
             audio_link,
             built_state: 0,
+            standalone,
         }
     }
 }
@@ -337,6 +344,13 @@ impl Plugin for Orchard {
                 self.synth = Some(Box::new(synth));
                 self.built = Some(settings);
                 self.built_state = self.params.state.version();
+                let rate = buffer_config.sample_rate.round() as u32;
+                if let Some(audio) = self.standalone.as_mut() {
+                    audio.tap.set_sample_rate(rate);
+                }
+                if let Some(session) = standalone::session() {
+                    session.transport.activated(rate);
+                }
                 true
             }
             Err(error) => {
@@ -417,12 +431,25 @@ impl Plugin for Orchard {
                 realtime: synth.is_realtime(),
             });
         }
-        // Notes from the on-screen keyboard play at the start of the block.
+        // Notes from the on-screen keyboard play at the start of the block;
+        // in the standalone app the MIDI file's notes join them, and the
+        // recorder hears every event that reaches the synthesiser.
         let audio_link = &mut self.audio_link;
         let on_screen = std::iter::from_fn(|| audio_link.next_note())
             .map(|event| TimedEvent { offset: 0, event });
         let from_host = std::iter::from_fn(|| context.next_event()).filter_map(|e| synth_event(&e));
-        synth.process_events(left, right, on_screen.chain(from_host));
+        let played = on_screen.chain(from_host);
+        match self.standalone.as_mut() {
+            Some(standalone::StandaloneAudio { tap, player }) => {
+                player.prepare(left.len());
+                tap.begin_block();
+                let from_file = player.events().iter().copied();
+                let events = standalone::player::merge_by_offset(played, from_file)
+                    .inspect(|timed| tap.event(timed.offset, timed.event));
+                synth.process_events(left, right, events);
+            }
+            None => synth.process_events(left, right, played),
+        }
 
         let level = &self.params.output_level.smoothed;
         for (l, r) in left.iter_mut().zip(right.iter_mut()) {
@@ -437,6 +464,9 @@ impl Plugin for Orchard {
         output_guard::guard(left);
         output_guard::guard(right);
         self.audio_link.send_scope(&self.link, left, right);
+        if let Some(audio) = self.standalone.as_mut() {
+            audio.tap.samples(left, right);
+        }
         if synth.is_active() {
             ProcessStatus::KeepAlive
         } else {
