@@ -355,3 +355,133 @@ pub fn merge_by_offset(
         (None, _) => b.next(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use orchard_engine::midi::{Score as Seconds, ScoreEvent};
+
+    use super::*;
+
+    const RATE: u32 = 1000;
+
+    fn on(key: u8) -> SynthEvent {
+        SynthEvent::NoteOn { key, velocity: 0.5 }
+    }
+
+    fn off(key: u8) -> SynthEvent {
+        SynthEvent::NoteOff { key, velocity: 0.5 }
+    }
+
+    /// A transport and player with `events` (seconds, event) loaded at
+    /// 1 kHz (one sample a millisecond).
+    fn loaded(events: &[(f64, SynthEvent)], end_s: f64) -> (Transport, FilePlayer) {
+        let (transport, mut player) = player();
+        let score = Seconds::new(
+            events
+                .iter()
+                .map(|&(time_s, event)| ScoreEvent { time_s, event })
+                .collect(),
+            end_s,
+        );
+        *transport.file.lock().unwrap() = Some(("test.mid".into(), score));
+        transport.activated(RATE);
+        player.prepare(0);
+        (transport, player)
+    }
+
+    /// Plays blocks of `sizes` frames; every event with its sample from the
+    /// start of this run. Nothing allocates.
+    fn run(player: &mut FilePlayer, sizes: &[usize]) -> Vec<(u64, SynthEvent)> {
+        let mut heard = Vec::with_capacity(64);
+        let mut start = 0u64;
+        for &frames in sizes {
+            nice_assert_no_alloc::assert_no_alloc(|| {
+                player.prepare(frames);
+                for e in player.events() {
+                    heard.push((start + e.offset as u64, e.event));
+                }
+            });
+            start += frames as u64;
+        }
+        heard
+    }
+
+    #[test]
+    fn events_land_on_their_samples_whatever_the_blocks() {
+        let events = [
+            (0.0, on(60)),
+            (0.099, off(60)),
+            (0.100, on(62)),
+            (0.2555, SynthEvent::Sustain(1.0)),
+            (0.300, off(62)),
+        ];
+        let expected: Vec<(u64, SynthEvent)> = events
+            .iter()
+            .map(|&(t, e)| ((t * f64::from(RATE)).round() as u64, e))
+            .collect();
+        for sizes in [vec![64; 8], vec![1000], vec![7, 93, 1, 99, 300]] {
+            let (transport, mut player) = loaded(&events, 0.4);
+            transport.play();
+            let mut heard = run(&mut player, &sizes);
+            // The end of the file lets go of the sustain pedal, at the end
+            // of the block that reaches it.
+            let release = heard.pop().unwrap();
+            assert_eq!(release.1, SynthEvent::Sustain(0.0));
+            assert!(release.0 >= 400, "{release:?}");
+            assert_eq!(heard, expected, "blocks of {sizes:?}");
+            assert!(!transport.is_playing());
+        }
+    }
+
+    #[test]
+    fn pause_and_stop_let_go_and_play_goes_on_from_the_position() {
+        let events = [
+            (0.010, on(60)),
+            (0.010, SynthEvent::Sustain(1.0)),
+            (0.020, on(64)),
+            (0.500, off(60)),
+            (0.500, off(64)),
+        ];
+        let (transport, mut player) = loaded(&events, 1.0);
+        transport.play();
+        assert_eq!(run(&mut player, &[32]).len(), 3);
+        assert_eq!(transport.position_s(), (0.032, 1.0));
+        transport.pause();
+        // Every key and the pedal go up at the start of the next block.
+        let released = run(&mut player, &[32]);
+        let expected_release = [
+            (0, off(60)),
+            (0, off(64)),
+            (0, SynthEvent::Sustain(0.0)),
+        ];
+        assert_eq!(released, expected_release);
+        // Paused: the position holds.
+        assert!(run(&mut player, &[100]).is_empty());
+        assert_eq!(transport.position_s().0, 0.032);
+        transport.play();
+        // Goes on from 32 ms: the next events are the note-offs at 500 ms,
+        // 468 frames into this run.
+        let after = run(&mut player, &[600]);
+        assert_eq!(after, [(468, off(60)), (468, off(64))]);
+        // Stop goes back to the start; play plays the first note again.
+        transport.stop();
+        assert!(run(&mut player, &[5]).is_empty());
+        assert_eq!(transport.position_s().0, 0.0);
+        transport.play();
+        assert_eq!(run(&mut player, &[15]), [(10, on(60)), (10, SynthEvent::Sustain(1.0))]);
+    }
+
+    #[test]
+    fn merged_events_come_in_offset_order() {
+        let at = |offset, key| TimedEvent {
+            offset,
+            event: on(key),
+        };
+        let a = [at(0, 1), at(5, 2), at(5, 3), at(9, 4)];
+        let b = [at(0, 10), at(3, 11), at(5, 12), at(20, 13)];
+        let merged: Vec<usize> = merge_by_offset(a.into_iter(), b.into_iter())
+            .map(|e| e.offset)
+            .collect();
+        assert_eq!(merged, [0, 0, 3, 5, 5, 5, 9, 20]);
+    }
+}
