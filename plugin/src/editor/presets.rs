@@ -319,6 +319,16 @@ pub fn apply(
 const TEMPERAMENT: &str = "temperament";
 const KEY: &str = "temperament-key";
 
+/// Gives `preset` the temperament of index `temperament` (see
+/// [`orchard_engine::instrument::Temperament::index`]) laid from `key` (a
+/// pitch class, 0 C to 11 B): the standalone app's `--temperament`.
+pub fn set_temperament(preset: &mut UserPreset, temperament: u32, key: u32) {
+    preset
+        .parameters
+        .insert(TEMPERAMENT.into(), temperament as f32);
+    preset.parameters.insert(KEY.into(), key as f32);
+}
+
 /// The choice `preset` gives the parameter `id` (an index), or the default
 /// (with a warning in `loaded` if it gives something else).
 fn chosen<T: Enum + Default>(preset: &UserPreset, id: &str, loaded: &mut Loaded) -> T {
