@@ -15,8 +15,15 @@ fail() {
 
 # A JACK server name nobody uses: "no JACK server" even where one is running.
 export JACK_DEFAULT_SERVER="orchard-ci-no-server-$$"
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+out=$(mktemp) err=$(mktemp) state=$(mktemp -d)
+trap 'rm -rf "$out" "$err" "$state"' EXIT
+# The state kept between runs goes to a file of the test's own, a new one
+# for each run (a run saves its devices, which would choose the next's).
+runs=0
+fresh_state() {
+  runs=$((runs + 1))
+  export ORCHARD_STANDALONE_STATE="$state/run-$runs.json"
+}
 
 # expect_one_line NAME PATTERN ARGS...: the app exits 1 within 20 s with exactly one
 # line on stderr that matches PATTERN, nothing on stdout, and no panic.
@@ -24,6 +31,7 @@ expect_one_line() {
   local name=$1 pattern=$2
   shift 2
   local status=0
+  fresh_state
   timeout -k 5 20 "$app" "$@" >"$out" 2>"$err" </dev/null || status=$?
   local lines
   lines=$(wc -l <"$err")
@@ -48,7 +56,8 @@ expect_one_line() {
 # --help documents every option.
 if help=$(timeout 20 "$app" --help); then
   for option in --backend --preset --midi-input --output-device --sample-rate \
-    --period-size --buffer-size --verbose jack alsa; do
+    --period-size --buffer-size --verbose --record --play --temperament --tuning \
+    --keymap jack alsa; do
     grep -q -- "$option" <<<"$help" || fail "--help does not mention $option"
   done
   echo "ok: --help lists every option"
@@ -58,9 +67,24 @@ fi
 
 expect_one_line "--backend jack without a JACK server" "no audio device" --backend jack
 expect_one_line "unknown preset" "no preset" --preset no-such-preset --backend dummy
+expect_one_line "unknown temperament" "--temperament meantone: expected one of" \
+  --temperament meantone --backend dummy
+expect_one_line "missing scale file" "cannot read no-such.scl" --tuning no-such.scl --backend dummy
+expect_one_line "missing MIDI file" "cannot read MIDI file no-such.mid" --play no-such.mid \
+  --backend dummy
+printf '{"format": 1, "devices": [' >"$state/corrupt.json"
+ORCHARD_STANDALONE_STATE="$state/corrupt.json" timeout -k 5 20 "$app" --backend jack \
+  >"$out" 2>"$err" </dev/null || true
+if grep -q "warning: the saved state .* cannot be read" "$err" && [ -f "$state/corrupt.json.bak" ]; then
+  echo "ok: a corrupt state file: one warning, kept as .bak"
+else
+  fail "a corrupt state file: no warning or no .bak"
+  sed 's/^/  | /' "$err" | head -20
+fi
 
 # The dummy backend needs no device: the chosen preset loads, the app runs, and
 # Ctrl-C (SIGINT) ends it with status 0.
+fresh_state
 "$app" --backend dummy --preset mallet-bar >"$out" 2>"$err" </dev/null &
 pid=$!
 sleep 3
