@@ -29,14 +29,14 @@ pub mod riff;
 pub mod spectrogram;
 pub mod wav;
 
+/// `--temperament`, `--tuning` and `--keymap` (in the engine: the standalone
+/// app takes them too).
+pub use orchard_engine::instrument::tuning_files;
 /// Standard MIDI Files to scores (in the engine: the standalone app reads
 /// them too).
 pub use orchard_engine::midi as midi_file;
 /// Performances as timed events in seconds (in the engine, with the MIDI files).
 pub use orchard_engine::midi as score;
-/// `--temperament`, `--tuning` and `--keymap` (in the engine: the standalone
-/// app takes them too).
-pub use orchard_engine::instrument::tuning_files;
 
 use std::path::{Path, PathBuf};
 

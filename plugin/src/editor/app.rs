@@ -18,6 +18,7 @@ use super::keyboard::{Keyboard, Keys};
 use super::layout::ZOOM_RANGE;
 use super::meters::{self, Scope};
 use super::session::EditSession;
+use super::standalone_bar::StandaloneBar;
 use super::tree::{Navigation, PROBES};
 use super::{fonts, mechanism, probes, properties};
 use crate::link::EditorLink;
@@ -46,6 +47,8 @@ pub struct EditorApp {
     /// Whether the fonts are installed in the window's egui context.
     fonts_installed: bool,
     clockwork: ClockworkView,
+    /// The File menu and transport (drawn only in the standalone app).
+    standalone: StandaloneBar,
 }
 
 impl EditorApp {
@@ -64,6 +67,7 @@ impl EditorApp {
             meters: MeterView::default(),
             fonts_installed: false,
             clockwork: ClockworkView::default(),
+            standalone: StandaloneBar::default(),
         }
     }
 
@@ -94,6 +98,9 @@ impl EditorApp {
         self.read_engine();
         self.session.refresh();
         self.shortcuts(ui);
+        if let Some(session) = crate::standalone::session() {
+            Panel::top("standalone").show(ui, |ui| self.standalone.show(ui, session));
+        }
         Panel::top("top").show(ui, |ui| self.top_bar(ui, setter));
         Panel::bottom("keys").show(ui, |ui| self.playing_surface(ui));
         Panel::left("tree")

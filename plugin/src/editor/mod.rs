@@ -6,12 +6,14 @@
 //! of windows, so tests drive it headless; [`window`] puts it in a plugin
 //! window through nice-plug-egui. The editor talks to the audio thread only
 //! through [`crate::link::EditorLink`] (atomics and wait-free queues) and to
-//! the host through parameter gestures.
+//! the host through parameter gestures. In the standalone app it also has
+//! a File menu and a transport ([`standalone_bar`]).
 
 pub mod app;
 mod browser;
 mod clockwork;
 mod controls;
+pub mod file_chooser;
 mod fonts;
 mod history;
 mod keyboard;
@@ -22,6 +24,7 @@ pub mod presets;
 mod probes;
 mod properties;
 pub mod session;
+pub mod standalone_bar;
 mod tree;
 #[cfg(feature = "editor")]
 pub mod window;

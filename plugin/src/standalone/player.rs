@@ -114,7 +114,9 @@ impl FilePlayer {
                     self.playing = false;
                     self.next = 0;
                     self.position = 0;
-                    self.shared.length.store(score.end_sample(), Ordering::Relaxed);
+                    self.shared
+                        .length
+                        .store(score.end_sample(), Ordering::Relaxed);
                     if let Some(old) = self.score.replace(score)
                         && let Err(rtrb::PushError::Full(old)) = self.retired.push(old)
                     {
@@ -193,8 +195,7 @@ impl FilePlayer {
         for (down, up) in self.holds.pedals.iter_mut().zip(ups) {
             if *down && self.due.len() < self.due.capacity() {
                 *down = false;
-                self.due.push(TimedEvent { offset, event: up,
-                });
+                self.due.push(TimedEvent { offset, event: up });
             }
         }
     }
@@ -258,7 +259,9 @@ impl Transport {
     /// The audio runs at `sample_rate` Hz (`activate`): the open file is
     /// loaded at that rate, and plays if it was asked to.
     pub fn activated(&self, sample_rate: u32) {
-        self.shared.sample_rate.store(sample_rate, Ordering::Release);
+        self.shared
+            .sample_rate
+            .store(sample_rate, Ordering::Release);
         self.load(sample_rate);
     }
 
@@ -271,7 +274,9 @@ impl Transport {
             .as_ref()
             .map(|(_, score)| score.at_rate(f64::from(sample_rate)));
         if let Some(score) = score {
-            self.shared.length.store(score.end_sample(), Ordering::Relaxed);
+            self.shared
+                .length
+                .store(score.end_sample(), Ordering::Relaxed);
             self.send(Command::Load(Box::new(score)));
             if self.play_when_ready.swap(false, Ordering::AcqRel) {
                 self.send(Command::Play);
@@ -327,6 +332,11 @@ impl Transport {
     /// Whether it is playing.
     pub fn is_playing(&self) -> bool {
         self.shared.playing.load(Ordering::Relaxed)
+    }
+
+    /// The audio's sample rate, Hz (0 before it runs).
+    pub fn sample_rate(&self) -> u32 {
+        self.shared.sample_rate.load(Ordering::Acquire)
     }
 
     /// The position and the file's length, seconds (0 before the audio runs).
@@ -449,11 +459,7 @@ mod tests {
         transport.pause();
         // Every key and the pedal go up at the start of the next block.
         let released = run(&mut player, &[32]);
-        let expected_release = [
-            (0, off(60)),
-            (0, off(64)),
-            (0, SynthEvent::Sustain(0.0)),
-        ];
+        let expected_release = [(0, off(60)), (0, off(64)), (0, SynthEvent::Sustain(0.0))];
         assert_eq!(released, expected_release);
         // Paused: the position holds.
         assert!(run(&mut player, &[100]).is_empty());
@@ -468,7 +474,10 @@ mod tests {
         assert!(run(&mut player, &[5]).is_empty());
         assert_eq!(transport.position_s().0, 0.0);
         transport.play();
-        assert_eq!(run(&mut player, &[15]), [(10, on(60)), (10, SynthEvent::Sustain(1.0))]);
+        assert_eq!(
+            run(&mut player, &[15]),
+            [(10, on(60)), (10, SynthEvent::Sustain(1.0))]
+        );
     }
 
     #[test]

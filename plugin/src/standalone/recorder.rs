@@ -222,7 +222,10 @@ impl Recorder {
 
     /// Sends the next takes to `folder` (created when a take starts).
     pub fn set_folder(&self, folder: PathBuf) {
-        *self.take_folder.lock().unwrap_or_else(PoisonError::into_inner) = folder.clone();
+        *self
+            .take_folder
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = folder.clone();
         *self.folder.lock().unwrap_or_else(PoisonError::into_inner) = folder;
     }
 
@@ -485,7 +488,9 @@ mod tests {
     /// Block `b`'s known samples: left counts up, right down.
     fn block(b: usize) -> (Vec<f32>, Vec<f32>) {
         let left = (0..BLOCK).map(|i| (b * BLOCK + i) as f32 * 1e-6).collect();
-        let right = (0..BLOCK).map(|i| -((b * BLOCK + i) as f32) * 1e-6).collect();
+        let right = (0..BLOCK)
+            .map(|i| -((b * BLOCK + i) as f32) * 1e-6)
+            .collect();
         (left, right)
     }
 
@@ -538,7 +543,10 @@ mod tests {
                 (time_s - f64::from(frame) / f64::from(RATE)).abs() <= tick_s / 2.0,
                 "{time_s} s for frame {frame}"
             );
-            assert_eq!(matches!(event, SynthEvent::NoteOn { key: 69, .. }), key_down);
+            assert_eq!(
+                matches!(event, SynthEvent::NoteOn { key: 69, .. }),
+                key_down
+            );
         }
         assert!((score.end_s - (blocks * BLOCK) as f64 / f64::from(RATE)).abs() <= tick_s);
     }
@@ -556,7 +564,11 @@ mod tests {
         // The next block ends the take; later ones are not recorded.
         play(&mut tap, 2);
         std::thread::sleep(WRITER_PERIOD * 5);
-        assert!(recorder.status().starts_with("recorded 0.1 s to "), "{}", recorder.status());
+        assert!(
+            recorder.status().starts_with("recorded 0.1 s to "),
+            "{}",
+            recorder.status()
+        );
         assert!(recorder.finish(Duration::from_secs(5)));
         check_take(&dir, 5);
         assert_eq!(recorder.overruns(), 0);

@@ -51,8 +51,6 @@ fn alsa_midi_inputs() -> Vec<String> {
 /// The JACK MIDI output ports (none without a JACK server).
 fn jack_midi_ports() -> Vec<String> {
     super::jack_server()
-        .map(|client| {
-            client.ports(None, Some("8 bit raw midi"), jack::PortFlags::IS_OUTPUT)
-        })
+        .map(|client| client.ports(None, Some("8 bit raw midi"), jack::PortFlags::IS_OUTPUT))
         .unwrap_or_default()
 }

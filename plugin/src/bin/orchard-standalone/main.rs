@@ -222,8 +222,11 @@ fn run(args: &Args) -> Result<bool, Fail> {
         .backend
         .as_deref()
         .map(|name| {
-            BackendChoice::from_str(name, true)
-                .map_err(|_| Fail(format!("the saved backend `{name}` is not one of auto, jack, alsa, dummy")))
+            BackendChoice::from_str(name, true).map_err(|_| {
+                Fail(format!(
+                    "the saved backend `{name}` is not one of auto, jack, alsa, dummy"
+                ))
+            })
         })
         .transpose()?
         .unwrap_or(BackendChoice::Auto);
@@ -262,14 +265,19 @@ fn choose_sound(
             .or_else(|| sound.as_ref().map(|s| s.instrument.clone()))
             .unwrap_or_else(|| "grand-piano".into());
         let mut preset = Preset::load(&name).map_err(|e| Fail(e.to_string()))?;
-        tuning_files::apply(&mut preset, None, args.scale.as_deref(), args.keymap.as_deref())
-            .map_err(Fail)?;
+        tuning_files::apply(
+            &mut preset,
+            None,
+            args.scale.as_deref(),
+            args.keymap.as_deref(),
+        )
+        .map_err(Fail)?;
         Orchard::set_default_preset(preset);
     }
     if let Some(text) = &args.temperament {
         let (temperament, key) = tuning_files::parse_temperament(text).map_err(Fail)?;
-        let mut with = sound
-            .unwrap_or_else(|| presets::capture(&orchard::OrchardParams::default()));
+        let mut with =
+            sound.unwrap_or_else(|| presets::capture(&orchard::OrchardParams::default()));
         presets::set_temperament(&mut with, temperament, key);
         sound = Some(with);
     }
@@ -289,7 +297,10 @@ fn default_record_folder() -> PathBuf {
 
 /// The wrapper's arguments for `backend` with `devices`, and the backend's
 /// name for people; fails (one line) when the backend has no device.
-fn wrapper_args(backend: BackendChoice, devices: &Devices) -> Result<(Vec<String>, &'static str), Fail> {
+fn wrapper_args(
+    backend: BackendChoice,
+    devices: &Devices,
+) -> Result<(Vec<String>, &'static str), Fail> {
     let backend = match backend {
         BackendChoice::Auto => {
             if jack_server().is_ok() {
