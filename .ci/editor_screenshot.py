@@ -106,6 +106,10 @@ def main():
         env = dict(os.environ, DISPLAY=DISPLAY, LIBGL_ALWAYS_SOFTWARE="1")
         os.environ["DISPLAY"] = DISPLAY
         env["ORCHARD_PRESET_DIR"] = tempfile.mkdtemp(prefix="orchard-presets-")
+        # The state kept between runs: a file of the test's own, not the user's.
+        env["ORCHARD_STANDALONE_STATE"] = os.path.join(
+            tempfile.mkdtemp(prefix="orchard-state-"), "standalone.json"
+        )
         env.pop("WAYLAND_DISPLAY", None)
         app = subprocess.Popen(
             [standalone, "--backend", "dummy"],
