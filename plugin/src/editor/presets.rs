@@ -70,11 +70,7 @@ impl PresetSource {
 /// platform's place for user data (`$XDG_DATA_HOME/orchard/presets` or
 /// `~/.local/share/orchard/presets` on Linux).
 pub fn user_folder() -> Option<PathBuf> {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
+    let var = env_path;
     if let Some(dir) = var("ORCHARD_PRESET_DIR") {
         return Some(dir);
     }
@@ -87,6 +83,14 @@ pub fn user_folder() -> Option<PathBuf> {
     var("XDG_DATA_HOME")
         .or_else(|| var("HOME").map(|h| h.join(".local/share")))
         .map(|d| d.join("orchard").join("presets"))
+}
+
+/// The path the environment variable `name` holds, if it is set and not
+/// empty.
+pub(crate) fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }
 
 /// The built-in instruments, then the user presets in `folder` by name.

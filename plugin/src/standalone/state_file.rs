@@ -54,11 +54,7 @@ pub struct StandaloneState {
 /// Where the state file is (see the module's description); `None` when
 /// there is no home folder.
 pub fn state_path() -> Option<PathBuf> {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
+    let var = crate::editor::presets::env_path;
     if let Some(path) = var("ORCHARD_STANDALONE_STATE") {
         return Some(path);
     }
