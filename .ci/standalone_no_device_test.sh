@@ -83,9 +83,10 @@ else
 fi
 
 # The dummy backend needs no device: the chosen preset loads, the app runs, and
-# Ctrl-C (SIGINT) ends it with status 0.
+# Ctrl-C (SIGINT) ends it with status 0, its state saved; the next run without
+# options starts from that state.
 fresh_state
-"$app" --backend dummy --preset mallet-bar >"$out" 2>"$err" </dev/null &
+"$app" --backend dummy --preset mallet-bar --temperament vallotti:Eb >"$out" 2>"$err" </dev/null &
 pid=$!
 sleep 3
 if ! kill -0 "$pid" 2>/dev/null; then
@@ -100,6 +101,22 @@ else
   wait "$pid" || status=$?
   if [ "$status" -eq 0 ] && grep -q "playing \`mallet-bar\`" "$err"; then
     echo "ok: --backend dummy --preset mallet-bar runs and quits on Ctrl-C"
+    saved=$(tr -d ' \n' <"$ORCHARD_STANDALONE_STATE" 2>/dev/null || true)
+    for expected in '"instrument":"mallet-bar"' '"temperament":2.0' '"temperament-key":3.0' \
+      '"backend":"dummy"'; do
+      grep -qF -- "$expected" <<<"$saved" || fail "the saved state lacks $expected: $saved"
+    done
+    timeout -k 5 20 "$app" >"$out" 2>"$err" </dev/null &
+    pid=$!
+    sleep 3
+    kill -INT "$pid" 2>/dev/null || true
+    wait "$pid" || true
+    if grep -q "playing \`mallet-bar\` through the dummy backend" "$err"; then
+      echo "ok: the next run starts from the saved state (mallet-bar, dummy backend)"
+    else
+      fail "the next run does not start from the saved state"
+      sed 's/^/  | /' "$err" | head -20
+    fi
   else
     fail "--backend dummy --preset mallet-bar: status $status after SIGINT"
     sed 's/^/  | /' "$err" | head -20

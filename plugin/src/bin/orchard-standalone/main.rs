@@ -163,7 +163,7 @@ fn main() -> ExitCode {
 /// Starts the app and plays until Ctrl-C or the window closes; `Ok(false)`
 /// when the wrapper stopped with an error it has already printed.
 fn run(args: &Args) -> Result<bool, Fail> {
-    wait_for_replaced_process();
+    let restarted = wait_for_replaced_process();
     // Everything that can fail for a reason the user can fix is checked before
     // any audio device is opened.
     let state_path = state_file::state_path();
@@ -177,7 +177,12 @@ fn run(args: &Args) -> Result<bool, Fail> {
         }
         None => state_file::StandaloneState::default(),
     };
-    let sound = choose_sound(args, &saved)?;
+    let sound = choose_sound(args, &saved, restarted)?;
+    let playing = args
+        .preset
+        .clone()
+        .or_else(|| sound.as_ref().map(|s| s.instrument.clone()))
+        .unwrap_or_else(|| "grand-piano".into());
     let devices = Devices {
         backend: args
             .backend
@@ -236,7 +241,7 @@ fn run(args: &Args) -> Result<bool, Fail> {
     keeper.keep(session);
     eprintln!(
         "{PROGRAM}: playing `{}` through {name}; Ctrl-C quits",
-        args.preset.as_deref().unwrap_or("the saved instrument")
+        playing
     );
     if cfg!(feature = "editor") && !has_display() {
         eprintln!("{PROGRAM}: no display (DISPLAY is not set): playing without the editor");
@@ -246,19 +251,34 @@ fn run(args: &Args) -> Result<bool, Fail> {
     Ok(ran)
 }
 
-/// The sound to start with: the saved one unless `--preset` is given, with
-/// `--temperament` set on it; `--preset` and `--tuning` (with `--keymap`)
-/// make the base preset.
+/// The sound to start with: the saved one, unless `--preset` is given (and
+/// this is not a restart, which keeps the sound), then that instrument at its
+/// defaults; with `--temperament` set on it. A built-in instrument is chosen
+/// through the instrument parameter (the window can change it); a preset
+/// file, or a scale from `--tuning` (with `--keymap`), makes the base preset
+/// every instrument choice plays.
 fn choose_sound(
     args: &Args,
     saved: &state_file::StandaloneState,
+    restarted: bool,
 ) -> Result<Option<presets::UserPreset>, Fail> {
-    let mut sound = if args.preset.is_some() {
-        None
-    } else {
-        saved.sound.clone()
+    let mut sound = match &args.preset {
+        Some(name) if !restarted => {
+            Preset::load(name).map_err(|e| Fail(e.to_string()))?;
+            orchard::Instrument::named(name).map(|_| presets::UserPreset {
+                format: presets::PRESET_FORMAT,
+                instrument: name.clone(),
+                parameters: Default::default(),
+                edits: Vec::new(),
+            })
+        }
+        _ => saved.sound.clone(),
     };
-    if args.preset.is_some() || args.scale.is_some() {
+    let is_file = args
+        .preset
+        .as_deref()
+        .is_some_and(|name| orchard::Instrument::named(name).is_none());
+    if is_file || args.scale.is_some() {
         let name = args
             .preset
             .clone()
@@ -429,13 +449,13 @@ fn restart(session: &Session, keeper: &Keeper, args: &[OsString]) {
 }
 
 /// After a restart: waits (10 s at most) for the process it replaces to
-/// end, so that its devices are free.
-fn wait_for_replaced_process() {
+/// end, so that its devices are free; whether this is a restart.
+fn wait_for_replaced_process() -> bool {
     let Some(pid) = std::env::var(WAIT_FOR_PID)
         .ok()
         .and_then(|pid| pid.parse::<libc::pid_t>().ok())
     else {
-        return;
+        return false;
     };
     // SAFETY: the variable is read once, before any other thread starts.
     unsafe { std::env::remove_var(WAIT_FOR_PID) };
@@ -443,10 +463,11 @@ fn wait_for_replaced_process() {
     for _ in 0..200 {
         // SAFETY: signal 0 only asks whether the process exists.
         if unsafe { libc::kill(pid, 0) } != 0 {
-            return;
+            break;
         }
         std::thread::sleep(step);
     }
+    true
 }
 
 /// Whether there is a display to open the editor on (X11, or Wayland with
