@@ -11,52 +11,7 @@ use orchard_engine::rt::SynthEvent;
 
 use crate::Orchard;
 use crate::editor::app::EditorApp;
-
-/// A host that runs background tasks nowhere: the test is about `process`.
-struct Host {
-    transport: Transport,
-    tasks: std::cell::Cell<u32>,
-}
-
-impl ActivateContext<Orchard> for Host {
-    fn plugin_api(&self) -> PluginApi {
-        PluginApi::Clap
-    }
-    fn execute(&self, _task: crate::Rebuild) {}
-    fn set_latency_samples(&self, _samples: u32) {}
-    fn set_current_voice_capacity(&self, _capacity: u32) {}
-}
-
-impl ProcessContext<Orchard> for Host {
-    fn plugin_api(&self) -> PluginApi {
-        PluginApi::Clap
-    }
-    fn execute_background(&self, _task: crate::Rebuild) {
-        self.tasks.set(self.tasks.get() + 1);
-    }
-    fn execute_gui(&self, _task: crate::Rebuild) {}
-    fn transport(&self) -> &Transport {
-        &self.transport
-    }
-    fn next_event(&mut self) -> Option<PluginNoteEvent<Orchard>> {
-        None
-    }
-    fn try_send_event(
-        &mut self,
-        _event: PluginNoteEvent<Orchard>,
-    ) -> Result<
-        (),
-        (
-            PluginNoteEvent<Orchard>,
-            nice_plug::context::process::SendEventError,
-        ),
-    > {
-        Ok(())
-    }
-    fn set_latency_samples(&self, _samples: u32) {}
-    fn request_restart(&self) {}
-    fn set_current_voice_capacity(&self, _capacity: u32) {}
-}
+use crate::test_host::{Host, process_block};
 
 const RATE: f32 = 48_000.0;
 const BLOCK: usize = 256;
@@ -67,22 +22,7 @@ fn render(plugin: &mut Orchard, host: &mut Host, blocks: usize) -> f32 {
     let mut right = vec![0.0f32; BLOCK];
     let mut peak = 0.0f32;
     for _ in 0..blocks {
-        let mut buffer = Buffer::default();
-        // Safety: both slices live until `process` returns.
-        unsafe {
-            buffer.set_slices(BLOCK, |slices| {
-                slices.clear();
-                slices.push(&mut left);
-                slices.push(&mut right);
-            });
-        }
-        let mut aux = AuxiliaryBuffers {
-            inputs: &mut [],
-            outputs: &mut [],
-        };
-        nice_assert_no_alloc::assert_no_alloc(|| {
-            let _ = plugin.process(&mut buffer, &mut aux, host);
-        });
+        process_block(plugin, host, &mut left, &mut right);
         peak = left
             .iter()
             .chain(right.iter())
@@ -95,10 +35,7 @@ fn render(plugin: &mut Orchard, host: &mut Host, blocks: usize) -> f32 {
 #[test]
 fn process_runs_while_the_editor_holds_every_lock() {
     let mut plugin = Orchard::default();
-    let mut host = Host {
-        transport: Transport::new(RATE),
-        tasks: std::cell::Cell::new(0),
-    };
+    let mut host = Host::new(RATE);
     let layout = Orchard::AUDIO_IO_LAYOUTS[0];
     let config = BufferConfig {
         sample_rate: RATE,

@@ -15,6 +15,9 @@ pub mod output_guard;
 mod params;
 pub mod sound;
 pub mod standalone;
+#[cfg(test)]
+#[path = "../tests/support/host.rs"]
+mod test_host;
 pub mod tuning_choices;
 
 use std::num::NonZeroU32;
