@@ -185,6 +185,14 @@ pub struct OrchardParams {
     /// How far a clock's or a music box's mainspring is wound, 0 to 1.
     #[id = "clock-winding"]
     pub clock_winding: FloatParam,
+    /// How much of the room is heard, 0 to 1 (the room alone) (`room:mix`);
+    /// at 0 a preset's own room keeps its mix, and the built-in
+    /// instruments, which have none, are heard dry.
+    #[id = "room"]
+    pub room: FloatParam,
+    /// The room's reverberation time (`room:t60_s`) times this.
+    #[id = "room-decay"]
+    pub room_decay: FloatParam,
     /// Everything else about the instrument, saved with the parameters.
     #[persist = "instrument-state"]
     pub state: VersionedState,
@@ -250,7 +258,7 @@ impl OrchardParams {
 
     /// The parameters that shape the sound continuously (all but the
     /// instrument choice), by permanent id.
-    pub fn sound_params(&self) -> [(&'static str, &FloatParam); 12] {
+    pub fn sound_params(&self) -> [(&'static str, &FloatParam); 14] {
         [
             ("level", &self.output_level),
             ("hardness", &self.hardness),
@@ -264,6 +272,8 @@ impl OrchardParams {
             ("width", &self.width),
             ("clock-time", &self.clock_time),
             ("clock-winding", &self.clock_winding),
+            ("room", &self.room),
+            ("room-decay", &self.room_decay),
         ]
     }
 
@@ -325,6 +335,21 @@ impl Default for OrchardParams {
             FloatParam::new(name, default, FloatRange::Linear { min, max })
                 .with_value_to_string(rounded(digits))
         };
+        // A factor on a preset's value: 0.25 to 4, 1 (the preset's) in the
+        // middle of the knob.
+        let times = |name: &str| {
+            FloatParam::new(
+                name,
+                1.0,
+                FloatRange::Skewed {
+                    min: 0.25,
+                    max: 4.0,
+                    factor: FloatRange::skew_factor(-1.0),
+                },
+            )
+            .with_unit("×")
+            .with_value_to_string(rounded(3))
+        };
         Self {
             output_level: FloatParam::new(
                 "Output level",
@@ -342,17 +367,7 @@ impl Default for OrchardParams {
             instrument: EnumParam::new("Instrument", Instrument::DEFAULT),
             hardness: linear("Hammer hardness", 0.0, -1.0, 1.0, 3),
             brightness: linear("Brightness", 0.0, -1.0, 1.0, 3),
-            decay: FloatParam::new(
-                "Decay",
-                1.0,
-                FloatRange::Skewed {
-                    min: 0.25,
-                    max: 4.0,
-                    factor: FloatRange::skew_factor(-1.0),
-                },
-            )
-            .with_unit("×")
-            .with_value_to_string(rounded(3)),
+            decay: times("Decay"),
             detune: linear("Unison detune", 0.7, 0.0, 10.0, 2).with_unit(" cents"),
             resonance: linear("String resonance", 0.6, 0.0, 2.0, 3),
             a4: linear("A4 tuning", 440.0, 415.0, 466.0, 2).with_unit(" Hz"),
@@ -382,6 +397,8 @@ impl Default for OrchardParams {
             .with_value_to_string(Arc::new(time_of_day))
             .with_string_to_value(Arc::new(parse_time_of_day)),
             clock_winding: linear("Mechanism winding", 1.0, 0.0, 1.0, 3),
+            room: linear("Room", 0.0, 0.0, 1.0, 3),
+            room_decay: times("Room decay"),
             state: VersionedState {
                 state: Mutex::new(InstrumentState {
                     format: STATE_FORMAT,

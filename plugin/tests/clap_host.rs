@@ -675,3 +675,28 @@ fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
         );
     });
 }
+
+/// The room plays in a host without allocating (the allocation checks are
+/// on): with the Room knob at 0.5 a staccato middle C goes on sounding in the
+/// room long after its dampers have stilled the dry note.
+#[test]
+fn the_room_rings_on_in_a_host() {
+    with_plugin(|entry| {
+        let room = parameter_named(entry, "Room");
+        let fs = 48_000.0;
+        // At the pace of a sound card, so the rebuild with the room has its
+        // time before the note.
+        let (on, off) = ((2.0 * fs) as usize, (2.3 * fs) as usize);
+        let note = [(on, Send::NoteOn(60, 0.8)), (off, Send::NoteOff(60))];
+        let roomy = [(10, Send::Param(room.0, 0.5)), note[0], note[1]];
+        let dry = render_script(entry, fs, 4_800, 4.0, &note, true);
+        let wet = render_script(entry, fs, 4_800, 4.0, &roomy, true);
+        assert!(wet.iter().flatten().all(|s| s.is_finite()));
+        let energy = |x: &[f32]| x.iter().map(|s| f64::from(*s).powi(2)).sum::<f64>();
+        let tail = (3.0 * fs) as usize..(3.5 * fs) as usize;
+        let ratio = energy(&wet[0][tail.clone()]) / energy(&dry[0][tail]).max(1e-30);
+        // The default room's T60 is 1.8 s: 0.7 s after the note-off its
+        // reverb has fallen by about 23 dB, the damped strings by far more.
+        assert!(ratio > 10.0, "room tail / dry tail energy: {ratio}");
+    });
+}
