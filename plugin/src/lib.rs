@@ -11,6 +11,7 @@
 mod audio_isolation;
 pub mod editor;
 pub mod link;
+pub mod microphone_choice;
 pub mod output_guard;
 mod params;
 pub mod sound;

@@ -14,6 +14,7 @@ use orchard_engine::instrument::{Preset, PropertyEdit};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::editor::EditorLayout;
+use crate::microphone_choice::MicrophoneChoice;
 use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
 
 /// The format of [`InstrumentState`] this build writes. Format 0 is the state
@@ -185,6 +186,9 @@ pub struct OrchardParams {
     /// How far a clock's or a music box's mainspring is wound, 0 to 1.
     #[id = "clock-winding"]
     pub clock_winding: FloatParam,
+    /// Where the instrument is heard from (`output:microphone`).
+    #[id = "microphone"]
+    pub microphone: EnumParam<MicrophoneChoice>,
     /// How much of the room is heard, 0 to 1 (the room alone) (`room:mix`);
     /// at 0 a preset's own room keeps its mix, and the built-in
     /// instruments, which have none, are heard dry.
@@ -397,6 +401,7 @@ impl Default for OrchardParams {
             .with_value_to_string(Arc::new(time_of_day))
             .with_string_to_value(Arc::new(parse_time_of_day)),
             clock_winding: linear("Mechanism winding", 1.0, 0.0, 1.0, 3),
+            microphone: EnumParam::new("Microphone", MicrophoneChoice::default()),
             room: linear("Room", 0.0, 0.0, 1.0, 3),
             room_decay: times("Room decay"),
             state: VersionedState {

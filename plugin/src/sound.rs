@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use nice_plug::prelude::FloatParam;
 use orchard_engine::instrument::{Preset, PropertyEdit, RoomSpec};
 
+use crate::microphone_choice::MicrophoneChoice;
 use crate::params::{Instrument, OrchardParams};
 use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
 
@@ -152,6 +153,7 @@ pub const TARGETS: &[(&str, Target)] = &[
             field: "wound",
         },
     ),
+    ("microphone", Target::Path("output:microphone")),
     ("room", Target::RoomPath("room:mix")),
     ("room-decay", Target::RoomPath("room:t60_s")),
 ];
@@ -199,6 +201,8 @@ pub struct SoundSettings {
     pub clock_time: f32,
     /// 0 to 1 (every clock's and music box's `wound`).
     pub clock_winding: f32,
+    /// Where it is heard from (`output:microphone`).
+    pub microphone: MicrophoneChoice,
     /// 0 to 1 (`room:mix`): above 0 it sets the mix, and a preset without a
     /// room gets the default room; at 0 a preset's own room keeps its mix
     /// (the built-in ones have none: they are heard dry).
@@ -236,6 +240,7 @@ impl SoundSettings {
             clock_running: params.clock_running.value(),
             clock_time: value(&params.clock_time),
             clock_winding: value(&params.clock_winding),
+            microphone: params.microphone.value(),
             room: value(&params.room),
             room_decay: value(&params.room_decay),
         }
@@ -271,6 +276,7 @@ impl SoundSettings {
             // To the second, as the parameter shows it.
             "clock-time" => Change::To((f64::from(self.clock_time) * 3600.0).round() / 3600.0),
             "clock-winding" => Change::To(decimal(self.clock_winding)),
+            "microphone" => Change::To(f64::from(self.microphone.0)),
             // At 0 a preset's own room keeps its mix.
             "room" if self.room > 0.0 => Change::To(decimal(self.room)),
             "room" => Change::Times(1.0),
@@ -493,5 +499,18 @@ mod tests {
         assert_eq!(room.mix, 0.3);
         assert!((room.t60_s - 2.0 * default.t60_s).abs() < 1e-12);
         assert!(room.same_geometry(&default));
+    }
+
+    /// The microphone parameter moves the grand's microphones; at its
+    /// default it leaves the preset's (the bridge) as it is.
+    #[test]
+    fn the_microphone_parameter_reaches_the_output() {
+        assert_eq!(defaults().instrument().output.microphone, 0);
+        let close = SoundSettings {
+            microphone: MicrophoneChoice(2),
+            ..defaults()
+        }
+        .instrument();
+        assert_eq!(close.get("output:microphone"), Some(2.0));
     }
 }
