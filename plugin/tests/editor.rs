@@ -368,8 +368,8 @@ fn a_user_preset_loads_from_the_browser_and_reports_what_it_skipped() {
     let gestures = f.harness.state().host.gestures.lock().unwrap().clone();
     let begins = gestures.iter().filter(|g| *g == "begin").count();
     assert_eq!(
-        begins, 15,
-        "the instrument, twelve parameters, the temperament and its key, each a gesture: {gestures:?}"
+        begins, 18,
+        "the instrument, fourteen parameters, the temperament, its key and the microphone, each a gesture: {gestures:?}"
     );
 
     f.harness

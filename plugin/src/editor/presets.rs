@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use nice_plug::prelude::{Enum, Param, ParamSetter};
+use nice_plug::prelude::{Enum, EnumParam, Param, ParamSetter};
 use orchard_engine::instrument::PropertyEdit;
 use serde::{Deserialize, Serialize};
 
@@ -190,6 +190,10 @@ pub fn capture(params: &OrchardParams) -> UserPreset {
                     params.temperament.value().to_index() as f32,
                 ),
                 (KEY.into(), params.temperament_key.value().to_index() as f32),
+                (
+                    MICROPHONE.into(),
+                    params.microphone.value().to_index() as f32,
+                ),
             ])
             .collect(),
         edits: params.edits(),
@@ -248,7 +252,7 @@ pub fn plan(preset: &UserPreset, params: &OrchardParams) -> Result<Plan, String>
         });
     }
     for id in preset.parameters.keys() {
-        let choice = id == TEMPERAMENT || id == KEY;
+        let choice = [TEMPERAMENT, KEY, MICROPHONE].contains(&id.as_str());
         if !choice && !params.sound_params().iter().any(|(known, _)| known == id) {
             loaded.warnings.push(format!(
                 "parameter {}: unknown, skipped",
@@ -267,6 +271,7 @@ pub fn plan(preset: &UserPreset, params: &OrchardParams) -> Result<Plan, String>
     let settings = SoundSettings {
         temperament: chosen(preset, TEMPERAMENT, &mut loaded),
         temperament_key: chosen(preset, KEY, &mut loaded),
+        microphone: chosen(preset, MICROPHONE, &mut loaded),
         ..settings
     };
     // Edits the instrument refuses (unknown paths, values out of range) are
@@ -303,21 +308,29 @@ pub fn apply(
         setter.set_parameter_normalized(param, normalized);
         setter.end_set_parameter(param);
     }
-    let (temperament, key) = (plan.settings.temperament, plan.settings.temperament_key);
-    setter.begin_set_parameter(&params.temperament);
-    setter.set_parameter(&params.temperament, temperament);
-    setter.end_set_parameter(&params.temperament);
-    setter.begin_set_parameter(&params.temperament_key);
-    setter.set_parameter(&params.temperament_key, key);
-    setter.end_set_parameter(&params.temperament_key);
+    choose(setter, &params.temperament, plan.settings.temperament);
+    choose(
+        setter,
+        &params.temperament_key,
+        plan.settings.temperament_key,
+    );
+    choose(setter, &params.microphone, plan.settings.microphone);
     params.set_edits(preset.edits.clone());
     Ok(plan.loaded)
 }
 
-/// The ids under which a user preset keeps the temperament and its key, each
-/// as its choice's index.
+/// Sets a choice parameter as one host gesture.
+fn choose<T: Enum + PartialEq>(setter: &ParamSetter, param: &EnumParam<T>, value: T) {
+    setter.begin_set_parameter(param);
+    setter.set_parameter(param, value);
+    setter.end_set_parameter(param);
+}
+
+/// The ids under which a user preset keeps the temperament, its key and the
+/// microphone, each as its choice's index.
 const TEMPERAMENT: &str = "temperament";
 const KEY: &str = "temperament-key";
+const MICROPHONE: &str = "microphone";
 
 /// The choice `preset` gives the parameter `id` (an index), or the default
 /// (with a warning in `loaded` if it gives something else).
