@@ -14,6 +14,7 @@ use orchard_engine::instrument::{Preset, PropertyEdit};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::editor::EditorLayout;
+use crate::learn::ControllerMap;
 use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
 
 /// The format of [`InstrumentState`] this build writes. Format 0 is the state
@@ -191,7 +192,32 @@ pub struct OrchardParams {
     /// The editor window's size and zoom.
     #[persist = "editor-layout"]
     pub editor_layout: Mutex<EditorLayout>,
+    /// The MIDI controllers bound to parameters and properties (the
+    /// player's setup: saved with the project, not in user presets).
+    #[persist = "midi-bindings"]
+    pub controllers: ControllerMap,
 }
+
+/// The id of every host parameter, in the order of
+/// [`OrchardParams::param_ptrs`].
+pub const PARAM_IDS: [&str; 16] = [
+    "level",
+    "instrument",
+    "hardness",
+    "brightness",
+    "decay",
+    "detune",
+    "resonance",
+    "a4",
+    "stretch",
+    "temperament",
+    "temperament-key",
+    "velocity-curve",
+    "width",
+    "clock-running",
+    "clock-time",
+    "clock-winding",
+];
 
 /// The instrument state, and a count of its changes: `process` sees that the
 /// editor edited it or a host loaded another without taking its lock.
@@ -216,6 +242,16 @@ impl VersionedState {
     fn replace(&self, state: InstrumentState) {
         *self.state.lock().unwrap_or_else(PoisonError::into_inner) = state;
         self.version.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Changes the edits in place, holding the lock throughout; counts a
+    /// change if `change` says it made one (off the audio thread).
+    fn update(&self, change: impl FnOnce(&mut Vec<PropertyEdit>) -> bool) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if change(&mut state.edits) {
+            state.format = STATE_FORMAT;
+            self.version.fetch_add(1, Ordering::AcqRel);
+        }
     }
 }
 
@@ -246,6 +282,55 @@ impl OrchardParams {
             format: STATE_FORMAT,
             edits,
         });
+    }
+
+    /// Changes the property edits in place (off the audio thread: it locks
+    /// the state while `change` runs); `change` returns whether it changed
+    /// anything, and then the plugin rebuilds the instrument.
+    pub fn update_edits(&self, change: impl FnOnce(&mut Vec<PropertyEdit>) -> bool) {
+        self.state.update(change);
+    }
+
+    /// Every host parameter, in the order of [`PARAM_IDS`] (allocates
+    /// nothing).
+    pub fn param_ptrs(&self) -> [ParamPtr; 16] {
+        [
+            self.output_level.as_ptr(),
+            self.instrument.as_ptr(),
+            self.hardness.as_ptr(),
+            self.brightness.as_ptr(),
+            self.decay.as_ptr(),
+            self.detune.as_ptr(),
+            self.resonance.as_ptr(),
+            self.a4.as_ptr(),
+            self.stretch.as_ptr(),
+            self.temperament.as_ptr(),
+            self.temperament_key.as_ptr(),
+            self.velocity_curve.as_ptr(),
+            self.width.as_ptr(),
+            self.clock_running.as_ptr(),
+            self.clock_time.as_ptr(),
+            self.clock_winding.as_ptr(),
+        ]
+    }
+
+    /// Moves the parameter `PARAM_IDS[index]` to `normalized` (0 to 1,
+    /// snapped to its steps) as a MIDI controller does, where the host's
+    /// automation would set it (the output level glides there at
+    /// `sample_rate_hz`). The host is not told (see [`crate::learn`]).
+    /// Wait-free, allocates nothing: for the audio thread.
+    pub fn move_param(&self, index: usize, normalized: f32, sample_rate_hz: f32) {
+        let Some(&param) = self.param_ptrs().get(index) else {
+            return;
+        };
+        // SAFETY: the pointer is to a parameter of `self`, alive for the call.
+        // Setting a value and its smoother is what the wrappers do on the
+        // audio thread for the host's automation: atomic stores.
+        unsafe {
+            if param._internal_set_normalized_value(normalized.clamp(0.0, 1.0)) {
+                param._internal_update_smoother(sample_rate_hz, false);
+            }
+        }
     }
 
     /// The parameters that shape the sound continuously (all but the
@@ -390,6 +475,7 @@ impl Default for OrchardParams {
                 version: AtomicU64::new(0),
             },
             editor_layout: Mutex::new(EditorLayout::default()),
+            controllers: ControllerMap::default(),
         }
     }
 }
