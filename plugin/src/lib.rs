@@ -512,5 +512,46 @@ impl Vst3Plugin for Orchard {
         &[Vst3SubCategory::Instrument, Vst3SubCategory::Synth];
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state_with(bindings: Option<&str>) -> PluginState {
+        let mut fields = std::collections::BTreeMap::new();
+        fields.insert(
+            "instrument-state".to_string(),
+            r#"{"format":2,"edits":[]}"#.to_string(),
+        );
+        if let Some(text) = bindings {
+            fields.insert(BINDINGS_FIELD.to_string(), text.to_string());
+        }
+        PluginState {
+            version: "0.1.0".into(),
+            params: Default::default(),
+            fields,
+        }
+    }
+
+    /// A state saved before MIDI learn loads with no bindings (not the
+    /// ones the instance had), and so does one whose bindings field is not
+    /// a list; the rest of the state is left as it was.
+    #[test]
+    fn old_and_corrupt_states_load_with_no_bindings_and_the_rest_intact() {
+        for bindings in [None, Some("{broken"), Some("42"), Some("")] {
+            let mut state = state_with(bindings);
+            Orchard::filter_state(&mut state);
+            assert_eq!(state.fields[BINDINGS_FIELD], "[]", "{bindings:?}");
+            assert_eq!(
+                state.fields["instrument-state"],
+                r#"{"format":2,"edits":[]}"#
+            );
+        }
+        let kept = r#"[{"source":{"control":{"kind":"cc","number":1},"channel":null},"target":{"kind":"param","id":"a4"}}]"#;
+        let mut state = state_with(Some(kept));
+        Orchard::filter_state(&mut state);
+        assert_eq!(state.fields[BINDINGS_FIELD], kept, "a good list is kept");
+    }
+}
+
 nice_export_clap!(Orchard);
 nice_export_vst3!(Orchard);

@@ -562,4 +562,58 @@ mod tests {
         params.set_edits(Vec::new());
         assert_eq!(params.state.version(), before + 2);
     }
+
+    #[test]
+    fn param_ids_name_every_parameter_in_the_order_of_the_pointers() {
+        let params = OrchardParams::default();
+        let map = params.param_map();
+        assert_eq!(map.len(), PARAM_IDS.len());
+        for (id, pointer) in PARAM_IDS.iter().zip(params.param_ptrs()) {
+            let (_, expected, _) = map
+                .iter()
+                .find(|(i, _, _)| i == id)
+                .unwrap_or_else(|| panic!("{id} is a parameter"));
+            assert!(*expected == pointer, "{id}");
+        }
+    }
+
+    #[test]
+    fn a_controller_moves_a_parameter_over_its_whole_range() {
+        let params = OrchardParams::default();
+        let a4 = PARAM_IDS.iter().position(|&id| id == "a4").unwrap();
+        params.move_param(a4, 1.0, 48_000.0);
+        assert_eq!(params.a4.value(), 466.0);
+        params.move_param(a4, 0.0, 48_000.0);
+        assert_eq!(params.a4.value(), 415.0);
+        params.move_param(a4, 7.0, 48_000.0);
+        assert_eq!(params.a4.value(), 466.0, "clamped");
+        let key = PARAM_IDS
+            .iter()
+            .position(|&id| id == "temperament-key")
+            .unwrap();
+        params.move_param(key, 1.0, 48_000.0);
+        assert_eq!(params.temperament_key.value().0, 11, "B, the last key");
+        params.move_param(PARAM_IDS.len(), 0.5, 48_000.0);
+    }
+
+    #[test]
+    fn bindings_are_saved_as_a_field_of_the_state_and_come_back() {
+        use crate::learn::{Binding, Control, Source, Target};
+        let params = OrchardParams::default();
+        let binding = Binding {
+            source: Source {
+                control: Control::PitchBend,
+                channel: Some(2),
+            },
+            target: Target::Property {
+                path: "tuning:a4_hz".into(),
+            },
+        };
+        params.controllers.bind(binding.clone()).unwrap();
+        let fields = params.serialize_fields();
+        assert!(fields["midi-bindings"].contains("pitch-bend"), "{fields:?}");
+        let other = OrchardParams::default();
+        other.deserialize_fields(&fields);
+        assert_eq!(other.controllers.bindings(), vec![binding]);
+    }
 }

@@ -73,10 +73,12 @@ pub fn show(
 ) {
     let mut learnable =
         |ui: &mut Ui, id: &str, name: &str, draw: &mut dyn FnMut(&mut Ui) -> Response| {
-            ui.horizontal(|ui| {
-                let response = draw(ui);
-                learning.attach(ui, &response, name, vec![Target::Param { id: id.into() }]);
+            let targets = vec![Target::Param { id: id.into() }];
+            let row = ui.horizontal(|ui| {
+                draw(ui);
+                learning.badge(ui, &targets);
             });
+            learning.menu(&row.response, name, targets);
         };
     learnable(ui, "instrument", params.instrument.name(), &mut |ui| {
         choice(ui, setter, &params.instrument, "instrument")

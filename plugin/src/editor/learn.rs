@@ -129,23 +129,34 @@ impl Learning {
         }
     }
 
-    /// Gives the control whose widget answered `response` its MIDI menu
-    /// (on a right-click), and shows beside it the controllers bound to
-    /// `targets`. `name` names it in the status line.
-    pub fn attach(&mut self, ui: &mut Ui, response: &Response, name: &str, targets: Vec<Target>) {
-        let sources = self.params.controllers.sources_of(|t| targets.contains(t));
-        let waiting_here = self
-            .waiting
+    /// Whether the control of `targets` waits for a controller.
+    fn waits_for(&self, targets: &[Target]) -> bool {
+        self.waiting
             .as_ref()
-            .is_some_and(|waiting| waiting.targets == targets);
-        if waiting_here {
+            .is_some_and(|waiting| waiting.targets == targets)
+    }
+
+    /// Shows the controllers bound to `targets` (or that they wait for
+    /// one), beside their control.
+    pub fn badge(&self, ui: &mut Ui, targets: &[Target]) {
+        if self.waits_for(targets) {
             ui.label(RichText::new("MIDI: waiting…").color(BOUND));
-        } else if !sources.is_empty() {
+            return;
+        }
+        let sources = self.params.controllers.sources_of(|t| targets.contains(t));
+        if !sources.is_empty() {
             let names: Vec<String> = sources.iter().map(|s| s.label()).collect();
             ui.label(RichText::new(format!("MIDI: {}", names.join("; "))).color(BOUND));
         }
-        response.context_menu(|ui| {
-            if waiting_here {
+    }
+
+    /// Gives the control of `targets`, drawn in the row that answered
+    /// `row`, its MIDI menu on a right-click anywhere in the row: learn (or
+    /// cancel learning), and for each controller bound to it, forget it or
+    /// take it on any channel. `name` names it in the status line.
+    pub fn menu(&mut self, row: &Response, name: &str, targets: Vec<Target>) {
+        row.container_context_menu(|ui| {
+            if self.waits_for(&targets) {
                 if ui.button("Cancel learning").clicked() {
                     self.waiting = None;
                     ui.close();
@@ -159,6 +170,7 @@ impl Learning {
                 self.message = None;
                 ui.close();
             }
+            let sources = self.params.controllers.sources_of(|t| targets.contains(t));
             for source in sources {
                 let ours = |b: &Binding| b.source == source && targets.contains(&b.target);
                 if ui.button(format!("Forget {}", source.label())).clicked() {

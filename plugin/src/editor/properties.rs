@@ -72,22 +72,22 @@ fn property_row(
 
     let merge_key = format!("{}:{name}", selected.join(","));
     let mut value = first.value;
-    let response = ui
-        .horizontal(|ui| {
-            let response = value_widget(ui, &info, &mut value).labelled_by(label.id);
-            if mixed {
-                ui.weak("(differs)");
-            }
-            let targets = states
-                .iter()
-                .map(|s| Target::Property {
-                    path: s.path.clone(),
-                })
-                .collect();
-            learning.attach(ui, &response, name, targets);
-            response
+    let targets: Vec<Target> = states
+        .iter()
+        .map(|s| Target::Property {
+            path: s.path.clone(),
         })
-        .inner;
+        .collect();
+    let row = ui.horizontal(|ui| {
+        let response = value_widget(ui, &info, &mut value).labelled_by(label.id);
+        if mixed {
+            ui.weak("(differs)");
+        }
+        learning.badge(ui, &targets);
+        response
+    });
+    learning.menu(&row.response, name, targets);
+    let response = row.inner;
     if response.changed() && value != first.value {
         session.set_selected(name, value, Some(merge_key));
     }
