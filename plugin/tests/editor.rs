@@ -678,12 +678,7 @@ fn midi_learn_binds_controllers_that_then_move_a_parameter_and_a_property() {
     );
 
     // A property: the tuning's A4, bound to the pitch-bend wheel.
-    f.harness
-        .state_mut()
-        .app
-        .session
-        .selection
-        .insert("tuning".into());
+    f.harness.get_by_label("Tuning").click();
     f.harness.run_steps(2);
     pick_from_menu(&mut f, "a4_hz", "Learn MIDI controller");
     let bend = |position| Movement {

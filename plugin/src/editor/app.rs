@@ -41,7 +41,7 @@ pub struct EditorApp {
     pub browser: Browser,
     gestures: Gestures,
     /// MIDI learn.
-    pub learning: Learning,
+    learning: Learning,
     keyboard: Keyboard,
     scope: Scope,
     mechanics: MechanicsView,

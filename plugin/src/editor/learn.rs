@@ -85,11 +85,6 @@ impl Learning {
         });
     }
 
-    /// Whether a control waits for a controller.
-    pub fn is_waiting(&self) -> bool {
-        self.waiting.is_some()
-    }
-
     /// Tells the host, as one automation gesture each, the values
     /// controllers gave its parameters since the last frame.
     fn tell_host(&self, setter: &ParamSetter) {
