@@ -85,21 +85,20 @@ impl Learning {
         });
     }
 
-    /// Tells the host, as one automation gesture each, the values
-    /// controllers gave its parameters since the last frame.
+    /// Tells the host, as one automation gesture each, where controllers
+    /// last put its parameters (if they moved since the last frame).
     fn tell_host(&self, setter: &ParamSetter) {
         let pointers = self.params.param_ptrs();
-        for index in self.params.controllers.take_moved_params() {
+        for (index, position) in self.params.controllers.take_moved_params() {
             let param = pointers[index];
             // SAFETY: the pointers are to the plugin's parameters, which the
             // editor keeps alive; this is the GUI thread, where the
             // setter's calls belong.
             unsafe {
-                let value = param.unmodulated_normalized_value();
                 setter.raw_context.raw_begin_set_parameter(param);
                 setter
                     .raw_context
-                    .raw_set_parameter_normalized(param, value);
+                    .raw_set_parameter_normalized(param, position);
                 setter.raw_context.raw_end_set_parameter(param);
             }
         }

@@ -100,6 +100,9 @@ pub struct ControllerMap {
     /// Bit `i`: the parameter `PARAM_IDS[i]` moved since the editor last
     /// told the host.
     params_moved: AtomicU32,
+    /// The position (0 to 1, `f32` bits) controllers last gave each
+    /// parameter, in the order of [`PARAM_IDS`].
+    param_positions: [AtomicU32; PARAM_IDS.len()],
 }
 
 impl Default for ControllerMap {
@@ -110,6 +113,7 @@ impl Default for ControllerMap {
             properties_moved: AtomicBool::new(false),
             applying: AtomicBool::new(false),
             params_moved: AtomicU32::new(0),
+            param_positions: std::array::from_fn(|_| AtomicU32::new(0)),
         }
     }
 }
@@ -180,7 +184,10 @@ impl ControllerMap {
                 None => {}
                 Some(Route::Param(index)) => {
                     set_param(index, movement.position);
-                    self.params_moved.fetch_or(1 << index, Ordering::AcqRel);
+                    if let Some(position) = self.param_positions.get(index) {
+                        position.store(movement.position.to_bits(), Ordering::Release);
+                        self.params_moved.fetch_or(1 << index, Ordering::AcqRel);
+                    }
                 }
                 Some(Route::Property) => {
                     slot.position
@@ -223,11 +230,19 @@ impl ControllerMap {
         self.applying.store(false, Ordering::Release);
     }
 
-    /// The indices in [`PARAM_IDS`] of the parameters controllers moved
-    /// since the last call (for the editor to tell the host).
-    pub fn take_moved_params(&self) -> impl Iterator<Item = usize> {
+    /// The parameters controllers moved since the last call, each as its
+    /// index in [`PARAM_IDS`] and the normalised position the last
+    /// controller gave it (for the editor to tell the host: the position,
+    /// not the parameter's value, which the host's answer to an earlier
+    /// report may have set back for a moment).
+    pub fn take_moved_params(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
         let moved = self.params_moved.swap(0, Ordering::AcqRel);
-        (0..PARAM_IDS.len()).filter(move |index| moved & (1 << index) != 0)
+        (0..PARAM_IDS.len())
+            .filter(move |index| moved & (1 << index) != 0)
+            .map(|index| {
+                let bits = self.param_positions[index].load(Ordering::Acquire);
+                (index, f32::from_bits(bits))
+            })
     }
 
     /// Every source bound to a target `targets` picks.
@@ -317,7 +332,10 @@ mod tests {
             vec![(hardness, 0.25)],
             "channel 5 is not the parameter's, CC 75 is no one's"
         );
-        assert_eq!(map.take_moved_params().collect::<Vec<_>>(), vec![hardness]);
+        assert_eq!(
+            map.take_moved_params().collect::<Vec<_>>(),
+            vec![(hardness, 0.25)]
+        );
         assert_eq!(map.take_moved_params().count(), 0);
 
         assert!(map.claim_application());
