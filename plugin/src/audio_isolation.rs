@@ -22,7 +22,7 @@ impl ActivateContext<Orchard> for Host {
     fn plugin_api(&self) -> PluginApi {
         PluginApi::Clap
     }
-    fn execute(&self, _task: crate::Rebuild) {}
+    fn execute(&self, _task: crate::Task) {}
     fn set_latency_samples(&self, _samples: u32) {}
     fn set_current_voice_capacity(&self, _capacity: u32) {}
 }
@@ -31,10 +31,10 @@ impl ProcessContext<Orchard> for Host {
     fn plugin_api(&self) -> PluginApi {
         PluginApi::Clap
     }
-    fn execute_background(&self, _task: crate::Rebuild) {
+    fn execute_background(&self, _task: crate::Task) {
         self.tasks.set(self.tasks.get() + 1);
     }
-    fn execute_gui(&self, _task: crate::Rebuild) {}
+    fn execute_gui(&self, _task: crate::Task) {}
     fn transport(&self) -> &Transport {
         &self.transport
     }

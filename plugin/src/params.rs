@@ -14,6 +14,7 @@ use orchard_engine::instrument::{Preset, PropertyEdit};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::editor::EditorLayout;
+use crate::learn::ControllerMap;
 use crate::microphone_choice::MicrophoneChoice;
 use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
 
@@ -203,7 +204,35 @@ pub struct OrchardParams {
     /// The editor window's size and zoom.
     #[persist = "editor-layout"]
     pub editor_layout: Mutex<EditorLayout>,
+    /// The MIDI controllers bound to parameters and properties (the
+    /// player's setup: saved with the project, not in user presets).
+    #[persist = "midi-bindings"]
+    pub controllers: ControllerMap,
 }
+
+/// The id of every host parameter, in the order of
+/// [`OrchardParams::param_ptrs`].
+pub const PARAM_IDS: [&str; 19] = [
+    "level",
+    "instrument",
+    "hardness",
+    "brightness",
+    "decay",
+    "detune",
+    "resonance",
+    "a4",
+    "stretch",
+    "temperament",
+    "temperament-key",
+    "velocity-curve",
+    "width",
+    "clock-running",
+    "clock-time",
+    "clock-winding",
+    "microphone",
+    "room",
+    "room-decay",
+];
 
 /// The instrument state, and a count of its changes: `process` sees that the
 /// editor edited it or a host loaded another without taking its lock.
@@ -228,6 +257,16 @@ impl VersionedState {
     fn replace(&self, state: InstrumentState) {
         *self.state.lock().unwrap_or_else(PoisonError::into_inner) = state;
         self.version.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Changes the edits in place, holding the lock throughout; counts a
+    /// change if `change` says it made one (off the audio thread).
+    fn update(&self, change: impl FnOnce(&mut Vec<PropertyEdit>) -> bool) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if change(&mut state.edits) {
+            state.format = STATE_FORMAT;
+            self.version.fetch_add(1, Ordering::AcqRel);
+        }
     }
 }
 
@@ -258,6 +297,58 @@ impl OrchardParams {
             format: STATE_FORMAT,
             edits,
         });
+    }
+
+    /// Changes the property edits in place (off the audio thread: it locks
+    /// the state while `change` runs); `change` returns whether it changed
+    /// anything, and then the plugin rebuilds the instrument.
+    pub fn update_edits(&self, change: impl FnOnce(&mut Vec<PropertyEdit>) -> bool) {
+        self.state.update(change);
+    }
+
+    /// Every host parameter, in the order of [`PARAM_IDS`] (allocates
+    /// nothing).
+    pub fn param_ptrs(&self) -> [ParamPtr; 19] {
+        [
+            self.output_level.as_ptr(),
+            self.instrument.as_ptr(),
+            self.hardness.as_ptr(),
+            self.brightness.as_ptr(),
+            self.decay.as_ptr(),
+            self.detune.as_ptr(),
+            self.resonance.as_ptr(),
+            self.a4.as_ptr(),
+            self.stretch.as_ptr(),
+            self.temperament.as_ptr(),
+            self.temperament_key.as_ptr(),
+            self.velocity_curve.as_ptr(),
+            self.width.as_ptr(),
+            self.clock_running.as_ptr(),
+            self.clock_time.as_ptr(),
+            self.clock_winding.as_ptr(),
+            self.microphone.as_ptr(),
+            self.room.as_ptr(),
+            self.room_decay.as_ptr(),
+        ]
+    }
+
+    /// Moves the parameter `PARAM_IDS[index]` to `normalized` (0 to 1,
+    /// snapped to its steps) as a MIDI controller does, where the host's
+    /// automation would set it (the output level glides there at
+    /// `sample_rate_hz`). The host is not told (see [`crate::learn`]).
+    /// Wait-free, allocates nothing: for the audio thread.
+    pub fn move_param(&self, index: usize, normalized: f32, sample_rate_hz: f32) {
+        let Some(&param) = self.param_ptrs().get(index) else {
+            return;
+        };
+        // SAFETY: the pointer is to a parameter of `self`, alive for the call.
+        // Setting a value and its smoother is what the wrappers do on the
+        // audio thread for the host's automation: atomic stores.
+        unsafe {
+            if param._internal_set_normalized_value(normalized.clamp(0.0, 1.0)) {
+                param._internal_update_smoother(sample_rate_hz, false);
+            }
+        }
     }
 
     /// The parameters that shape the sound continuously (all but the
@@ -412,6 +503,7 @@ impl Default for OrchardParams {
                 version: AtomicU64::new(0),
             },
             editor_layout: Mutex::new(EditorLayout::default()),
+            controllers: ControllerMap::default(),
         }
     }
 }
@@ -497,5 +589,59 @@ mod tests {
         assert_eq!(params.edits().len(), 1);
         params.set_edits(Vec::new());
         assert_eq!(params.state.version(), before + 2);
+    }
+
+    #[test]
+    fn param_ids_name_every_parameter_in_the_order_of_the_pointers() {
+        let params = OrchardParams::default();
+        let map = params.param_map();
+        assert_eq!(map.len(), PARAM_IDS.len());
+        for (id, pointer) in PARAM_IDS.iter().zip(params.param_ptrs()) {
+            let (_, expected, _) = map
+                .iter()
+                .find(|(i, _, _)| i == id)
+                .unwrap_or_else(|| panic!("{id} is a parameter"));
+            assert!(*expected == pointer, "{id}");
+        }
+    }
+
+    #[test]
+    fn a_controller_moves_a_parameter_over_its_whole_range() {
+        let params = OrchardParams::default();
+        let a4 = PARAM_IDS.iter().position(|&id| id == "a4").unwrap();
+        params.move_param(a4, 1.0, 48_000.0);
+        assert_eq!(params.a4.value(), 466.0);
+        params.move_param(a4, 0.0, 48_000.0);
+        assert_eq!(params.a4.value(), 415.0);
+        params.move_param(a4, 7.0, 48_000.0);
+        assert_eq!(params.a4.value(), 466.0, "clamped");
+        let key = PARAM_IDS
+            .iter()
+            .position(|&id| id == "temperament-key")
+            .unwrap();
+        params.move_param(key, 1.0, 48_000.0);
+        assert_eq!(params.temperament_key.value().0, 11, "B, the last key");
+        params.move_param(PARAM_IDS.len(), 0.5, 48_000.0);
+    }
+
+    #[test]
+    fn bindings_are_saved_as_a_field_of_the_state_and_come_back() {
+        use crate::learn::{Binding, Control, Source, Target};
+        let params = OrchardParams::default();
+        let binding = Binding {
+            source: Source {
+                control: Control::PitchBend,
+                channel: Some(2),
+            },
+            target: Target::Property {
+                path: "tuning:a4_hz".into(),
+            },
+        };
+        params.controllers.bind(binding.clone()).unwrap();
+        let fields = params.serialize_fields();
+        assert!(fields["midi-bindings"].contains("pitch-bend"), "{fields:?}");
+        let other = OrchardParams::default();
+        other.deserialize_fields(&fields);
+        assert_eq!(other.controllers.bindings(), vec![binding]);
     }
 }
