@@ -17,15 +17,7 @@ use orchard_engine::analysis::peak_frequency;
 use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, PASSBAND_EDGE, Synth, SynthEvent};
 
-use common::{host_info, with_plugin};
-
-struct TestHostShared;
-
-impl SharedHandler<'_> for TestHostShared {
-    fn request_restart(&self) {}
-    fn request_process(&self) {}
-    fn request_callback(&self) {}
-}
+use common::{TestHostShared, host_info, with_plugin};
 
 struct TestHost;
 

@@ -21,7 +21,7 @@ use clack_host::prelude::*;
 use orchard::editor::presets::{self, PRESET_FORMAT, UserPreset};
 use orchard_engine::instrument::PropertyEdit;
 
-use common::{host_info, with_plugin};
+use common::{TestHostShared, host_info, with_plugin};
 
 /// Orchard's CLAP id.
 const PLUGIN_ID: &str = "org.orchard-instruments.orchard";
@@ -174,18 +174,10 @@ impl HostPresetLoadImpl for LoadLog {
 
 impl<'a> MainThreadHandler<'a> for LoadLog {}
 
-struct Shared;
-
-impl SharedHandler<'_> for Shared {
-    fn request_restart(&self) {}
-    fn request_process(&self) {}
-    fn request_callback(&self) {}
-}
-
 struct PresetHost;
 
 impl HostHandlers for PresetHost {
-    type Shared<'a> = Shared;
+    type Shared<'a> = TestHostShared;
     type MainThread<'a> = LoadLog;
     type AudioProcessor<'a> = ();
 
@@ -250,9 +242,7 @@ fn value_of(instance: &mut PluginInstance<PresetHost>, name: &str) -> f64 {
 fn saved_state(instance: &mut PluginInstance<PresetHost>) -> String {
     let state: PluginState = instance.plugin_shared_handle().get_extension().unwrap();
     let mut bytes = Vec::new();
-    state
-        .save(&mut instance.plugin_handle(), &mut bytes)
-        .unwrap();
+    state.save(&instance.plugin_handle(), &mut bytes).unwrap();
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
@@ -267,7 +257,7 @@ fn load(
         .get_extension()
         .expect("the preset-load extension");
     let key = key.map(|k| CString::new(k).unwrap());
-    preset_load.load_from_location(&mut instance.plugin_handle(), location, key.as_deref())
+    preset_load.load_from_location(&instance.plugin_handle(), location, key.as_deref())
 }
 
 #[test]
@@ -326,7 +316,12 @@ fn hosts_find_every_preset_and_load_each_into_the_plugin() {
         }
         let ours = ("clap".to_string(), PLUGIN_ID.to_string());
         for preset in &found {
-            assert_eq!(preset.plugin_ids, [ours.clone()], "{}", preset.name);
+            assert_eq!(
+                preset.plugin_ids,
+                std::slice::from_ref(&ours),
+                "{}",
+                preset.name
+            );
             assert_eq!(preset.flags, Some(Flags::IS_FACTORY_CONTENT));
             assert_eq!(preset.creators, ["Orchard"]);
             assert!(
@@ -375,7 +370,7 @@ fn hosts_find_every_preset_and_load_each_into_the_plugin() {
                     };
                     assert_eq!(preset.name, "Parlour box");
                     assert_eq!(preset.load_key, None);
-                    assert_eq!(preset.plugin_ids, [ours.clone()]);
+                    assert_eq!(preset.plugin_ids, std::slice::from_ref(&ours));
                     assert_eq!(preset.flags, Some(Flags::IS_USER_CONTENT));
                     assert!(preset.description.contains("Music box"), "{preset:?}");
                     user.push(path);
@@ -397,7 +392,7 @@ fn hosts_find_every_preset_and_load_each_into_the_plugin() {
             .id()
             .unwrap();
         let mut instance = PluginInstance::<PresetHost>::new(
-            |_| Shared,
+            |_| TestHostShared,
             move |_| main_thread,
             entry,
             plugin_id,

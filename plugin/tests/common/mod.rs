@@ -41,6 +41,16 @@ pub fn clap_bundle() -> PathBuf {
     bundle
 }
 
+/// The test hosts' thread-safe side: requests are ignored (the tests call
+/// the plugin when they need to).
+pub struct TestHostShared;
+
+impl SharedHandler<'_> for TestHostShared {
+    fn request_restart(&self) {}
+    fn request_process(&self) {}
+    fn request_callback(&self) {}
+}
+
 /// The test host's description.
 pub fn host_info() -> HostInfo {
     HostInfo::new(
