@@ -9,9 +9,8 @@
 //!
 //! Loading a preset works out what it sets exactly as the editor's browser
 //! does ([`presets::plan`]) and hands the result to the wrapper as a state to
-//! restore, the way a host restores a project: between blocks when the
-//! plugin is processing, at once otherwise; the host is told the parameters
-//! changed.
+//! restore, the way the wrapper restores a project the host loads; the host
+//! is told the parameters changed.
 
 use std::ffi::{CStr, c_char, c_void};
 use std::path::Path;
@@ -147,8 +146,14 @@ fn load(wrapper: &Wrapper<Orchard>, preset: &UserPreset) -> Result<(), String> {
     }
     let mut state = wrapper.get_state_object();
     presets::write_state(preset, &plan, &params, &mut state);
-    wrapper.set_state_object_from_gui(state);
-    Ok(())
+    // As the wrapper restores a state the host loads (`clap.state`), on this
+    // (the main) thread: nothing waits for, or allocates on, the audio
+    // thread, which picks the new values up at its next block.
+    if wrapper.set_state_inner(&mut state) {
+        Ok(())
+    } else {
+        Err("the plugin refused the preset's state".into())
+    }
 }
 
 /// The host's `preset-load` extension, if it has one.
