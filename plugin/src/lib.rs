@@ -9,7 +9,9 @@
 
 #[cfg(test)]
 mod audio_isolation;
+mod clap_export;
 pub mod editor;
+pub mod factory;
 pub mod learn;
 pub mod link;
 pub mod microphone_choice;
@@ -554,5 +556,10 @@ mod tests {
     }
 }
 
-nice_export_clap!(Orchard);
+/// The CLAP entry point: nice-plug's plugin factory, plus preset discovery
+/// and preset loading (see `clap_export`).
+#[allow(non_upper_case_globals)]
+#[unsafe(no_mangle)]
+#[used]
+pub static clap_entry: nice_plug::wrapper::clap::clap_plugin_entry = clap_export::ENTRY;
 nice_export_vst3!(Orchard);

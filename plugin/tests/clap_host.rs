@@ -4,7 +4,7 @@
 //! nice-plug's `assert_process_allocs`: any allocation inside `process` aborts the
 //! test process.
 
-use std::path::PathBuf;
+mod common;
 
 use clack_extensions::params::{ParamInfoBuffer, PluginParams};
 use clack_extensions::render::{PluginRender, RenderMode};
@@ -17,30 +17,7 @@ use orchard_engine::analysis::peak_frequency;
 use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, PASSBAND_EDGE, Synth, SynthEvent};
 
-/// nice-plug's instances in one process share one background thread, which
-/// the last instance to go shuts down; instances torn down on several test
-/// threads at once race for that. A host creates and destroys instances on its
-/// main thread, one at a time: so do these tests.
-static ONE_HOST_THREAD: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Runs `test` with the freshly bundled plugin loaded, while no other test
-/// has plugin instances, and removes the bundle afterwards.
-fn with_plugin(test: impl FnOnce(&PluginEntry)) {
-    let _main_thread = ONE_HOST_THREAD.lock().unwrap_or_else(|e| e.into_inner());
-    let bundle = clap_bundle();
-    // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
-    let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
-    test(&entry);
-    std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
-}
-
-struct TestHostShared;
-
-impl SharedHandler<'_> for TestHostShared {
-    fn request_restart(&self) {}
-    fn request_process(&self) {}
-    fn request_callback(&self) {}
-}
+use common::{TestHostShared, host_info, with_plugin};
 
 struct TestHost;
 
@@ -48,25 +25,6 @@ impl HostHandlers for TestHost {
     type Shared<'a> = TestHostShared;
     type MainThread<'a> = ();
     type AudioProcessor<'a> = ();
-}
-
-/// Bundles the cdylib the way the bundler does on Linux (a `.clap` is the shared
-/// library renamed) into a fresh directory, and returns the bundle's path.
-fn clap_bundle() -> PathBuf {
-    // Cargo leaves the library built for this test run beside the test executable,
-    // in `deps/`; the copy one level up belongs to whatever plain build came last.
-    let test_exe = std::env::current_exe().unwrap();
-    let library = test_exe.with_file_name("liborchard.so");
-    assert!(
-        library.exists(),
-        "the plugin library {} was not built",
-        library.display()
-    );
-    let dir = std::env::temp_dir().join(format!("orchard-clap-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bundle = dir.join("Orchard.clap");
-    std::fs::copy(&library, &bundle).unwrap();
-    bundle
 }
 
 /// What the test host sends, at a frame.
@@ -96,16 +54,6 @@ fn render_through_clap(
         (note_off_frame, Send::NoteOff(69)),
     ];
     render_script(entry, sample_rate, block, total_s, &script, false)
-}
-
-fn host_info() -> HostInfo {
-    HostInfo::new(
-        "Orchard tests",
-        "Orchard",
-        "https://example.invalid",
-        "0.1.0",
-    )
-    .unwrap()
 }
 
 /// A new instance of the bundle's one plugin.

@@ -9,11 +9,13 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use nice_plug::plugin::{ParamValue, PluginState};
 use nice_plug::prelude::{Enum, EnumParam, Param, ParamSetter};
 use orchard_engine::instrument::PropertyEdit;
 use serde::{Deserialize, Serialize};
 
-use crate::params::{Instrument, OrchardParams};
+use crate::factory::FactoryPreset;
+use crate::params::{Instrument, InstrumentState, OrchardParams, STATE_FORMAT};
 use crate::sound::SoundSettings;
 
 /// The format of user preset files this build writes.
@@ -37,8 +39,9 @@ pub struct UserPreset {
 /// Where a preset comes from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PresetSource {
-    /// A built-in instrument with its parameters at their defaults.
-    Builtin(Instrument),
+    /// A factory preset: a built-in instrument with its parameters at their
+    /// defaults, or a voicing of one.
+    Factory(&'static FactoryPreset),
     /// A file in the user preset folder (or anywhere).
     File(PathBuf),
 }
@@ -47,12 +50,7 @@ impl PresetSource {
     /// The name shown in the browser.
     pub fn name(&self) -> String {
         match self {
-            Self::Builtin(instrument) => {
-                format!(
-                    "{} (built-in)",
-                    Instrument::variants()[instrument.to_index()]
-                )
-            }
+            Self::Factory(preset) => format!("{} (factory)", preset.name),
             Self::File(path) => path
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -89,7 +87,7 @@ pub fn user_folder() -> Option<PathBuf> {
         .map(|d| d.join("orchard").join("presets"))
 }
 
-/// The built-in instruments, then the user presets in `folder` by name.
+/// The factory presets, then the user presets in `folder` by name.
 pub fn list(folder: Option<&Path>) -> Vec<PresetSource> {
     let mut files: Vec<PathBuf> = folder
         .and_then(|f| std::fs::read_dir(f).ok())
@@ -99,8 +97,9 @@ pub fn list(folder: Option<&Path>) -> Vec<PresetSource> {
         .filter(|p| p.to_str().is_some_and(|s| s.ends_with(EXTENSION)))
         .collect();
     files.sort();
-    (0..Instrument::variants().len())
-        .map(|i| PresetSource::Builtin(Instrument::from_index(i)))
+    crate::factory::all()
+        .iter()
+        .map(PresetSource::Factory)
         .chain(files.into_iter().map(PresetSource::File))
         .collect()
 }
@@ -326,6 +325,59 @@ fn choose<T: Enum + PartialEq>(setter: &ParamSetter, param: &EnumParam<T>, value
     setter.end_set_parameter(param);
 }
 
+/// Writes what loading `preset` sets, as [`plan`] works it out, into the
+/// host state object `state`: the instrument, every sound parameter, the
+/// temperament, its key and the microphone, and the edits as the instrument state. Other
+/// parameters keep their values in `state`. This is how a host's preset
+/// load (the CLAP `preset-load` extension) sets a preset: as a state the
+/// host restores, applied between blocks.
+pub fn write_state(
+    preset: &UserPreset,
+    plan: &Plan,
+    params: &OrchardParams,
+    state: &mut PluginState,
+) {
+    let id_of = |ids: Option<&'static [&'static str]>, index: usize| {
+        ids.and_then(|ids| ids.get(index))
+            .map_or(ParamValue::I32(index as i32), |id| {
+                ParamValue::String((*id).to_string())
+            })
+    };
+    let values = &mut state.params;
+    values.insert(
+        "instrument".into(),
+        ParamValue::String(plan.instrument.preset_name().to_string()),
+    );
+    for ((id, param), &normalized) in params.sound_params().into_iter().zip(&plan.normalized) {
+        values.insert(id.into(), ParamValue::F32(param.preview_plain(normalized)));
+    }
+    let temperament = plan.settings.temperament.to_index();
+    let key = plan.settings.temperament_key.to_index();
+    let microphone = plan.settings.microphone.to_index();
+    values.insert(
+        TEMPERAMENT.into(),
+        id_of(crate::tuning_choices::TemperamentChoice::ids(), temperament),
+    );
+    values.insert(
+        KEY.into(),
+        id_of(crate::tuning_choices::TemperamentKey::ids(), key),
+    );
+    values.insert(
+        MICROPHONE.into(),
+        id_of(
+            crate::microphone_choice::MicrophoneChoice::ids(),
+            microphone,
+        ),
+    );
+    let instrument_state = InstrumentState {
+        format: STATE_FORMAT,
+        edits: preset.edits.clone(),
+    };
+    if let Ok(json) = serde_json::to_string(&instrument_state) {
+        state.fields.insert("instrument-state".into(), json);
+    }
+}
+
 /// The ids under which a user preset keeps the temperament, its key and the
 /// microphone, each as its choice's index.
 const TEMPERAMENT: &str = "temperament";
@@ -377,7 +429,7 @@ mod tests {
         write(&path, &preset).unwrap();
         assert_eq!(read(&path).unwrap(), preset);
         let listed = list(Some(&dir));
-        assert_eq!(listed.len(), Instrument::variants().len() + 1);
+        assert_eq!(listed.len(), crate::factory::all().len() + 1);
         assert_eq!(listed.last().unwrap().name(), "Bright _ hall");
         let _ = std::fs::remove_dir_all(&dir);
     }
