@@ -217,7 +217,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<String, String> {
             Scenario::Session,
         ],
     };
-    let preset = Preset::load(&args.preset).map_err(|e| e.to_string())?;
+    let preset = args.instrument.load()?;
     let mut lines = Vec::new();
     for scenario in scenarios {
         if scenario == Scenario::Session {

@@ -99,9 +99,10 @@ pub struct BenchArgs {
     /// Sample rate, Hz (1000 to 768000).
     #[arg(long, default_value_t = 48_000, value_parser = parse_sample_rate)]
     pub sample_rate: u32,
-    /// The instrument: a built-in preset's name or the path of a preset file.
-    #[arg(long, default_value = DEFAULT_PRESET)]
-    pub preset: String,
+    /// The instrument measured, changed as `render` changes it (e.g. with a
+    /// room: `--set room:mix=0.3`).
+    #[command(flatten)]
+    pub instrument: InstrumentArgs,
 }
 
 /// Options of `orchard presets`.

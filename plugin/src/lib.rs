@@ -9,8 +9,12 @@
 
 #[cfg(test)]
 mod audio_isolation;
+mod clap_export;
 pub mod editor;
+pub mod factory;
+pub mod learn;
 pub mod link;
+pub mod microphone_choice;
 pub mod output_guard;
 mod params;
 pub mod sound;
@@ -31,7 +35,9 @@ use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{InstrumentLoader, Synth, SynthError, SynthEvent, TimedEvent};
 
 use link::{AudioLink, EditorLink};
-pub use params::{Instrument, InstrumentState, OrchardParams, STATE_FORMAT, VersionedState};
+pub use params::{
+    Instrument, InstrumentState, OrchardParams, PARAM_IDS, STATE_FORMAT, VersionedState,
+};
 use sound::SoundSettings;
 
 /// The plugin: one synthesiser playing the instrument the parameters describe.
@@ -94,6 +100,16 @@ impl Default for Orchard {
     }
 }
 
+/// A job for the background thread.
+#[derive(Debug, Clone, Copy)]
+pub enum Task {
+    /// Rebuild the instrument.
+    Rebuild(Rebuild),
+    /// Turn the properties MIDI controllers moved into edits
+    /// ([`learn::apply_property_moves`]).
+    ApplyControllers,
+}
+
 /// The background task: build the instrument for these settings and hand it to
 /// the running synthesiser, or, when its mechanics run elsewhere than the
 /// running one's (inline or on their own thread), build a whole new
@@ -150,6 +166,9 @@ struct Handoff {
     outgoing: rtrb::Producer<Box<Synth>>,
     retired: rtrb::Consumer<Box<Synth>>,
 }
+
+/// The plugin state's field holding the MIDI bindings.
+const BINDINGS_FIELD: &str = "midi-bindings";
 
 /// Synthesisers that may wait in each direction.
 const SWAPS_IN_FLIGHT: usize = 2;
@@ -253,7 +272,7 @@ impl Plugin for Orchard {
     #[cfg(not(feature = "editor"))]
     type Editor = ();
     type SysExMessage = ();
-    type BackgroundTask = Rebuild;
+    type BackgroundTask = Task;
 
     fn params(&self) -> Arc<dyn Params> {
         self.params.clone()
@@ -266,8 +285,16 @@ impl Plugin for Orchard {
 
     /// States from older versions: Orchard 0.1.0 saved only the output level
     /// and no instrument state (format 0); it loads as the default instrument
-    /// at that level.
+    /// at that level. States saved before MIDI learn, or whose bindings are
+    /// not a list, load with no bindings (and the rest as saved).
     fn filter_state(state: &mut PluginState) {
+        let bindings = state.fields.entry(BINDINGS_FIELD.to_string()).or_default();
+        if serde_json::from_str::<learn::BindingList>(bindings).is_err() {
+            if !bindings.is_empty() {
+                nice_warn!("Orchard ignores the saved MIDI bindings: they are not a list");
+            }
+            *bindings = "[]".to_string();
+        }
         state
             .fields
             .entry("instrument-state".to_string())
@@ -286,7 +313,15 @@ impl Plugin for Orchard {
         let params = Arc::clone(&self.params);
         let handoff = Arc::clone(&self.handoff);
         let link = Arc::clone(&self.link);
-        Box::new(move |rebuild: Rebuild| {
+        Box::new(move |task: Task| {
+            let rebuild = match task {
+                Task::Rebuild(rebuild) => rebuild,
+                Task::ApplyControllers => {
+                    learn::apply_property_moves(&params);
+                    params.controllers.applied();
+                    return;
+                }
+            };
             let preset = rebuild.settings.instrument_with(&params.edits());
             if rebuild.host.mechanics_on_own_thread(&preset) != rebuild.realtime {
                 replace_synth(&preset, rebuild.host, &loader, &link, &handoff);
@@ -428,11 +463,11 @@ impl Plugin for Orchard {
         {
             self.built = Some(wanted);
             self.built_state = state;
-            context.execute_background(Rebuild {
+            context.execute_background(Task::Rebuild(Rebuild {
                 settings: wanted,
                 host,
                 realtime: synth.is_realtime(),
-            });
+            }));
         }
         // Notes from the on-screen keyboard play at the start of the block;
         // in the standalone app the MIDI file's notes join them, and the
@@ -440,7 +475,20 @@ impl Plugin for Orchard {
         let audio_link = &mut self.audio_link;
         let on_screen = std::iter::from_fn(|| audio_link.next_note())
             .map(|event| TimedEvent { offset: 0, event });
-        let from_host = std::iter::from_fn(|| context.next_event()).filter_map(|e| synth_event(&e));
+        // A bound MIDI controller moves its parameters here, its properties
+        // through the background thread; every controller is reported to
+        // the editor for MIDI learn, and played (pedals) as well.
+        let (params, link) = (&self.params, &self.link);
+        let sample_rate_hz = self.host.map_or(0.0, |h| h.sample_rate as f32);
+        let from_host = std::iter::from_fn(|| context.next_event()).filter_map(|e| {
+            if let Some(movement) = learn::Movement::of_event(&e) {
+                link.report_controller(movement);
+                params.controllers.receive(movement, |index, position| {
+                    params.move_param(index, position, sample_rate_hz);
+                });
+            }
+            synth_event(&e)
+        });
         let played = on_screen.chain(from_host);
         match self.standalone.as_mut() {
             Some(standalone::StandaloneAudio { tap, player }) => {
@@ -452,6 +500,9 @@ impl Plugin for Orchard {
                 synth.process_events(left, right, events);
             }
             None => synth.process_events(left, right, played),
+        }
+        if self.params.controllers.claim_application() {
+            context.execute_background(Task::ApplyControllers);
         }
 
         let level = &self.params.output_level.smoothed;
@@ -497,5 +548,51 @@ impl Vst3Plugin for Orchard {
         &[Vst3SubCategory::Instrument, Vst3SubCategory::Synth];
 }
 
-nice_export_clap!(Orchard);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state_with(bindings: Option<&str>) -> PluginState {
+        let mut fields = std::collections::BTreeMap::new();
+        fields.insert(
+            "instrument-state".to_string(),
+            r#"{"format":2,"edits":[]}"#.to_string(),
+        );
+        if let Some(text) = bindings {
+            fields.insert(BINDINGS_FIELD.to_string(), text.to_string());
+        }
+        PluginState {
+            version: "0.1.0".into(),
+            params: Default::default(),
+            fields,
+        }
+    }
+
+    /// A state saved before MIDI learn loads with no bindings (not the
+    /// ones the instance had), and so does one whose bindings field is not
+    /// a list; the rest of the state is left as it was.
+    #[test]
+    fn old_and_corrupt_states_load_with_no_bindings_and_the_rest_intact() {
+        for bindings in [None, Some("{broken"), Some("42"), Some("")] {
+            let mut state = state_with(bindings);
+            Orchard::filter_state(&mut state);
+            assert_eq!(state.fields[BINDINGS_FIELD], "[]", "{bindings:?}");
+            assert_eq!(
+                state.fields["instrument-state"],
+                r#"{"format":2,"edits":[]}"#
+            );
+        }
+        let kept = r#"[{"source":{"control":{"kind":"cc","number":1},"channel":null},"target":{"kind":"param","id":"a4"}}]"#;
+        let mut state = state_with(Some(kept));
+        Orchard::filter_state(&mut state);
+        assert_eq!(state.fields[BINDINGS_FIELD], kept, "a good list is kept");
+    }
+}
+
+/// The CLAP entry point: nice-plug's plugin factory, plus preset discovery
+/// and preset loading (see `clap_export`).
+#[allow(non_upper_case_globals)]
+#[unsafe(no_mangle)]
+#[used]
+pub static clap_entry: nice_plug::wrapper::clap::clap_plugin_entry = clap_export::ENTRY;
 nice_export_vst3!(Orchard);

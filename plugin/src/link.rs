@@ -3,16 +3,19 @@
 //!
 //! Everything that crosses to the audio thread is an atomic or a wait-free
 //! single-producer single-consumer queue (rtrb): notes played on the on-screen
-//! keyboard go in, the output samples for the scope come out. (Edits reach the
+//! keyboard go in, the output samples for the scope come out, and so does
+//! the last MIDI controller the audio thread saw (for MIDI learn). (Edits reach the
 //! plugin through the instrument state's version counter, in
 //! [`crate::params::VersionedState`].) The locks here (`Mutex`) guard only
 //! the GUI's own ends and the views' slot, which `activate` fills; `process`
 //! never touches them.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use orchard_engine::rt::{SynthEvent, Views};
+
+use crate::learn::{Control, Movement};
 use rtrb::{Consumer, Producer, RingBuffer};
 
 /// Notes the on-screen keyboard may queue between two audio blocks.
@@ -30,6 +33,23 @@ pub struct EditorLink {
     scope_wanted: AtomicBool,
     /// The running synthesiser's views (mechanics and meters), set at `activate`.
     pub(crate) views: Mutex<Option<Views>>,
+    /// The last controller movement the audio thread saw: a count of
+    /// movements (bits 32–63), the control's code (bits 8–15) and the
+    /// channel (bits 0–7); 0 before the first.
+    last_controller: AtomicU64,
+}
+
+/// The last controller movement seen, as [`EditorLink::last_controller`]
+/// reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeenController {
+    /// How many movements the audio thread had seen with this one (wraps):
+    /// a new movement has a new count.
+    pub count: u32,
+    /// The controller.
+    pub control: Control,
+    /// Its channel, 0 to 15.
+    pub channel: u8,
 }
 
 /// The audio thread's side of the link, owned by the plugin.
@@ -47,6 +67,7 @@ pub fn link() -> (EditorLink, AudioLink) {
         scope: Mutex::new(scope_consumer),
         scope_wanted: AtomicBool::new(false),
         views: Mutex::new(None),
+        last_controller: AtomicU64::new(0),
     };
     let audio = AudioLink {
         notes: note_consumer,
@@ -84,6 +105,31 @@ impl EditorLink {
         if let Ok(mut slot) = self.views.lock() {
             *slot = views;
         }
+    }
+
+    /// Reports a controller movement to the editor (for MIDI learn).
+    /// Wait-free; for the audio thread, the only writer.
+    pub fn report_controller(&self, movement: Movement) {
+        let Some(code) = movement.control.code() else {
+            return;
+        };
+        let count = (self.last_controller.load(Ordering::Acquire) >> 32).wrapping_add(1) as u32;
+        let packed = u64::from(count) << 32 | u64::from(code) << 8 | u64::from(movement.channel);
+        self.last_controller.store(packed, Ordering::Release);
+    }
+
+    /// The last controller movement the audio thread reported, if any.
+    pub fn last_controller(&self) -> Option<SeenController> {
+        let packed = self.last_controller.load(Ordering::Acquire);
+        let count = (packed >> 32) as u32;
+        if count == 0 && packed == 0 {
+            return None;
+        }
+        Some(SeenController {
+            count,
+            control: Control::from_code((packed >> 8) as u8)?,
+            channel: packed as u8,
+        })
     }
 
     /// Reads the views, if a synthesiser is running.
@@ -150,5 +196,35 @@ mod tests {
             frames += 1;
         });
         assert_eq!(frames, 64);
+    }
+
+    #[test]
+    fn each_controller_movement_reaches_the_editor_with_a_new_count() {
+        let (editor, _audio) = link();
+        assert_eq!(editor.last_controller(), None);
+        let bend = Movement {
+            control: Control::PitchBend,
+            channel: 9,
+            position: 0.5,
+        };
+        editor.report_controller(bend);
+        let first = editor.last_controller().unwrap();
+        assert_eq!((first.control, first.channel), (Control::PitchBend, 9));
+        editor.report_controller(bend);
+        let second = editor.last_controller().unwrap();
+        assert_ne!(
+            first.count, second.count,
+            "the same controller again is news"
+        );
+        editor.report_controller(Movement {
+            control: Control::Cc { number: 1 },
+            channel: 0,
+            position: 1.0,
+        });
+        let third = editor.last_controller().unwrap();
+        assert_eq!(
+            (third.control, third.channel),
+            (Control::Cc { number: 1 }, 0)
+        );
     }
 }

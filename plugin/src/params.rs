@@ -14,6 +14,8 @@ use orchard_engine::instrument::{Preset, PropertyEdit};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::editor::EditorLayout;
+use crate::learn::ControllerMap;
+use crate::microphone_choice::MicrophoneChoice;
 use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
 
 /// The format of [`InstrumentState`] this build writes. Format 0 is the state
@@ -185,13 +187,52 @@ pub struct OrchardParams {
     /// How far a clock's or a music box's mainspring is wound, 0 to 1.
     #[id = "clock-winding"]
     pub clock_winding: FloatParam,
+    /// Where the instrument is heard from (`output:microphone`).
+    #[id = "microphone"]
+    pub microphone: EnumParam<MicrophoneChoice>,
+    /// How much of the room is heard, 0 to 1 (the room alone) (`room:mix`);
+    /// at 0 a preset's own room keeps its mix, and the built-in
+    /// instruments, which have none, are heard dry.
+    #[id = "room"]
+    pub room: FloatParam,
+    /// The room's reverberation time (`room:t60_s`) times this.
+    #[id = "room-decay"]
+    pub room_decay: FloatParam,
     /// Everything else about the instrument, saved with the parameters.
     #[persist = "instrument-state"]
     pub state: VersionedState,
     /// The editor window's size and zoom.
     #[persist = "editor-layout"]
     pub editor_layout: Mutex<EditorLayout>,
+    /// The MIDI controllers bound to parameters and properties (the
+    /// player's setup: saved with the project, not in user presets).
+    #[persist = "midi-bindings"]
+    pub controllers: ControllerMap,
 }
+
+/// The id of every host parameter, in the order of
+/// [`OrchardParams::param_ptrs`].
+pub const PARAM_IDS: [&str; 19] = [
+    "level",
+    "instrument",
+    "hardness",
+    "brightness",
+    "decay",
+    "detune",
+    "resonance",
+    "a4",
+    "stretch",
+    "temperament",
+    "temperament-key",
+    "velocity-curve",
+    "width",
+    "clock-running",
+    "clock-time",
+    "clock-winding",
+    "microphone",
+    "room",
+    "room-decay",
+];
 
 /// The instrument state, and a count of its changes: `process` sees that the
 /// editor edited it or a host loaded another without taking its lock.
@@ -216,6 +257,16 @@ impl VersionedState {
     fn replace(&self, state: InstrumentState) {
         *self.state.lock().unwrap_or_else(PoisonError::into_inner) = state;
         self.version.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Changes the edits in place, holding the lock throughout; counts a
+    /// change if `change` says it made one (off the audio thread).
+    fn update(&self, change: impl FnOnce(&mut Vec<PropertyEdit>) -> bool) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if change(&mut state.edits) {
+            state.format = STATE_FORMAT;
+            self.version.fetch_add(1, Ordering::AcqRel);
+        }
     }
 }
 
@@ -248,9 +299,61 @@ impl OrchardParams {
         });
     }
 
+    /// Changes the property edits in place (off the audio thread: it locks
+    /// the state while `change` runs); `change` returns whether it changed
+    /// anything, and then the plugin rebuilds the instrument.
+    pub fn update_edits(&self, change: impl FnOnce(&mut Vec<PropertyEdit>) -> bool) {
+        self.state.update(change);
+    }
+
+    /// Every host parameter, in the order of [`PARAM_IDS`] (allocates
+    /// nothing).
+    pub fn param_ptrs(&self) -> [ParamPtr; 19] {
+        [
+            self.output_level.as_ptr(),
+            self.instrument.as_ptr(),
+            self.hardness.as_ptr(),
+            self.brightness.as_ptr(),
+            self.decay.as_ptr(),
+            self.detune.as_ptr(),
+            self.resonance.as_ptr(),
+            self.a4.as_ptr(),
+            self.stretch.as_ptr(),
+            self.temperament.as_ptr(),
+            self.temperament_key.as_ptr(),
+            self.velocity_curve.as_ptr(),
+            self.width.as_ptr(),
+            self.clock_running.as_ptr(),
+            self.clock_time.as_ptr(),
+            self.clock_winding.as_ptr(),
+            self.microphone.as_ptr(),
+            self.room.as_ptr(),
+            self.room_decay.as_ptr(),
+        ]
+    }
+
+    /// Moves the parameter `PARAM_IDS[index]` to `normalized` (0 to 1,
+    /// snapped to its steps) as a MIDI controller does, where the host's
+    /// automation would set it (the output level glides there at
+    /// `sample_rate_hz`). The host is not told (see [`crate::learn`]).
+    /// Wait-free, allocates nothing: for the audio thread.
+    pub fn move_param(&self, index: usize, normalized: f32, sample_rate_hz: f32) {
+        let Some(&param) = self.param_ptrs().get(index) else {
+            return;
+        };
+        // SAFETY: the pointer is to a parameter of `self`, alive for the call.
+        // Setting a value and its smoother is what the wrappers do on the
+        // audio thread for the host's automation: atomic stores.
+        unsafe {
+            if param._internal_set_normalized_value(normalized.clamp(0.0, 1.0)) {
+                param._internal_update_smoother(sample_rate_hz, false);
+            }
+        }
+    }
+
     /// The parameters that shape the sound continuously (all but the
     /// instrument choice), by permanent id.
-    pub fn sound_params(&self) -> [(&'static str, &FloatParam); 12] {
+    pub fn sound_params(&self) -> [(&'static str, &FloatParam); 14] {
         [
             ("level", &self.output_level),
             ("hardness", &self.hardness),
@@ -264,6 +367,8 @@ impl OrchardParams {
             ("width", &self.width),
             ("clock-time", &self.clock_time),
             ("clock-winding", &self.clock_winding),
+            ("room", &self.room),
+            ("room-decay", &self.room_decay),
         ]
     }
 
@@ -325,6 +430,21 @@ impl Default for OrchardParams {
             FloatParam::new(name, default, FloatRange::Linear { min, max })
                 .with_value_to_string(rounded(digits))
         };
+        // A factor on a preset's value: 0.25 to 4, 1 (the preset's) in the
+        // middle of the knob.
+        let times = |name: &str| {
+            FloatParam::new(
+                name,
+                1.0,
+                FloatRange::Skewed {
+                    min: 0.25,
+                    max: 4.0,
+                    factor: FloatRange::skew_factor(-1.0),
+                },
+            )
+            .with_unit("×")
+            .with_value_to_string(rounded(3))
+        };
         Self {
             output_level: FloatParam::new(
                 "Output level",
@@ -342,17 +462,7 @@ impl Default for OrchardParams {
             instrument: EnumParam::new("Instrument", Instrument::DEFAULT),
             hardness: linear("Hammer hardness", 0.0, -1.0, 1.0, 3),
             brightness: linear("Brightness", 0.0, -1.0, 1.0, 3),
-            decay: FloatParam::new(
-                "Decay",
-                1.0,
-                FloatRange::Skewed {
-                    min: 0.25,
-                    max: 4.0,
-                    factor: FloatRange::skew_factor(-1.0),
-                },
-            )
-            .with_unit("×")
-            .with_value_to_string(rounded(3)),
+            decay: times("Decay"),
             detune: linear("Unison detune", 0.7, 0.0, 10.0, 2).with_unit(" cents"),
             resonance: linear("String resonance", 0.6, 0.0, 2.0, 3),
             a4: linear("A4 tuning", 440.0, 415.0, 466.0, 2).with_unit(" Hz"),
@@ -382,6 +492,9 @@ impl Default for OrchardParams {
             .with_value_to_string(Arc::new(time_of_day))
             .with_string_to_value(Arc::new(parse_time_of_day)),
             clock_winding: linear("Mechanism winding", 1.0, 0.0, 1.0, 3),
+            microphone: EnumParam::new("Microphone", MicrophoneChoice::default()),
+            room: linear("Room", 0.0, 0.0, 1.0, 3),
+            room_decay: times("Room decay"),
             state: VersionedState {
                 state: Mutex::new(InstrumentState {
                     format: STATE_FORMAT,
@@ -390,6 +503,7 @@ impl Default for OrchardParams {
                 version: AtomicU64::new(0),
             },
             editor_layout: Mutex::new(EditorLayout::default()),
+            controllers: ControllerMap::default(),
         }
     }
 }
@@ -475,5 +589,59 @@ mod tests {
         assert_eq!(params.edits().len(), 1);
         params.set_edits(Vec::new());
         assert_eq!(params.state.version(), before + 2);
+    }
+
+    #[test]
+    fn param_ids_name_every_parameter_in_the_order_of_the_pointers() {
+        let params = OrchardParams::default();
+        let map = params.param_map();
+        assert_eq!(map.len(), PARAM_IDS.len());
+        for (id, pointer) in PARAM_IDS.iter().zip(params.param_ptrs()) {
+            let (_, expected, _) = map
+                .iter()
+                .find(|(i, _, _)| i == id)
+                .unwrap_or_else(|| panic!("{id} is a parameter"));
+            assert!(*expected == pointer, "{id}");
+        }
+    }
+
+    #[test]
+    fn a_controller_moves_a_parameter_over_its_whole_range() {
+        let params = OrchardParams::default();
+        let a4 = PARAM_IDS.iter().position(|&id| id == "a4").unwrap();
+        params.move_param(a4, 1.0, 48_000.0);
+        assert_eq!(params.a4.value(), 466.0);
+        params.move_param(a4, 0.0, 48_000.0);
+        assert_eq!(params.a4.value(), 415.0);
+        params.move_param(a4, 7.0, 48_000.0);
+        assert_eq!(params.a4.value(), 466.0, "clamped");
+        let key = PARAM_IDS
+            .iter()
+            .position(|&id| id == "temperament-key")
+            .unwrap();
+        params.move_param(key, 1.0, 48_000.0);
+        assert_eq!(params.temperament_key.value().0, 11, "B, the last key");
+        params.move_param(PARAM_IDS.len(), 0.5, 48_000.0);
+    }
+
+    #[test]
+    fn bindings_are_saved_as_a_field_of_the_state_and_come_back() {
+        use crate::learn::{Binding, Control, Source, Target};
+        let params = OrchardParams::default();
+        let binding = Binding {
+            source: Source {
+                control: Control::PitchBend,
+                channel: Some(2),
+            },
+            target: Target::Property {
+                path: "tuning:a4_hz".into(),
+            },
+        };
+        params.controllers.bind(binding.clone()).unwrap();
+        let fields = params.serialize_fields();
+        assert!(fields["midi-bindings"].contains("pitch-bend"), "{fields:?}");
+        let other = OrchardParams::default();
+        other.deserialize_fields(&fields);
+        assert_eq!(other.controllers.bindings(), vec![binding]);
     }
 }

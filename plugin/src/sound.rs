@@ -6,8 +6,9 @@
 use std::sync::OnceLock;
 
 use nice_plug::prelude::FloatParam;
-use orchard_engine::instrument::{Preset, PropertyEdit};
+use orchard_engine::instrument::{Preset, PropertyEdit, RoomSpec};
 
+use crate::microphone_choice::MicrophoneChoice;
 use crate::params::{Instrument, OrchardParams};
 use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
 
@@ -28,6 +29,11 @@ pub fn set_base_preset(preset: Preset) -> bool {
 pub enum Target {
     /// One property path of a component every preset has (`tuning:a4_hz`).
     Path(&'static str),
+    /// One property path of the room (`room:mix`), reached only where the
+    /// preset has a room: the Room knob brings one (reading a room path of
+    /// a preset without a room gives the default room's values, and setting
+    /// one would add a room).
+    RoomPath(&'static str),
     /// Field `field` of every object of the kinds `kinds` (`stiff-strings`,
     /// `felt-hammers`, `soundboard`), on the object itself or on each of its
     /// anchors.
@@ -46,6 +52,12 @@ impl Target {
         match self {
             Self::Path(path) => preset
                 .get(path)
+                .map(|_| path.to_string())
+                .into_iter()
+                .collect(),
+            Self::RoomPath(path) => preset
+                .room
+                .and_then(|_| preset.get(path))
                 .map(|_| path.to_string())
                 .into_iter()
                 .collect(),
@@ -141,6 +153,9 @@ pub const TARGETS: &[(&str, Target)] = &[
             field: "wound",
         },
     ),
+    ("microphone", Target::Path("output:microphone")),
+    ("room", Target::RoomPath("room:mix")),
+    ("room-decay", Target::RoomPath("room:t60_s")),
 ];
 
 /// How a parameter changes the properties it reaches.
@@ -186,6 +201,14 @@ pub struct SoundSettings {
     pub clock_time: f32,
     /// 0 to 1 (every clock's and music box's `wound`).
     pub clock_winding: f32,
+    /// Where it is heard from (`output:microphone`).
+    pub microphone: MicrophoneChoice,
+    /// 0 to 1 (`room:mix`): above 0 it sets the mix, and a preset without a
+    /// room gets the default room; at 0 a preset's own room keeps its mix
+    /// (the built-in ones have none: they are heard dry).
+    pub room: f32,
+    /// 0.25 to 4: the room's T60 (`room:t60_s`) times this.
+    pub room_decay: f32,
 }
 
 impl SoundSettings {
@@ -217,6 +240,9 @@ impl SoundSettings {
             clock_running: params.clock_running.value(),
             clock_time: value(&params.clock_time),
             clock_winding: value(&params.clock_winding),
+            microphone: params.microphone.value(),
+            room: value(&params.room),
+            room_decay: value(&params.room_decay),
         }
     }
 
@@ -250,6 +276,11 @@ impl SoundSettings {
             // To the second, as the parameter shows it.
             "clock-time" => Change::To((f64::from(self.clock_time) * 3600.0).round() / 3600.0),
             "clock-winding" => Change::To(decimal(self.clock_winding)),
+            "microphone" => Change::To(f64::from(self.microphone.0)),
+            // At 0 a preset's own room keeps its mix.
+            "room" if self.room > 0.0 => Change::To(decimal(self.room)),
+            "room" => Change::Times(1.0),
+            "room-decay" => Change::Times(decimal(self.room_decay)),
             _ => return None,
         })
     }
@@ -261,6 +292,11 @@ impl SoundSettings {
             None => Preset::load(self.instrument.preset_name())
                 .expect("the built-in presets are tested to load"),
         };
+        // The room knob up brings a room to a preset heard dry; at 0 a
+        // preset without a room stays without one.
+        if self.room > 0.0 && preset.room.is_none() {
+            preset.room = Some(RoomSpec::default());
+        }
         let base = preset.clone();
         for &(id, target) in TARGETS {
             let Some(change) = self.change(id) else {
@@ -311,6 +347,8 @@ mod tests {
     fn every_host_parameter_reaches_a_declared_property() {
         let grand = Preset::default_grand();
         let clock = Preset::load("chiming-clock").unwrap();
+        let mut in_a_room = grand.clone();
+        in_a_room.room = Some(RoomSpec::default());
         let params = OrchardParams::default();
         let ids: Vec<String> = params.param_map().into_iter().map(|(id, ..)| id).collect();
         for id in &ids {
@@ -322,7 +360,7 @@ mod tests {
                 .find(|(target_id, _)| *target_id == id.as_str())
                 .unwrap_or_else(|| panic!("parameter {id} has no target"));
             let mut reached = 0;
-            for preset in [&grand, &clock] {
+            for preset in [&grand, &clock, &in_a_room] {
                 for path in target.paths(preset) {
                     assert!(preset.property_info(&path).is_some(), "{id}: {path}");
                     reached += 1;
@@ -436,5 +474,43 @@ mod tests {
         let expected = Temperament::Vallotti.key_offset_cents(62, 3);
         assert!((moved - expected).abs() < 1e-9, "{moved} {expected}");
         assert!(expected.abs() > 1.0);
+    }
+
+    /// The room knob brings the default room to the grand, which has none,
+    /// at the knob's mix; the decay knob scales its T60. At 0 the grand
+    /// stays dry, without a room.
+    #[test]
+    fn room_parameters_bring_a_room() {
+        assert_eq!(defaults().instrument().room, None);
+        let decay_only = SoundSettings {
+            room_decay: 2.0,
+            ..defaults()
+        };
+        assert_eq!(decay_only.instrument().room, None);
+        let room = SoundSettings {
+            room: 0.3,
+            room_decay: 2.0,
+            ..defaults()
+        }
+        .instrument()
+        .room
+        .expect("a room");
+        let default = RoomSpec::default();
+        assert_eq!(room.mix, 0.3);
+        assert!((room.t60_s - 2.0 * default.t60_s).abs() < 1e-12);
+        assert!(room.same_geometry(&default));
+    }
+
+    /// The microphone parameter moves the grand's microphones; at its
+    /// default it leaves the preset's (the bridge) as it is.
+    #[test]
+    fn the_microphone_parameter_reaches_the_output() {
+        assert_eq!(defaults().instrument().output.microphone, 0);
+        let close = SoundSettings {
+            microphone: MicrophoneChoice(2),
+            ..defaults()
+        }
+        .instrument();
+        assert_eq!(close.get("output:microphone"), Some(2.0));
     }
 }

@@ -4,12 +4,12 @@
 //! nice-plug's `assert_process_allocs`: any allocation inside `process` aborts the
 //! test process.
 
-use std::path::PathBuf;
+mod common;
 
 use clack_extensions::params::{ParamInfoBuffer, PluginParams};
 use clack_extensions::render::{PluginRender, RenderMode};
 use clack_extensions::state::PluginState;
-use clack_host::events::event_types::{NoteOffEvent, NoteOnEvent, ParamValueEvent};
+use clack_host::events::event_types::{MidiEvent, NoteOffEvent, NoteOnEvent, ParamValueEvent};
 use clack_host::prelude::*;
 use orchard_cli::render;
 use orchard_cli::score::{Score, ScoreEvent};
@@ -17,30 +17,7 @@ use orchard_engine::analysis::peak_frequency;
 use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{DEFAULT_RELEASE_VELOCITY, PASSBAND_EDGE, Synth, SynthEvent};
 
-/// nice-plug's instances in one process share one background thread, which
-/// the last instance to go shuts down; instances torn down on several test
-/// threads at once race for that. A host creates and destroys instances on its
-/// main thread, one at a time: so do these tests.
-static ONE_HOST_THREAD: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Runs `test` with the freshly bundled plugin loaded, while no other test
-/// has plugin instances, and removes the bundle afterwards.
-fn with_plugin(test: impl FnOnce(&PluginEntry)) {
-    let _main_thread = ONE_HOST_THREAD.lock().unwrap_or_else(|e| e.into_inner());
-    let bundle = clap_bundle();
-    // SAFETY: loading a shared library runs its initialisers; this is our own plugin.
-    let entry = unsafe { PluginEntry::load(&bundle) }.expect("the bundle loads");
-    test(&entry);
-    std::fs::remove_dir_all(bundle.parent().unwrap()).ok();
-}
-
-struct TestHostShared;
-
-impl SharedHandler<'_> for TestHostShared {
-    fn request_restart(&self) {}
-    fn request_process(&self) {}
-    fn request_callback(&self) {}
-}
+use common::{TestHostShared, host_info, with_plugin};
 
 struct TestHost;
 
@@ -48,25 +25,6 @@ impl HostHandlers for TestHost {
     type Shared<'a> = TestHostShared;
     type MainThread<'a> = ();
     type AudioProcessor<'a> = ();
-}
-
-/// Bundles the cdylib the way the bundler does on Linux (a `.clap` is the shared
-/// library renamed) into a fresh directory, and returns the bundle's path.
-fn clap_bundle() -> PathBuf {
-    // Cargo leaves the library built for this test run beside the test executable,
-    // in `deps/`; the copy one level up belongs to whatever plain build came last.
-    let test_exe = std::env::current_exe().unwrap();
-    let library = test_exe.with_file_name("liborchard.so");
-    assert!(
-        library.exists(),
-        "the plugin library {} was not built",
-        library.display()
-    );
-    let dir = std::env::temp_dir().join(format!("orchard-clap-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bundle = dir.join("Orchard.clap");
-    std::fs::copy(&library, &bundle).unwrap();
-    bundle
 }
 
 /// What the test host sends, at a frame.
@@ -77,6 +35,8 @@ enum Send {
     NoteOff(u16),
     /// A parameter (CLAP id) to a plain value.
     Param(u32, f64),
+    /// A MIDI message (status, data, data) on the note port.
+    Midi([u8; 3]),
 }
 
 /// Renders key 69 held from frame 10 for `held_s`, then released, for `total_s`,
@@ -94,16 +54,6 @@ fn render_through_clap(
         (note_off_frame, Send::NoteOff(69)),
     ];
     render_script(entry, sample_rate, block, total_s, &script, false)
-}
-
-fn host_info() -> HostInfo {
-    HostInfo::new(
-        "Orchard tests",
-        "Orchard",
-        "https://example.invalid",
-        "0.1.0",
-    )
-    .unwrap()
 }
 
 /// A new instance of the bundle's one plugin.
@@ -204,6 +154,7 @@ fn render_on(
                                 Pckn::match_all(),
                                 value,
                             )),
+                            Send::Midi(bytes) => events.push(&MidiEvent::new(t, 0, bytes)),
                         }
                     }
                     let inputs = input_ports.with_input_buffers([] as [AudioPortBuffer<
@@ -672,6 +623,163 @@ fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
         assert!(
             peak(&out[0][(1.5 * fs) as usize..]) == 0.0,
             "a stopped clock is silent"
+        );
+    });
+}
+
+/// The room plays in a host without allocating (the allocation checks are
+/// on): with the Room knob at 0.5 a staccato middle C goes on sounding in the
+/// room long after its dampers have stilled the dry note.
+#[test]
+fn the_room_rings_on_in_a_host() {
+    with_plugin(|entry| {
+        let room = parameter_named(entry, "Room");
+        let fs = 48_000.0;
+        // At the pace of a sound card, so the rebuild with the room has its
+        // time before the note.
+        let (on, off) = ((2.0 * fs) as usize, (2.3 * fs) as usize);
+        let note = [(on, Send::NoteOn(60, 0.8)), (off, Send::NoteOff(60))];
+        let roomy = [(10, Send::Param(room.0, 0.5)), note[0], note[1]];
+        let dry = render_script(entry, fs, 4_800, 4.0, &note, true);
+        let wet = render_script(entry, fs, 4_800, 4.0, &roomy, true);
+        assert!(wet.iter().flatten().all(|s| s.is_finite()));
+        let energy = |x: &[f32]| x.iter().map(|s| f64::from(*s).powi(2)).sum::<f64>();
+        let tail = (3.0 * fs) as usize..(3.5 * fs) as usize;
+        let ratio = energy(&wet[0][tail.clone()]) / energy(&dry[0][tail]).max(1e-30);
+        // The default room's T60 is 1.8 s: 0.7 s after the note-off its
+        // reverb has fallen by about 23 dB, the damped strings by far more.
+        assert!(ratio > 10.0, "room tail / dry tail energy: {ratio}");
+    });
+}
+
+/// A plugin state (as a host saves it, in the CLAP stream) with the
+/// parameters `params` (id to JSON value, e.g. `{"f32": 442.0}`) and the
+/// MIDI bindings field `bindings`, as text.
+fn state_with_bindings(params: serde_json::Value, bindings: &str) -> Vec<u8> {
+    let state = serde_json::json!({
+        "version": "0.3.0",
+        "params": params,
+        "fields": {
+            "instrument-state": r#"{"format":2,"edits":[]}"#,
+            "midi-bindings": bindings,
+        },
+    });
+    clap_stream(&serde_json::to_vec(&state).unwrap())
+}
+
+/// The JSON of a state the plugin saved (after the stream's length).
+fn saved_json(saved: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(&saved[8..]).expect("the saved state is JSON")
+}
+
+/// The pitch of `x` between `lo_hz` and `hi_hz`, as cents from `reference_hz`.
+fn cents_from(x: &[f32], fs: f64, lo_hz: f64, hi_hz: f64, reference_hz: f64) -> f64 {
+    let f = peak_frequency(x, fs, lo_hz, hi_hz).expect("a peak");
+    1200.0 * (f / reference_hz).log2()
+}
+
+/// MIDI learn's bindings at work in a host, with the allocation checks on:
+/// a project whose state binds the modulation wheel (CC 1, any channel) to
+/// the A4 tuning parameter and CC 2 on channel 1 to hammer hardness; the
+/// wheel pushed to the top on channel 4 retunes a held A4 to the
+/// parameter's top, 466 Hz, and the project saves it there; CC 2 on
+/// channel 6 leaves the hardness alone. A state whose bindings field is
+/// corrupt loads the rest (its A4 at 442 Hz) with no bindings.
+#[test]
+fn a_bound_controller_moves_a_host_parameter_and_the_project_keeps_it() {
+    with_plugin(|entry| {
+        let fs = 48_000.0;
+        let bindings = r#"[
+            {"source":{"control":{"kind":"cc","number":1},"channel":null},
+             "target":{"kind":"param","id":"a4"}},
+            {"source":{"control":{"kind":"cc","number":2},"channel":0},
+             "target":{"kind":"param","id":"hardness"}}
+        ]"#;
+        let state = state_with_bindings(serde_json::json!({}), bindings);
+        let script = [
+            (10, Send::NoteOn(69, 0.8)),
+            (24_000, Send::Midi([0xB3, 1, 127])),
+            (24_000, Send::Midi([0xB5, 2, 127])),
+        ];
+        let (out, saved) = render_from_state(entry, Some(&state), fs, 4_800, 2.5, &script, true);
+        let before = cents_from(&out[0][4_800..24_000], fs, 420.0, 500.0, 440.0);
+        let after = cents_from(&out[0][72_000..120_000], fs, 420.0, 500.0, 466.0);
+        assert!(before.abs() < 3.0, "first {before} cents from 440 Hz");
+        assert!(after.abs() < 3.0, "then {after} cents from 466 Hz");
+        let saved = saved_json(&saved);
+        assert_eq!(saved["params"]["a4"]["f32"], 466.0, "{saved}");
+        assert_eq!(
+            saved["params"]["hardness"]["f32"], 0.0,
+            "CC 2 came on another channel than its binding's"
+        );
+        let kept: serde_json::Value =
+            serde_json::from_str(saved["fields"]["midi-bindings"].as_str().unwrap()).unwrap();
+        assert_eq!(kept.as_array().unwrap().len(), 2, "the bindings are saved");
+
+        let corrupt = state_with_bindings(serde_json::json!({"a4": {"f32": 442.0}}), "{broken");
+        let (_, saved) = render_from_state(entry, Some(&corrupt), fs, 512, 0.05, &[], false);
+        let saved = saved_json(&saved);
+        assert_eq!(saved["params"]["a4"]["f32"], 442.0, "{saved}");
+        assert_eq!(saved["fields"]["midi-bindings"], "[]");
+    });
+}
+
+/// A property bound to the pitch-bend wheel (channel 1) in a host: the
+/// wheel fully up sets `tuning:a4_hz` to the top of its declared range and
+/// a held A4 sounds there; back at rest (raw 8192) it sets the exact middle
+/// of the range, and the note follows (each a second after the move, time
+/// for the background thread). Many messages on the way make one
+/// edit in the saved project, at the last position.
+#[test]
+fn a_bound_pitch_bend_moves_a_property_of_a_sounding_note() {
+    with_plugin(|entry| {
+        let fs = 48_000.0;
+        let info = Preset::load("grand-piano")
+            .unwrap()
+            .property_info("tuning:a4_hz")
+            .unwrap();
+        let (lo, hi) = info.slider;
+        let middle = 0.5 * (lo + hi);
+        let bindings = r#"[
+            {"source":{"control":{"kind":"pitch-bend"},"channel":0},
+             "target":{"kind":"property","path":"tuning:a4_hz"}}
+        ]"#;
+        let state = state_with_bindings(serde_json::json!({}), bindings);
+        let mut script = vec![(10, Send::NoteOn(69, 0.8))];
+        // The wheel swept up over 0.1 s, a message a millisecond.
+        for step in 0..=100u32 {
+            let raw = 8192 + step * (16383 - 8192) / 100;
+            let frame = 24_000 + step as usize * 48;
+            script.push((
+                frame,
+                Send::Midi([0xE0, (raw & 0x7f) as u8, (raw >> 7) as u8]),
+            ));
+        }
+        script.push((108_000, Send::Midi([0xE0, 0x00, 0x40])));
+        let (out, saved) = render_from_state(entry, Some(&state), fs, 4_800, 4.0, &script, true);
+        let before = cents_from(&out[0][4_800..24_000], fs, 420.0, 500.0, 440.0);
+        let up = cents_from(&out[0][72_000..108_000], fs, 0.9 * hi, 1.1 * hi, hi);
+        let rest = cents_from(
+            &out[0][156_000..192_000],
+            fs,
+            0.95 * middle,
+            1.05 * middle,
+            middle,
+        );
+        assert!(before.abs() < 3.0, "first {before} cents from 440 Hz");
+        assert!(up.abs() < 3.0, "wheel up: {up} cents from {hi} Hz");
+        assert!(
+            rest.abs() < 3.0,
+            "wheel at rest: {rest} cents from {middle} Hz"
+        );
+
+        let saved = saved_json(&saved);
+        let edits: serde_json::Value =
+            serde_json::from_str(saved["fields"]["instrument-state"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            edits["edits"],
+            serde_json::json!([{"op": "set", "path": "tuning:a4_hz", "value": middle}]),
+            "{edits}"
         );
     });
 }

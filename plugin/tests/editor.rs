@@ -11,6 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use nice_plug::prelude::*;
 use orchard::editor::app::EditorApp;
+use orchard::learn::{Binding, Control, Movement, Source, Target};
 use orchard::link::{AudioLink, EditorLink, link};
 use orchard::sound::SoundSettings;
 use orchard::{Instrument, OrchardParams};
@@ -368,8 +369,8 @@ fn a_user_preset_loads_from_the_browser_and_reports_what_it_skipped() {
     let gestures = f.harness.state().host.gestures.lock().unwrap().clone();
     let begins = gestures.iter().filter(|g| *g == "begin").count();
     assert_eq!(
-        begins, 15,
-        "the instrument, twelve parameters, the temperament and its key, each a gesture: {gestures:?}"
+        begins, 18,
+        "the instrument, fourteen parameters, the temperament, its key and the microphone, each a gesture: {gestures:?}"
     );
 
     f.harness
@@ -596,4 +597,158 @@ fn with_the_chiming_clock_the_clockwork_window_shows_the_workers_clock() {
     f.harness.run_steps(2);
     assert!(f.harness.state().app.clockwork().followed().is_none());
     assert!(f.harness.query_by_label("Pause").is_some(), "it runs here");
+}
+
+/// The gestures the host was sent, emptied.
+fn take_gestures(f: &Fixture) -> Vec<String> {
+    std::mem::take(&mut *f.harness.state().host.gestures.lock().unwrap())
+}
+
+/// Right-clicks the slider labelled `label` and picks `item` from its menu.
+fn pick_from_menu(f: &mut Fixture, label: &str, item: &str) {
+    f.harness
+        .get_by_role_and_label(Role::Slider, label)
+        .click_secondary();
+    f.harness.run_steps(2);
+    f.harness.get_by_label(item).click();
+    f.harness.run_steps(2);
+}
+
+/// MIDI learn, as a player does it: right-click a host parameter's slider,
+/// choose to learn, move a controller (the audio thread reports it through
+/// the link); the binding is made, shown beside the control, and a CC then
+/// moves the parameter (the host told as one gesture). Then the same for a
+/// property's row with the pitch-bend wheel, whose movement becomes an edit
+/// over the property's declared range; Esc cancels learning, the menu
+/// forgets a binding.
+#[test]
+fn midi_learn_binds_controllers_that_then_move_a_parameter_and_a_property() {
+    let mut f = open_editor();
+    f.harness.run_steps(2);
+    let brightness = f.params.brightness.unmodulated_normalized_value();
+    pick_from_menu(&mut f, "Brightness", "Learn MIDI controller");
+    assert!(
+        f.harness
+            .query_by_label_contains("Move a MIDI controller to bind it to Brightness")
+            .is_some(),
+        "the status line says what waits"
+    );
+    assert_eq!(
+        f.params.brightness.unmodulated_normalized_value(),
+        brightness,
+        "the right-click did not move the slider"
+    );
+    assert!(take_gestures(&f).is_empty(), "nor tell the host anything");
+
+    let cc74 = |channel, position| Movement {
+        control: Control::Cc { number: 74 },
+        channel,
+        position,
+    };
+    f.link.report_controller(cc74(1, 0.3));
+    f.harness.run_steps(2);
+    let bound = Binding {
+        source: Source {
+            control: Control::Cc { number: 74 },
+            channel: Some(1),
+        },
+        target: Target::Param {
+            id: "brightness".into(),
+        },
+    };
+    assert_eq!(f.params.controllers.bindings(), vec![bound.clone()]);
+    assert!(f.harness.query_by_label("MIDI: CC 74, ch 2").is_some());
+
+    // The audio thread receives CC 74 on its channel and on another.
+    let params = Arc::clone(&f.params);
+    let receive = |movement| {
+        params.controllers.receive(movement, |index, position| {
+            params.move_param(index, position, 48_000.0)
+        })
+    };
+    receive(cc74(1, 1.0));
+    assert_eq!(f.params.brightness.value(), 1.0, "CC 74 at 127: the top");
+    receive(cc74(5, 0.0));
+    assert_eq!(f.params.brightness.value(), 1.0, "channel 6 is not bound");
+    f.harness.run_steps(1);
+    assert_eq!(
+        take_gestures(&f),
+        ["begin", "set 1.000", "end"],
+        "the host hears where the controller put the parameter"
+    );
+
+    // A property: the tuning's A4, bound to the pitch-bend wheel.
+    f.harness.get_by_label("Tuning").click();
+    f.harness.run_steps(2);
+    pick_from_menu(&mut f, "a4_hz", "Learn MIDI controller");
+    let bend = |position| Movement {
+        control: Control::PitchBend,
+        channel: 0,
+        position,
+    };
+    f.link.report_controller(bend(0.5));
+    f.harness.run_steps(2);
+    assert!(f.harness.query_by_label("MIDI: Pitch bend, ch 1").is_some());
+    assert!(f.params.controllers.bindings().contains(&Binding {
+        source: Source {
+            control: Control::PitchBend,
+            channel: Some(0),
+        },
+        target: Target::Property {
+            path: "tuning:a4_hz".into(),
+        },
+    }));
+    let info = SoundSettings::from_params(&f.params)
+        .instrument_with(&f.params.edits())
+        .property_info("tuning:a4_hz")
+        .unwrap();
+    let version = f.params.state.version();
+    for (position, expected) in [
+        (1.0, info.slider.1),
+        (0.5, 0.5 * (info.slider.0 + info.slider.1)),
+    ] {
+        receive(bend(0.2));
+        receive(bend(position));
+        // The background task's work: the latest position becomes an edit.
+        orchard::learn::apply_property_moves(&f.params);
+        f.harness.run_steps(2);
+        assert_eq!(engine_value(&f.params, "tuning:a4_hz"), expected);
+    }
+    assert!(f.params.state.version() > version, "the plugin rebuilds");
+    assert_eq!(
+        f.params
+            .edits()
+            .iter()
+            .filter(|e| e.path() == "tuning:a4_hz")
+            .count(),
+        1,
+        "one edit per path, however many movements"
+    );
+
+    // Esc cancels learning: the next controller binds nothing.
+    pick_from_menu(&mut f, "Stereo width", "Learn MIDI controller");
+    f.harness.key_press(Key::Escape);
+    f.harness.run_steps(2);
+    f.link.report_controller(cc74(1, 0.5));
+    f.harness.run_steps(2);
+    assert_eq!(f.params.controllers.bindings().len(), 2);
+    assert!(f.harness.query_by_label_contains("Move a MIDI").is_none());
+
+    // The menu lets a binding listen on any channel, and forgets it.
+    pick_from_menu(&mut f, "Brightness", "Any channel for CC 74");
+    assert!(f.params.controllers.bindings().contains(&Binding {
+        source: Source {
+            channel: None,
+            ..bound.source
+        },
+        ..bound.clone()
+    }));
+    assert!(
+        f.harness
+            .query_by_label("MIDI: CC 74, any channel")
+            .is_some()
+    );
+    pick_from_menu(&mut f, "Brightness", "Forget CC 74, any channel");
+    assert_eq!(f.params.controllers.bindings().len(), 1, "the bend stays");
+    assert!(f.harness.query_by_label_contains("MIDI: CC 74").is_none());
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use nice_plug::prelude::*;
 use orchard::standalone::{self, state_file::Devices};
-use orchard::{Orchard, Rebuild};
+use orchard::{Orchard, Task};
 use orchard_engine::rt::SynthEvent;
 
 const RATE: u32 = 48_000;

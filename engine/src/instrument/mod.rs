@@ -21,9 +21,9 @@ pub use key_params::KeyParams;
 pub use preset::{
     ActionSpec, Anchored, BarEnds, BarSet, CelestaSpec, ClockSpec, ComponentInfo,
     DEFAULT_PRESET_TOML, DamperSet, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT,
-    MAX_BAR_MODES, MAX_PINS, MusicBoxSpec, Object, OutputSpec, PinSpec, Preset, PresetError,
-    PropertyEdit, PropertyInfo, Resonators, RoomSpec, SoundboardSpec, StrikeAnchor, StrikeSpec,
-    StringAnchor, StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
+    MAX_BAR_MODES, MAX_PINS, MICROPHONES, MusicBoxSpec, Object, OutputSpec, PinSpec, Preset,
+    PresetError, PropertyEdit, PropertyInfo, Resonators, RoomSpec, SoundboardSpec, StrikeAnchor,
+    StrikeSpec, StringAnchor, StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};

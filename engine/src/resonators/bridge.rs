@@ -4,6 +4,7 @@
 use nalgebra::{Complex, DMatrix};
 
 use super::soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, Soundboard};
+use super::string_radiation::StringRadiation;
 #[cfg(target_arch = "x86_64")]
 use crate::wdf::fused::Fused;
 use crate::wdf::fused::{self, MulAdd, Separate};
@@ -55,7 +56,8 @@ struct Mount {
 /// partials (sympathetic resonance).
 ///
 /// The radiated sound is the node forces, panned by where each node is, and
-/// what the board's modes radiate.
+/// what the board's modes radiate; and, if the microphones hear them, the
+/// strings' own sound ([`StringRadiation`]).
 ///
 /// Allocates: the mounts and the board, in [`Bridge::new`]; nothing after
 /// (but [`Bridge::tuning_ratio`], which is for building).
@@ -95,6 +97,8 @@ pub struct Bridge {
     /// Node force (N) below which the bridge counts as silent.
     silence_threshold_n: f64,
     asleep: bool,
+    /// The strings' own sound at the microphones, if they hear it.
+    strings_heard: Option<Box<StringRadiation>>,
 }
 
 /// One key as the bridge needs it.
@@ -184,7 +188,14 @@ impl Bridge {
             sleep_after: (0.05 * sample_rate) as u32,
             silence_threshold_n,
             asleep: true,
+            strings_heard: None,
         }
+    }
+
+    /// Adds the strings' own sound, as `radiation` hears it (its weights
+    /// by key in this bridge's order), to what the bridge radiates.
+    pub fn hear_strings(&mut self, radiation: StringRadiation) {
+        self.strings_heard = Some(Box::new(radiation));
     }
 
     /// The ratio by which key `key`'s strings must be designed so that,
@@ -259,6 +270,9 @@ impl Bridge {
     #[inline]
     pub fn begin_block(&mut self, samples: usize) {
         self.pushes[..samples].fill([0.0; BRIDGE_NODES]);
+        if let Some(heard) = self.strings_heard.as_mut() {
+            heard.begin_block(samples);
+        }
     }
 
     /// Key `key` pushes with `A = Σ 2·Z·a` (N) at sample `sample` of the
@@ -269,6 +283,9 @@ impl Bridge {
         let nodes = &mut self.pushes[sample];
         nodes[m.node] += m.to_nodes[0] * strings_push_n;
         nodes[m.node + 1] += m.to_nodes[1] * strings_push_n;
+        if let Some(heard) = self.strings_heard.as_mut() {
+            heard.push(key, sample, strings_push_n);
+        }
     }
 
     /// Key `key` pushes with `strings_push_n[i]` (N) at sample `i` of the
@@ -279,6 +296,9 @@ impl Bridge {
         for (nodes, &push) in self.pushes.iter_mut().zip(strings_push_n) {
             nodes[m.node] += m.to_nodes[0] * push;
             nodes[m.node + 1] += m.to_nodes[1] * push;
+        }
+        if let Some(heard) = self.strings_heard.as_mut() {
+            heard.push_block(key, strings_push_n);
         }
     }
 
@@ -339,6 +359,11 @@ impl Bridge {
             out[1] += pan[1] * f;
             loud |= f.abs() >= self.silence_threshold_n;
         }
+        if let Some(heard) = self.strings_heard.as_mut() {
+            let [left, right] = heard.hear(sample);
+            out[0] += left;
+            out[1] += right;
+        }
         self.asleep = false;
         self.quiet_samples = if loud {
             0
@@ -381,11 +406,19 @@ impl Bridge {
         self.board.continue_from(&old.board);
         self.quiet_samples = old.quiet_samples;
         self.asleep = old.asleep;
+        if let (Some(heard), Some(old_heard)) =
+            (self.strings_heard.as_mut(), old.strings_heard.as_ref())
+        {
+            heard.continue_from(old_heard);
+        }
     }
 
     /// Brings the board to rest.
     pub fn reset(&mut self) {
         self.board.reset();
+        if let Some(heard) = self.strings_heard.as_mut() {
+            heard.reset();
+        }
         self.velocities = [[0.0; BRIDGE_NODES]; BRIDGE_BLOCK];
         self.quiet_samples = 0;
         self.asleep = true;

@@ -12,6 +12,7 @@ mod loss_filter;
 mod soundboard;
 mod stiff_string;
 mod string;
+pub mod string_radiation;
 mod unison;
 
 pub use bridge::{Bridge, KeyOnBridge};
@@ -24,4 +25,5 @@ pub use loss_filter::LossFilter;
 pub use soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, SoundboardParams};
 pub use stiff_string::StiffString;
 pub use string::{StringDesignError, StringParams};
+pub use string_radiation::{Placement, RadiationFilter, StringRadiation};
 pub use unison::{MAX_UNISON_STRINGS, Unison, UnisonParams};

@@ -25,7 +25,7 @@ use super::view::{MIDI_KEYS, MeterView, Views};
 use super::voices::{CHUNK, SynthError, Voices, check_sample_rate};
 use super::worker::CONTROL_RATE_HZ;
 use crate::instrument::Preset;
-use crate::room::Room;
+use crate::room::LiveRoom;
 
 mod handover;
 mod inspect;
@@ -69,8 +69,9 @@ pub struct Counters {
 /// the worker's steps, which run inside `process`.
 pub struct Synth {
     voices: Box<dyn Voices>,
-    /// The room the output is heard in, at the host's rate; none: dry.
-    room: Option<Box<Room>>,
+    /// The room the output is heard in, at the host's rate (none: dry), and
+    /// the one it replaced, ringing out.
+    room: LiveRoom,
     preset: Preset,
     /// Its family's name: a live install needs the same family.
     family: &'static str,
@@ -209,7 +210,7 @@ impl Synth {
         let (meters, meters_view) = triple_buffer(MeterView::default());
         Self {
             voices: parts.voices,
-            room: parts.room,
+            room: LiveRoom::new(parts.room),
             preset: parts.preset,
             family: parts.family,
             sample_rate: rates.host,

@@ -16,6 +16,7 @@ use super::clockwork::{self, ClockworkView};
 use super::controls::{self, Gestures};
 use super::keyboard::{Keyboard, Keys};
 use super::layout::ZOOM_RANGE;
+use super::learn::Learning;
 use super::meters::{self, Scope};
 use super::session::EditSession;
 use super::standalone_bar::StandaloneBar;
@@ -40,6 +41,8 @@ pub struct EditorApp {
     /// The preset browser.
     pub browser: Browser,
     gestures: Gestures,
+    /// MIDI learn.
+    learning: Learning,
     keyboard: Keyboard,
     scope: Scope,
     mechanics: MechanicsView,
@@ -56,6 +59,7 @@ impl EditorApp {
     pub fn new(params: Arc<OrchardParams>, link: Arc<EditorLink>) -> Self {
         Self {
             session: EditSession::new(Arc::clone(&params)),
+            learning: Learning::new(Arc::clone(&params), Arc::clone(&link)),
             params,
             link,
             navigation: Navigation::default(),
@@ -96,6 +100,7 @@ impl EditorApp {
             return;
         }
         self.read_engine();
+        self.learning.frame(ui, setter);
         self.session.refresh();
         self.shortcuts(ui);
         if let Some(session) = crate::standalone::session() {
@@ -121,13 +126,19 @@ impl EditorApp {
                         let keys = Keys::of(&self.session.preset().keyboard);
                         probes::show(ui, keys, &self.mechanics, &self.meters);
                     } else {
-                        properties::show(ui, &mut self.session);
+                        properties::show(ui, &mut self.session, &mut self.learning);
                     }
                 });
             });
         egui::CentralPanel::default().show(ui, |ui| {
             ui.heading("Controls");
-            controls::show(ui, setter, &self.params, &mut self.gestures);
+            controls::show(
+                ui,
+                setter,
+                &self.params,
+                &mut self.gestures,
+                &mut self.learning,
+            );
             ui.separator();
             ui.heading("Output");
             meters::show(ui, &self.meters, &self.scope);
@@ -189,6 +200,8 @@ impl EditorApp {
             self.zoom_buttons(ui);
             ui.separator();
             self.clockwork.toggle(ui);
+            ui.separator();
+            self.learning.status(ui);
         });
         if self.browser.show(ui, &self.params, setter) == BrowserAction::Loaded {
             self.session.refresh();

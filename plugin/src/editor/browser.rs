@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use egui::{Color32, Ui};
 use nice_plug::prelude::ParamSetter;
 
-use super::presets::{self, PresetSource, UserPreset};
+use super::presets::{self, PresetSource};
 use crate::params::OrchardParams;
 
 /// The browser's state.
@@ -114,12 +114,7 @@ impl Browser {
         setter: &ParamSetter,
     ) -> BrowserAction {
         let preset = match &source {
-            PresetSource::Builtin(instrument) => Ok(UserPreset {
-                format: presets::PRESET_FORMAT,
-                instrument: instrument.preset_name().to_string(),
-                parameters: Default::default(),
-                edits: Vec::new(),
-            }),
+            PresetSource::Factory(preset) => Ok(preset.preset.clone()),
             PresetSource::File(path) => presets::read(path),
         };
         let result = preset.and_then(|p| presets::apply(&p, params, setter));

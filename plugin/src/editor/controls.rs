@@ -1,10 +1,12 @@
 //! The control panel: the host-automatable macro parameters, each edit
 //! wrapped in the host's automation gesture (begin, values, end) so hosts
-//! record it as one move.
+//! record it as one move; each takes a MIDI controller by MIDI learn.
 
-use egui::{Slider, Ui};
+use egui::{Response, Slider, Ui};
 use nice_plug::prelude::{Enum, EnumParam, Param, ParamSetter};
 
+use super::learn::Learning;
+use crate::learn::Target;
 use crate::params::OrchardParams;
 
 /// The parameter being dragged, by name, if any: its gesture is open.
@@ -16,7 +18,8 @@ pub struct Gestures {
 impl Gestures {
     /// A slider for `param` over its normalised range, showing its value with
     /// its unit. A drag is one gesture; a double-click resets to the default.
-    pub fn slider<P: Param>(&mut self, ui: &mut Ui, setter: &ParamSetter, param: &P) {
+    /// Returns the slider's response.
+    pub fn slider<P: Param>(&mut self, ui: &mut Ui, setter: &ParamSetter, param: &P) -> Response {
         let mut normalized = param.unmodulated_normalized_value();
         let response = ui
             .horizontal(|ui| {
@@ -33,7 +36,7 @@ impl Gestures {
             setter.begin_set_parameter(param);
             setter.set_parameter_normalized(param, param.default_normalized_value());
             setter.end_set_parameter(param);
-            return;
+            return response;
         }
         if response.changed() {
             if self.open.as_deref() != Some(name) {
@@ -46,6 +49,7 @@ impl Gestures {
         if self.open.as_deref() == Some(name) && !response.dragged() {
             self.end(setter, param);
         }
+        response
     }
 
     /// Closes the open gesture, if it is `param`'s.
@@ -58,24 +62,52 @@ impl Gestures {
 }
 
 /// Draws every host parameter: the instrument, the temperament and its key
-/// as choices, the rest as sliders.
-pub fn show(ui: &mut Ui, setter: &ParamSetter, params: &OrchardParams, gestures: &mut Gestures) {
-    choice(ui, setter, &params.instrument, "instrument");
-    for (_, param) in params.sound_params() {
-        gestures.slider(ui, setter, param);
+/// as choices, the rest as sliders; each with its MIDI menu and the
+/// controllers bound to it.
+pub fn show(
+    ui: &mut Ui,
+    setter: &ParamSetter,
+    params: &OrchardParams,
+    gestures: &mut Gestures,
+    learning: &mut Learning,
+) {
+    let mut learnable =
+        |ui: &mut Ui, id: &str, name: &str, draw: &mut dyn FnMut(&mut Ui) -> Response| {
+            let targets = vec![Target::Param { id: id.into() }];
+            let row = ui.horizontal(|ui| {
+                draw(ui);
+                learning.badge(ui, &targets);
+            });
+            learning.menu(&row.response, name, targets);
+        };
+    learnable(ui, "instrument", params.instrument.name(), &mut |ui| {
+        choice(ui, setter, &params.instrument, "instrument")
+    });
+    for (id, param) in params.sound_params() {
+        learnable(ui, id, param.name(), &mut |ui| {
+            gestures.slider(ui, setter, param)
+        });
     }
-    choice(ui, setter, &params.temperament, "temperament");
-    choice(ui, setter, &params.temperament_key, "temperament-key");
+    learnable(ui, "temperament", params.temperament.name(), &mut |ui| {
+        choice(ui, setter, &params.temperament, "temperament")
+    });
+    learnable(
+        ui,
+        "temperament-key",
+        params.temperament_key.name(),
+        &mut |ui| choice(ui, setter, &params.temperament_key, "temperament-key"),
+    );
 }
 
 /// A labelled drop-down list for the choice `param`; a pick is one host
-/// gesture. `salt` tells it from the other lists.
+/// gesture. `salt` tells it from the other lists. Returns the list's
+/// response.
 fn choice<T: Enum + Copy + PartialEq + 'static>(
     ui: &mut Ui,
     setter: &ParamSetter,
     param: &EnumParam<T>,
     salt: &str,
-) {
+) -> Response {
     let current = param.value();
     ui.horizontal(|ui| {
         let label = ui.add_sized([150.0, 18.0], egui::Label::new(param.name()));
@@ -93,6 +125,7 @@ fn choice<T: Enum + Copy + PartialEq + 'static>(
                 }
             })
             .response
-            .labelled_by(label.id);
-    });
+            .labelled_by(label.id)
+    })
+    .inner
 }

@@ -18,6 +18,7 @@ mod fonts;
 mod history;
 mod keyboard;
 mod layout;
+mod learn;
 mod mechanism;
 mod meters;
 pub mod presets;

@@ -9,11 +9,13 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use nice_plug::prelude::{Enum, Param, ParamSetter};
+use nice_plug::plugin::{ParamValue, PluginState};
+use nice_plug::prelude::{Enum, EnumParam, Param, ParamSetter};
 use orchard_engine::instrument::PropertyEdit;
 use serde::{Deserialize, Serialize};
 
-use crate::params::{Instrument, OrchardParams};
+use crate::factory::FactoryPreset;
+use crate::params::{Instrument, InstrumentState, OrchardParams, STATE_FORMAT};
 use crate::sound::SoundSettings;
 
 /// The format of user preset files this build writes.
@@ -37,8 +39,9 @@ pub struct UserPreset {
 /// Where a preset comes from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PresetSource {
-    /// A built-in instrument with its parameters at their defaults.
-    Builtin(Instrument),
+    /// A factory preset: a built-in instrument with its parameters at their
+    /// defaults, or a voicing of one.
+    Factory(&'static FactoryPreset),
     /// A file in the user preset folder (or anywhere).
     File(PathBuf),
 }
@@ -47,12 +50,7 @@ impl PresetSource {
     /// The name shown in the browser.
     pub fn name(&self) -> String {
         match self {
-            Self::Builtin(instrument) => {
-                format!(
-                    "{} (built-in)",
-                    Instrument::variants()[instrument.to_index()]
-                )
-            }
+            Self::Factory(preset) => format!("{} (factory)", preset.name),
             Self::File(path) => path
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -93,7 +91,7 @@ pub(crate) fn env_path(name: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// The built-in instruments, then the user presets in `folder` by name.
+/// The factory presets, then the user presets in `folder` by name.
 pub fn list(folder: Option<&Path>) -> Vec<PresetSource> {
     let mut files: Vec<PathBuf> = folder
         .and_then(|f| std::fs::read_dir(f).ok())
@@ -103,8 +101,9 @@ pub fn list(folder: Option<&Path>) -> Vec<PresetSource> {
         .filter(|p| p.to_str().is_some_and(|s| s.ends_with(EXTENSION)))
         .collect();
     files.sort();
-    (0..Instrument::variants().len())
-        .map(|i| PresetSource::Builtin(Instrument::from_index(i)))
+    crate::factory::all()
+        .iter()
+        .map(PresetSource::Factory)
         .chain(files.into_iter().map(PresetSource::File))
         .collect()
 }
@@ -194,6 +193,10 @@ pub fn capture(params: &OrchardParams) -> UserPreset {
                     params.temperament.value().to_index() as f32,
                 ),
                 (KEY.into(), params.temperament_key.value().to_index() as f32),
+                (
+                    MICROPHONE.into(),
+                    params.microphone.value().to_index() as f32,
+                ),
             ])
             .collect(),
         edits: params.edits(),
@@ -252,7 +255,7 @@ pub fn plan(preset: &UserPreset, params: &OrchardParams) -> Result<Plan, String>
         });
     }
     for id in preset.parameters.keys() {
-        let choice = id == TEMPERAMENT || id == KEY;
+        let choice = [TEMPERAMENT, KEY, MICROPHONE].contains(&id.as_str());
         if !choice && !params.sound_params().iter().any(|(known, _)| known == id) {
             loaded.warnings.push(format!(
                 "parameter {}: unknown, skipped",
@@ -271,6 +274,7 @@ pub fn plan(preset: &UserPreset, params: &OrchardParams) -> Result<Plan, String>
     let settings = SoundSettings {
         temperament: chosen(preset, TEMPERAMENT, &mut loaded),
         temperament_key: chosen(preset, KEY, &mut loaded),
+        microphone: chosen(preset, MICROPHONE, &mut loaded),
         ..settings
     };
     // Edits the instrument refuses (unknown paths, values out of range) are
@@ -307,21 +311,82 @@ pub fn apply(
         setter.set_parameter_normalized(param, normalized);
         setter.end_set_parameter(param);
     }
-    let (temperament, key) = (plan.settings.temperament, plan.settings.temperament_key);
-    setter.begin_set_parameter(&params.temperament);
-    setter.set_parameter(&params.temperament, temperament);
-    setter.end_set_parameter(&params.temperament);
-    setter.begin_set_parameter(&params.temperament_key);
-    setter.set_parameter(&params.temperament_key, key);
-    setter.end_set_parameter(&params.temperament_key);
+    choose(setter, &params.temperament, plan.settings.temperament);
+    choose(
+        setter,
+        &params.temperament_key,
+        plan.settings.temperament_key,
+    );
+    choose(setter, &params.microphone, plan.settings.microphone);
     params.set_edits(preset.edits.clone());
     Ok(plan.loaded)
 }
 
-/// The ids under which a user preset keeps the temperament and its key, each
-/// as its choice's index.
+/// Sets a choice parameter as one host gesture.
+fn choose<T: Enum + PartialEq>(setter: &ParamSetter, param: &EnumParam<T>, value: T) {
+    setter.begin_set_parameter(param);
+    setter.set_parameter(param, value);
+    setter.end_set_parameter(param);
+}
+
+/// Writes what loading `preset` sets, as [`plan`] works it out, into the
+/// host state object `state`: the instrument, every sound parameter, the
+/// temperament, its key and the microphone, and the edits as the instrument state. Other
+/// parameters keep their values in `state`. This is how a host's preset
+/// load (the CLAP `preset-load` extension) sets a preset: as a state the
+/// host restores, applied between blocks.
+pub fn write_state(
+    preset: &UserPreset,
+    plan: &Plan,
+    params: &OrchardParams,
+    state: &mut PluginState,
+) {
+    let id_of = |ids: Option<&'static [&'static str]>, index: usize| {
+        ids.and_then(|ids| ids.get(index))
+            .map_or(ParamValue::I32(index as i32), |id| {
+                ParamValue::String((*id).to_string())
+            })
+    };
+    let values = &mut state.params;
+    values.insert(
+        "instrument".into(),
+        ParamValue::String(plan.instrument.preset_name().to_string()),
+    );
+    for ((id, param), &normalized) in params.sound_params().into_iter().zip(&plan.normalized) {
+        values.insert(id.into(), ParamValue::F32(param.preview_plain(normalized)));
+    }
+    let temperament = plan.settings.temperament.to_index();
+    let key = plan.settings.temperament_key.to_index();
+    let microphone = plan.settings.microphone.to_index();
+    values.insert(
+        TEMPERAMENT.into(),
+        id_of(crate::tuning_choices::TemperamentChoice::ids(), temperament),
+    );
+    values.insert(
+        KEY.into(),
+        id_of(crate::tuning_choices::TemperamentKey::ids(), key),
+    );
+    values.insert(
+        MICROPHONE.into(),
+        id_of(
+            crate::microphone_choice::MicrophoneChoice::ids(),
+            microphone,
+        ),
+    );
+    let instrument_state = InstrumentState {
+        format: STATE_FORMAT,
+        edits: preset.edits.clone(),
+    };
+    if let Ok(json) = serde_json::to_string(&instrument_state) {
+        state.fields.insert("instrument-state".into(), json);
+    }
+}
+
+/// The ids under which a user preset keeps the temperament, its key and the
+/// microphone, each as its choice's index.
 const TEMPERAMENT: &str = "temperament";
 const KEY: &str = "temperament-key";
+const MICROPHONE: &str = "microphone";
 
 /// Gives `preset` the temperament of index `temperament` (see
 /// [`orchard_engine::instrument::Temperament::index`]) laid from `key` (a
@@ -378,7 +443,7 @@ mod tests {
         write(&path, &preset).unwrap();
         assert_eq!(read(&path).unwrap(), preset);
         let listed = list(Some(&dir));
-        assert_eq!(listed.len(), Instrument::variants().len() + 1);
+        assert_eq!(listed.len(), crate::factory::all().len() + 1);
         assert_eq!(listed.last().unwrap().name(), "Bright _ hall");
         let _ = std::fs::remove_dir_all(&dir);
     }

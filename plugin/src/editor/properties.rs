@@ -6,14 +6,17 @@
 use egui::{Color32, Grid, RichText, Slider, Ui};
 use orchard_engine::instrument::{PropertyInfo, ValueKind};
 
+use super::learn::Learning;
 use super::session::{EditSession, PropertyState};
+use crate::learn::Target;
 
 /// The smallest positive value a logarithmic slider from 0 reaches, as a
 /// fraction of its top.
 const SMALLEST_FRACTION: f64 = 1e-6;
 
-/// Draws the panel for the selection.
-pub fn show(ui: &mut Ui, session: &mut EditSession) {
+/// Draws the panel for the selection, each row with its MIDI menu and the
+/// controllers bound to it.
+pub fn show(ui: &mut Ui, session: &mut EditSession, learning: &mut Learning) {
     if session.selection.is_empty() {
         ui.weak("Select a component in the tree (Ctrl-click to select several).");
         return;
@@ -31,7 +34,7 @@ pub fn show(ui: &mut Ui, session: &mut EditSession) {
         .spacing([8.0, 6.0])
         .show(ui, |ui| {
             for name in names {
-                property_row(ui, session, &selected, name);
+                property_row(ui, session, learning, &selected, name);
                 ui.end_row();
             }
         });
@@ -43,8 +46,15 @@ pub fn show(ui: &mut Ui, session: &mut EditSession) {
     }
 }
 
-/// One property: its name, its value's widget, and explicit/inherited.
-fn property_row(ui: &mut Ui, session: &mut EditSession, selected: &[String], name: &'static str) {
+/// One property: its name, its value's widget (and the controllers bound
+/// to it), and explicit/inherited.
+fn property_row(
+    ui: &mut Ui,
+    session: &mut EditSession,
+    learning: &mut Learning,
+    selected: &[String],
+    name: &'static str,
+) {
     let states: Vec<PropertyState> = selected
         .iter()
         .filter_map(|component| session.state(&format!("{component}:{name}")))
@@ -62,15 +72,22 @@ fn property_row(ui: &mut Ui, session: &mut EditSession, selected: &[String], nam
 
     let merge_key = format!("{}:{name}", selected.join(","));
     let mut value = first.value;
-    let response = ui
-        .horizontal(|ui| {
-            let response = value_widget(ui, &info, &mut value).labelled_by(label.id);
-            if mixed {
-                ui.weak("(differs)");
-            }
-            response
+    let targets: Vec<Target> = states
+        .iter()
+        .map(|s| Target::Property {
+            path: s.path.clone(),
         })
-        .inner;
+        .collect();
+    let row = ui.horizontal(|ui| {
+        let response = value_widget(ui, &info, &mut value).labelled_by(label.id);
+        if mixed {
+            ui.weak("(differs)");
+        }
+        learning.badge(ui, &targets);
+        response
+    });
+    learning.menu(&row.response, name, targets);
+    let response = row.inner;
     if response.changed() && value != first.value {
         session.set_selected(name, value, Some(merge_key));
     }

@@ -1,11 +1,11 @@
 //! The least a host must be for a test to activate the plugin and run its
 //! `process`: shared by the library's tests and the integration tests
-//! (`#[path]`): the module that includes it has `Orchard` and `Rebuild` in
+//! (`#[path]`): the module that includes it has `Orchard` and `Task` in
 //! scope.
 
 use nice_plug::prelude::*;
 
-use super::{Orchard, Rebuild};
+use super::{Orchard, Task};
 
 /// A host that runs background tasks nowhere (it counts them): the tests
 /// are about `process`.
@@ -19,7 +19,7 @@ impl ActivateContext<Orchard> for Host {
     fn plugin_api(&self) -> PluginApi {
         PluginApi::Clap
     }
-    fn execute(&self, _task: Rebuild) {}
+    fn execute(&self, _task: Task) {}
     fn set_latency_samples(&self, _samples: u32) {}
     fn set_current_voice_capacity(&self, _capacity: u32) {}
 }
@@ -28,10 +28,10 @@ impl ProcessContext<Orchard> for Host {
     fn plugin_api(&self) -> PluginApi {
         PluginApi::Clap
     }
-    fn execute_background(&self, _task: Rebuild) {
+    fn execute_background(&self, _task: Task) {
         self.tasks.set(self.tasks.get() + 1);
     }
-    fn execute_gui(&self, _task: Rebuild) {}
+    fn execute_gui(&self, _task: Task) {}
     fn transport(&self) -> &Transport {
         &self.transport
     }

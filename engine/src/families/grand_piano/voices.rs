@@ -9,7 +9,11 @@ use crate::instrument::{
     ContactTrace, HammerPool, Preset, PresetError, Rebound, Resonators, SHARED_HAMMERS,
     StrikeReport, StringKey, Topology,
 };
-use crate::resonators::{BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Soundboard};
+use crate::resonators::string_radiation;
+use crate::resonators::{
+    BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Placement, RadiationFilter, Soundboard,
+    StringRadiation,
+};
 use crate::rt::{
     CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix, stereo_gains,
     write_bus,
@@ -95,13 +99,33 @@ impl PianoVoices {
             // Node pans carry the output gain; the bridge decides silence in
             // newtons of node force.
             let pans = pans.map(|[l, r]: [f64; 2]| [l / gain, r / gain]);
-            Some(Bridge::new(
+            let mut bridge = Bridge::new(
                 &mounts?,
                 Soundboard::new(&board.params(), sample_rate),
                 pans,
                 SILENCE_LEVEL / gain,
                 sample_rate,
-            ))
+            );
+            if let Some(placement) = Placement::of_microphone(preset.output.microphone) {
+                let weights = (lowest..=highest)
+                    .map(|key| {
+                        let params = preset.key_params(key)?;
+                        let weight = string_radiation::key_weight(
+                            params.string.wave_speed(),
+                            board.surface_density_kg_m2,
+                            placement.board_m,
+                        );
+                        let [l, r] = pan(f64::from(key - lowest) / span);
+                        Some([weight * l / gain, weight * r / gain])
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                bridge.hear_strings(StringRadiation::new(
+                    weights,
+                    RadiationFilter::new(placement.strings_m, sample_rate),
+                    sample_rate,
+                ));
+            }
+            Some(bridge)
         });
         for key in lowest..=highest {
             let index = usize::from(key - lowest);

@@ -204,6 +204,8 @@ fields!(OutputSpec {
         "Output level per newton of bridge force (for bars: per m/s at the pickup)";
     stereo_width: Real, "",
         "How widely the keyboard spreads across the stereo field: 0 mono, 1 lowest key hard left";
+    microphone: Count, "",
+        "Where a piano is heard from: 0 the bridge (the board alone), 1 the pianist's seat, 2 close over the strings (both add the strings' own sound)";
 });
 fields!(RoomSpec {
     mix: Real, "", "How much of the room is heard: 0 dry (the room off), 1 the room alone";
@@ -275,6 +277,8 @@ fields!(SoundboardSpec {
         "Mass of each body mode at the bridge: less lets the strings move the board more, shorter and more coupled";
     body_gain: Real, "", "Level of the body's ring against the direct bridge sound";
     seed: Count, "", "Which board: each seed places and shapes the modes differently";
+    surface_density_kg_m2: Real, "kg/m²",
+        "Mass of a square metre of the board with its ribs: sets how loud the board is against the strings' own sound";
 });
 fields!(ClockSpec {
     time_h: Real, "h", "The time the hands show when the clock starts, hours after midnight";

@@ -172,7 +172,19 @@ pub struct OutputSpec {
     pub gain_per_newton: f64,
     /// Stereo spread of the keyboard, 0 (mono) to 1 (lowest key hard left).
     pub stereo_width: f64,
+    /// Where the instrument is heard from (for a piano: how its strings'
+    /// own sound joins the board's), by its index in [`MICROPHONES`]: 0
+    /// (the default) the bridge, the board's sound alone.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub microphone: u32,
 }
+
+fn is_zero_u32(x: &u32) -> bool {
+    *x == 0
+}
+
+/// The microphone positions `output:microphone` chooses from, by index.
+pub const MICROPHONES: [&str; 3] = ["bridge", "player", "close"];
 
 /// Why a preset was rejected.
 #[derive(Debug, Clone, PartialEq)]
@@ -329,6 +341,13 @@ impl Preset {
             "1e-6 to 10 per N",
         )?;
         output.range("stereo_width", self.output.stereo_width, 0.0, 1.0, "0 to 1")?;
+        output.range(
+            "microphone",
+            f64::from(self.output.microphone),
+            0.0,
+            (MICROPHONES.len() - 1) as f64,
+            "0 (bridge), 1 (player) or 2 (close)",
+        )?;
         // Without a room the default's ranges are recorded (and pass), for
         // the editor to offer.
         self.room

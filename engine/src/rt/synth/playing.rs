@@ -109,7 +109,7 @@ impl Synth {
     /// Whether any voice is sounding, the soundboard ringing or the room
     /// reverberating.
     pub fn is_active(&self) -> bool {
-        self.voices.is_active() || self.room.as_ref().is_some_and(|room| room.is_ringing())
+        self.voices.is_active() || self.room.is_ringing()
     }
 
     /// Applies one event now (the worker reads a note-on of velocity 0 or NaN
@@ -143,9 +143,7 @@ impl Synth {
             self.retire(old);
         }
         self.voices.reset();
-        if let Some(room) = self.room.as_mut() {
-            room.reset();
-        }
+        self.room.reset();
         if let Some(decimator) = self.decimator.as_mut() {
             decimator.reset();
         }

@@ -7,7 +7,6 @@ use super::Synth;
 use super::link::Link;
 use super::loader::Prepared;
 use crate::analysis::{peak, rms};
-use crate::room::Room;
 use crate::rt::TimedEvent;
 use crate::rt::denormals::FlushDenormals;
 use crate::rt::ops::{Operation, Stamped, ToWorker};
@@ -27,9 +26,7 @@ impl Synth {
     /// The room, if any, comes after.
     fn render(&mut self, left: &mut [f32], right: &mut [f32]) {
         self.render_dry(left, right);
-        if let Some(room) = self.room.as_mut() {
-            room.process(left, right);
-        }
+        self.room.process(left, right);
     }
 
     /// Renders `left.len()` host samples of the instrument as it sounds
@@ -183,7 +180,7 @@ impl Synth {
         std::mem::swap(&mut self.voices, &mut next.voices);
         std::mem::swap(&mut self.preset, &mut next.preset);
         std::mem::swap(&mut self.family, &mut next.family);
-        self.install_room(&mut next.room);
+        self.room.install(&mut next.room);
         if !live {
             self.epoch = self.epoch.wrapping_add(1);
         }
@@ -196,19 +193,6 @@ impl Synth {
             while self.from_worker.pop().is_ok() {}
             self.retire(next);
         }
-    }
-
-    /// Takes the room of an instrument being installed: the running room
-    /// takes its values if it has the same walls, keeping its reverb;
-    /// otherwise the new room (or none) replaces it, and `room` keeps the
-    /// old one, for the loader to free. A room's tail ends with it.
-    fn install_room(&mut self, room: &mut Option<Box<Room>>) {
-        if let (Some(running), Some(new)) = (self.room.as_mut(), room.as_ref())
-            && running.retune(new.spec())
-        {
-            return;
-        }
-        std::mem::swap(&mut self.room, room);
     }
 
     /// Sends a replaced instrument back to the loader to be freed.
