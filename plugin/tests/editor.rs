@@ -752,3 +752,55 @@ fn midi_learn_binds_controllers_that_then_move_a_parameter_and_a_property() {
     assert_eq!(f.params.controllers.bindings().len(), 1, "the bend stays");
     assert!(f.harness.query_by_label_contains("MIDI: CC 74").is_none());
 }
+
+/// A Scala scale loads from the editor's chooser (the repository's 19-EDO
+/// example, found by going up from the crate and into `tunings/`): the
+/// instrument keeps its text, and neighbouring keys sound 1200/19 cents
+/// apart (with the stretch on top). A broken file is refused with one line naming its file and line,
+/// shown in the editor, and the instrument keeps the scale it had; Clear
+/// takes the scale away.
+#[test]
+fn a_scala_scale_loads_from_the_editor_and_a_broken_one_is_refused() {
+    let mut f = open_editor();
+    f.harness.run_steps(2);
+    f.harness.get_by_label("Load .scl…").click();
+    f.harness.run_steps(2);
+    f.harness.get_by_label("Up").click();
+    f.harness.run_steps(2);
+    f.harness.get_by_label("tunings/").click();
+    f.harness.run_steps(2);
+    assert!(
+        f.harness.query_by_label("19-edo.kbm").is_none(),
+        "only .scl files"
+    );
+    f.harness.get_by_label("19-edo.scl").click();
+    f.harness.run_steps(2);
+    let preset = SoundSettings::from_params(&f.params).instrument_with(&f.params.edits());
+    let step = 1200.0 * (preset.fundamental_hz(70) / preset.fundamental_hz(69)).log2();
+    // The stretch (on top, as for any tuning) moves A♯4 a tenth of a cent.
+    assert!((step - 1200.0 / 19.0).abs() < 0.5, "{step} cents a key");
+    assert!(f.harness.query_by_label_contains("(19 notes)").is_some());
+
+    let folder = std::env::temp_dir().join(format!("orchard-scl-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let broken = folder.join("broken.scl");
+    std::fs::write(&broken, "! broken\nA broken scale\n3\n100.0\nnot a pitch\n").unwrap();
+    let edits = f.params.edits();
+    let state = f.harness.state_mut();
+    let app = &mut state.app;
+    let error = app
+        .tuning_files
+        .load(&broken, false, &mut app.session)
+        .unwrap_err();
+    assert!(
+        error.contains("broken.scl") && error.contains("line 5") && !error.contains('\n'),
+        "{error}"
+    );
+    assert_eq!(f.params.edits(), edits, "the scale it had stays");
+    let _ = std::fs::remove_dir_all(&folder);
+
+    f.harness.get_by_label("Clear scale").click();
+    f.harness.run_steps(2);
+    let preset = SoundSettings::from_params(&f.params).instrument_with(&f.params.edits());
+    assert!(preset.tuning.scale.is_none());
+}

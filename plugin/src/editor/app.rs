@@ -21,6 +21,7 @@ use super::meters::{self, Scope};
 use super::session::EditSession;
 use super::standalone_bar::StandaloneBar;
 use super::tree::{Navigation, PROBES};
+use super::tuning_files::TuningFiles;
 use super::{fonts, mechanism, probes, properties};
 use crate::link::EditorLink;
 use crate::params::OrchardParams;
@@ -52,6 +53,8 @@ pub struct EditorApp {
     clockwork: ClockworkView,
     /// The File menu and transport (drawn only in the standalone app).
     standalone: StandaloneBar,
+    /// Scala files loaded into the tuning.
+    pub tuning_files: TuningFiles,
 }
 
 impl EditorApp {
@@ -72,6 +75,7 @@ impl EditorApp {
             fonts_installed: false,
             clockwork: ClockworkView::default(),
             standalone: StandaloneBar::default(),
+            tuning_files: TuningFiles::default(),
         }
     }
 
@@ -139,6 +143,9 @@ impl EditorApp {
                 &mut self.gestures,
                 &mut self.learning,
             );
+            ui.separator();
+            ui.heading("Tuning files");
+            self.tuning_files.show(ui, &mut self.session);
             ui.separator();
             ui.heading("Output");
             meters::show(ui, &self.meters, &self.scope);

@@ -27,6 +27,7 @@ mod properties;
 pub mod session;
 pub mod standalone_bar;
 mod tree;
+pub mod tuning_files;
 #[cfg(feature = "editor")]
 pub mod window;
 

@@ -228,6 +228,32 @@ impl EditSession {
         true
     }
 
+    /// Gives the text property `path` (`tuning:scale`, `tuning:keymap`) the
+    /// text `text` (a file's; empty takes it away), replacing any earlier
+    /// text edit of it. Not an undo step. The error, if the instrument
+    /// refuses it (a broken file), is one line naming the file's line, and
+    /// nothing changes.
+    pub fn set_text(&mut self, path: &str, text: String) -> Result<(), String> {
+        let edit = PropertyEdit::Text {
+            path: path.to_string(),
+            text,
+        };
+        let mut edits: Vec<_> = self
+            .params
+            .edits()
+            .into_iter()
+            .filter(|e| e.path() != path)
+            .collect();
+        let mut preset = self.settings.instrument_with(&edits);
+        preset.apply(&edit).map_err(|e| e.to_string())?;
+        edits.push(edit);
+        self.params.set_edits(edits);
+        self.version = self.params.state.version();
+        self.components = preset.components();
+        self.preset = preset;
+        Ok(())
+    }
+
     /// Undoes the last step; false if there was none.
     pub fn undo(&mut self) -> bool {
         let Some(before) = self.history.undo().map(|s| s.before.clone()) else {

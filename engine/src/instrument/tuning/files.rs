@@ -22,9 +22,9 @@ const BUILT_IN: [(&str, &str, &str); 1] = [(
 )];
 
 /// The text of the tuning file at `path`, or of the built-in example of that
-/// name if no file is there (`keymap`: its `.kbm`, else its `.scl`); the
-/// error is one line naming it.
-fn read(path: &Path, keymap: bool) -> Result<String, String> {
+/// name if no file is there (`keymap`: its `.kbm`, else its `.scl`), at most
+/// 1 MiB; the error is one line naming it.
+pub fn read(path: &Path, keymap: bool) -> Result<String, String> {
     if !path.exists() {
         let name = path.to_str().unwrap_or_default();
         if let Some((_, scl, kbm)) = BUILT_IN.iter().find(|(n, ..)| *n == name) {
