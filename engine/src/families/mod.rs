@@ -92,11 +92,22 @@ pub fn family_of(preset: &Preset) -> Result<&'static dyn Family, SynthError> {
     })
 }
 
-/// Every built-in preset of every family known: (name, TOML text), in
-/// registry order.
+/// Every built-in preset of every family known: (name, TOML text), each
+/// family's first in registry order, then each family's second, and so on:
+/// a preset added to a family comes after the ones there were (hosts number
+/// the instrument choices in this order).
 pub fn builtin_presets() -> Vec<(&'static str, &'static str)> {
-    families()
+    let mut ranked: Vec<(usize, usize, (&'static str, &'static str))> = families()
         .iter()
-        .flat_map(|family| family.presets().iter().copied())
-        .collect()
+        .enumerate()
+        .flat_map(|(f, family)| {
+            family
+                .presets()
+                .iter()
+                .enumerate()
+                .map(move |(rank, &preset)| (rank, f, preset))
+        })
+        .collect();
+    ranked.sort_by_key(|&(rank, family, _)| (rank, family));
+    ranked.into_iter().map(|(.., preset)| preset).collect()
 }

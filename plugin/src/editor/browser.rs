@@ -54,6 +54,9 @@ impl Browser {
             egui::ComboBox::from_id_salt("preset")
                 .selected_text(shown)
                 .width(200.0)
+                // Tall enough for the factory presets and a few of the
+                // user's before it scrolls.
+                .height(480.0)
                 .show_ui(ui, |ui| {
                     for source in presets::list(folder.as_deref()) {
                         if ui

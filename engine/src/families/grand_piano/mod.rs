@@ -28,7 +28,13 @@ impl Family for GrandPiano {
     }
 
     fn presets(&self) -> &'static [(&'static str, &'static str)] {
-        &[("grand-piano", DEFAULT_PRESET_TOML)]
+        &[
+            ("grand-piano", DEFAULT_PRESET_TOML),
+            (
+                "fortepiano",
+                include_str!("../../../../presets/fortepiano.toml"),
+            ),
+        ]
     }
 
     fn fits(&self, preset: &Preset) -> bool {
