@@ -198,14 +198,6 @@ fn session(preset: &Preset, sample_rate: f64) -> Result<Vec<String>, String> {
     Ok(lines)
 }
 
-/// Peak resident memory of this process, MB (Linux; `None` elsewhere).
-fn peak_resident_mb() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
 /// Runs `orchard bench`: one line per scenario and one for memory.
 pub fn run_bench(args: &BenchArgs) -> Result<String, String> {
     let scenarios: Vec<Scenario> = match args.scenario {
@@ -232,7 +224,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<String, String> {
             args.sample_rate
         ));
     }
-    if let Some(mb) = peak_resident_mb() {
+    if let Some(mb) = crate::memory::peak_resident_mb() {
         lines.push(format!("peak resident memory: {mb:.0} MB"));
     }
     Ok(lines.join("\n"))

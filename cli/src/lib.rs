@@ -9,6 +9,7 @@
 
 pub mod analyze;
 pub mod audio_file;
+pub mod batch;
 pub mod bench;
 pub mod clock;
 pub mod compare;
@@ -17,6 +18,7 @@ pub mod destination;
 pub mod interrupt;
 pub mod level;
 pub mod limiter;
+pub mod memory;
 pub mod note;
 pub mod outputs;
 pub mod overrides;
@@ -119,7 +121,7 @@ pub const DEFAULT_PRESET: &str = "grand-piano";
 
 /// The instrument to play and how to change it: shared by `render`,
 /// `analyze --note` and `compare --keyboard`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct InstrumentArgs {
     /// The instrument: a built-in preset's name (see `orchard presets`) or the
     /// path of a preset file.
@@ -266,12 +268,17 @@ pub struct CompareArgs {
 }
 
 /// Options of `orchard render`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct RenderArgs {
     /// The Standard MIDI File to play (type 0, 1 or 2); without one (nor
     /// --demo nor --duration) a music box plays the tune on its cylinder.
-    #[arg(conflicts_with = "demo")]
-    pub midi: Option<PathBuf>,
+    /// Several files, folders (searched for .mid and .midi files) or
+    /// patterns (`songs/*.mid`) render them all into --out-dir, in parallel:
+    /// a file that fails is reported in one line and the rest go on; the
+    /// summary counts those rendered, failed and skipped, and the exit
+    /// status is 1 if any failed.
+    #[arg(value_name = "MIDI", conflicts_with = "demo")]
+    pub midi: Vec<PathBuf>,
     /// Play the built-in demo phrase instead of a MIDI file.
     #[arg(long)]
     pub demo: bool,
@@ -286,9 +293,28 @@ pub struct RenderArgs {
     #[arg(long, value_name = "HH:MM[:SS]", value_parser = parse_clock_time)]
     pub start: Option<f64>,
     /// The WAV file to write; `-` writes it to the standard output (and the
-    /// summary to the standard error).
-    #[arg(short, long)]
-    pub output: PathBuf,
+    /// summary to the standard error). With several inputs, the folder to
+    /// write them to (as --out-dir).
+    #[arg(short, long, required_unless_present_any = ["out_dir", "manifest"])]
+    pub output: Option<PathBuf>,
+    /// Render every input into this folder (created if missing), each as its
+    /// name with `.wav` (`song.mid` -> `song.wav`), keeping the sub-folders
+    /// of a folder given as input.
+    #[arg(long, value_name = "DIR", conflicts_with = "output")]
+    pub out_dir: Option<PathBuf>,
+    /// Render the files a CSV lists: a header naming the columns `input`,
+    /// `output`, `preset` and optionally `set` (`PATH=VALUE` pairs joined by
+    /// `;`), then one row per file. Paths are relative to the manifest's
+    /// folder (outputs to --out-dir's if given); an empty preset is --preset's.
+    #[arg(long, value_name = "FILE.csv", conflicts_with_all = ["midi", "demo"])]
+    pub manifest: Option<PathBuf>,
+    /// Renders at once when several files are rendered [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: Option<u32>,
+    /// With several files: skip each whose output already exists (a
+    /// finished render: one under way never has the output's name).
+    #[arg(long)]
+    pub resume: bool,
     /// Sample rate of the output, Hz (1000 to 768000; below 44100 the
     /// instrument runs at a multiple of it and is filtered down).
     #[arg(long, default_value_t = 48_000, value_parser = parse_sample_rate)]
@@ -331,13 +357,17 @@ pub struct RenderArgs {
     /// Time between two probe rows, s (rounded to whole samples, at least one).
     #[arg(long, value_name = "SECONDS", default_value_t = 0.001, value_parser = PROBE_INTERVAL)]
     pub probe_interval: f64,
+    /// Rendered as one of a batch: no progress bar of its own.
+    #[arg(skip)]
+    pub in_batch: bool,
 }
 
 impl RenderArgs {
     /// Whether an output goes to the standard output (`-`), which the
     /// summary must then leave to the WAV or CSV.
     pub fn writes_to_stdout(&self) -> bool {
-        is_stdout(&self.output) || self.probe_out.as_deref().is_some_and(is_stdout)
+        self.output.as_deref().is_some_and(is_stdout)
+            || self.probe_out.as_deref().is_some_and(is_stdout)
     }
 }
 
@@ -405,11 +435,25 @@ fn pinned_tune_s(instrument: &InstrumentArgs) -> Result<Option<f64>, String> {
         .map(|s| s + 1.0))
 }
 
-/// Runs `orchard render`: reads the score, renders it, writes the WAV (and the
-/// probes' CSV). Returns a one-line summary, or a one-line reason for failing.
-/// Everything that can be checked is checked before any output is touched.
+/// Runs `orchard render`: one file as [`render_one`], several as a batch
+/// ([`batch::run`]).
 pub fn run_render(args: &RenderArgs) -> Result<String, String> {
-    let mut score = match (&args.midi, args.demo) {
+    if batch::is_batch(args) {
+        batch::run(args)
+    } else {
+        render_one(args)
+    }
+}
+
+/// Renders one score: reads it, renders it, writes the WAV (and the probes'
+/// CSV). Returns a one-line summary, or a one-line reason for failing.
+/// Everything that can be checked is checked before any output is touched.
+pub fn render_one(args: &RenderArgs) -> Result<String, String> {
+    let output = args
+        .output
+        .as_deref()
+        .ok_or("give the WAV file to write with -o")?;
+    let mut score = match (args.midi.first(), args.demo) {
         (_, true) => demo::phrase(),
         (Some(path), false) => midi_file::read(path)?,
         (None, false) if args.duration.is_some() => score::Score::default(),
@@ -435,7 +479,7 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     let ceiling = level::db_to_gain(args.ceiling.unwrap_or(DEFAULT_CEILING_DB)) as f32;
     let rate = f64::from(args.sample_rate);
     let probe_every = probe_interval_frames(args, rate)?;
-    let mut outputs = vec![("-o", args.output.as_path())];
+    let mut outputs = vec![("-o", output)];
     outputs.extend(args.probe_out.as_deref().map(|csv| ("--probe-out", csv)));
     outputs::check(&outputs)?;
     let mut preset = args.instrument.load()?;
@@ -447,11 +491,11 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
         Some(path) => Some(probe::Recorder::new(&args.probes, &mut synth, path)?),
         None => None,
     };
-    let mut wav = wav::StereoWav::create(&args.output, args.sample_rate, args.format)?;
+    let mut wav = wav::StereoWav::create(output, args.sample_rate, args.format)?;
     let expected_frames = ((score.end_s + 1.0) * rate) as u64;
     let passes = if args.normalize { 2 } else { 1 };
     // Only long renders get a bar; it draws only when stderr is a terminal.
-    let bar = if score.end_s > 10.0 {
+    let bar = if score.end_s > 10.0 && !args.in_batch {
         indicatif::ProgressBar::new(passes * expected_frames)
     } else {
         indicatif::ProgressBar::hidden()
@@ -517,10 +561,10 @@ pub fn run_render(args: &RenderArgs) -> Result<String, String> {
     }
     let (peak, over, clips) = (wav.peak, wav.over_full_scale, wav.clips());
     wav.finish()?;
-    let shown = if is_stdout(&args.output) {
+    let shown = if is_stdout(output) {
         "the standard output".to_owned()
     } else {
-        args.output.display().to_string()
+        output.display().to_string()
     };
     let mut line = format!(
         "wrote {shown}: {:.2} s at {} Hz, peak {:.1} dBFS",
