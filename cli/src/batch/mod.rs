@@ -66,10 +66,12 @@ pub fn run(args: &RenderArgs) -> Result<String, String> {
     if jobs.is_empty() {
         return Err("no MIDI files (.mid, .midi) to render".into());
     }
+    // No more threads than files.
     let threads = match args.jobs {
         Some(n) => n as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    }
+    .min(jobs.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -93,8 +95,9 @@ pub fn run(args: &RenderArgs) -> Result<String, String> {
     let count = |wanted: fn(&Outcome) -> bool| outcomes.iter().filter(|o| wanted(o)).count();
     let failed = count(|o| matches!(o, Outcome::Failed(_)));
     let line = format!(
-        "{} files: {} rendered, {failed} failed, {} skipped, in {:.1} s with {threads} job{}{}",
+        "{} file{}: {} rendered, {failed} failed, {} skipped, in {:.1} s with {threads} job{}{}",
         jobs.len(),
+        if jobs.len() == 1 { "" } else { "s" },
         count(|o| *o == Outcome::Rendered),
         count(|o| *o == Outcome::Skipped),
         started.elapsed().as_secs_f64(),
