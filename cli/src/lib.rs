@@ -300,7 +300,7 @@ pub struct RenderArgs {
     /// Render every input into this folder (created if missing), each as its
     /// name with `.wav` (`song.mid` -> `song.wav`), keeping the sub-folders
     /// of a folder given as input.
-    #[arg(long, value_name = "DIR", conflicts_with = "output")]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "demo"])]
     pub out_dir: Option<PathBuf>,
     /// Render the files a CSV lists: a header naming the columns `input`,
     /// `output`, `preset` and optionally `set` (`PATH=VALUE` pairs joined by

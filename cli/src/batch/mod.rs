@@ -43,13 +43,15 @@ enum Outcome {
     Rendered,
     /// Not rendered, for this one-line reason.
     Failed(String),
-    /// Its output was there already (`--resume`).
+    /// Its output was there already (`--resume`), or a signal stopped the
+    /// batch before it began.
     Skipped,
 }
 
 /// Renders every file `args` name, `--jobs` at once. Returns the summary
 /// line, or it as the error if any file failed (each failure has been
-/// reported on the standard error as it happened).
+/// reported on the standard error as it happened) or a signal stopped the
+/// batch (the files not begun are skipped, those under way fail).
 pub fn run(args: &RenderArgs) -> Result<String, String> {
     if !args.probes.is_empty() || args.probe_out.is_some() {
         return Err(
@@ -104,7 +106,11 @@ pub fn run(args: &RenderArgs) -> Result<String, String> {
         if threads == 1 { "" } else { "s" },
         memory(threads)
     );
-    if failed > 0 { Err(line) } else { Ok(line) }
+    match interrupt::check() {
+        Err(reason) => Err(format!("{line}; {reason}")),
+        Ok(()) if failed > 0 => Err(line),
+        Ok(()) => Ok(line),
+    }
 }
 
 /// The folder outputs go to: --out-dir, or -o naming a folder; created if
@@ -127,13 +133,13 @@ fn out_dir(args: &RenderArgs) -> Result<Option<&Path>, String> {
 }
 
 /// Renders one job as `orchard render INPUT -o OUTPUT` with the rest of
-/// `args` would, or skips it (`--resume`: its output is there).
+/// `args` would, or skips it (`--resume` and its output is there, or a
+/// signal has come).
 fn render_job(args: &RenderArgs, job: &Job) -> Outcome {
-    if args.resume && job.output.is_file() {
+    if (args.resume && job.output.is_file()) || interrupt::check().is_err() {
         return Outcome::Skipped;
     }
     let render = || {
-        interrupt::check()?;
         if let Some(parent) = job.output.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
                 .map_err(|e| format!("cannot create the folder {}: {e}", parent.display()))?;
