@@ -43,16 +43,19 @@ fn output_of(dir: &Path, out: &Path, input: &Path) -> PathBuf {
 
 /// Runs `orchard render` of `songs/` into `out` with `--jobs 2` and `extra`.
 fn batch(dir: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
-    let songs = dir.join("songs");
-    let base = [
-        "render",
-        songs.to_str().unwrap(),
-        "--out-dir",
-        out.to_str().unwrap(),
-        "--jobs",
-        "2",
-    ];
-    orchard(&[&base[..], &QUICK, extra].concat())
+    let jobs = [&["--jobs", "2"], extra].concat();
+    orchard(&render_args(&dir.join("songs"), "--out-dir", out, &jobs))
+}
+
+/// `render INPUT FLAG OUTPUT` with [`QUICK`] and `extra`.
+fn render_args<'a>(
+    input: &'a Path,
+    flag: &'a str,
+    output: &'a Path,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let paths = [input, output].map(|path| path.to_str().unwrap());
+    [&["render", paths[0], flag, paths[1]][..], &QUICK, extra].concat()
 }
 
 /// Runs [`batch`], asserts that it succeeded with a summary beginning
@@ -82,13 +85,7 @@ fn a_parallel_batch_renders_the_same_bytes_as_single_renders() {
     assert!(stdout.contains("with 2 jobs; peak memory"), "{stdout}");
     for input in &inputs {
         let alone = dir.join("alone.wav");
-        let args = [
-            "render",
-            input.to_str().unwrap(),
-            "-o",
-            alone.to_str().unwrap(),
-        ];
-        orchard_ok(&[&args[..], &QUICK].concat());
+        orchard_ok(&render_args(input, "-o", &alone, &[]));
         let batched = std::fs::read(output_of(&dir, &out, input)).unwrap();
         assert_eq!(
             batched,
@@ -181,12 +178,7 @@ fn batch_mistakes_are_one_line() {
     let songs = dir.join("songs");
     let file = dir.join("file.wav");
     std::fs::write(&file, b"").unwrap();
-    let result = orchard(&[
-        "render",
-        songs.to_str().unwrap(),
-        "-o",
-        file.to_str().unwrap(),
-    ]);
+    let result = orchard(&render_args(&songs, "-o", &file, &[]));
     // A folder with -o FILE is one unreadable MIDI file, as it always was.
     common::assert_clean_failure(&result, "cannot read");
     let (a, b) = (songs.join("00.mid"), songs.join("02.mid"));
@@ -202,5 +194,47 @@ fn batch_mistakes_are_one_line() {
     let pattern = songs.join("*.midi");
     let result = orchard(&["render", pattern.to_str().unwrap(), "--out-dir", "x"]);
     common::assert_clean_failure(&result, "no file matches");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A signal stops a batch: the render under way fails and leaves no partial
+/// file, the files not begun are skipped, and the exit status is 1.
+#[test]
+fn a_signal_stops_the_batch_and_leaves_no_partial_file() {
+    let dir = scratch("batch-signal");
+    let songs = dir.join("songs");
+    std::fs::create_dir_all(&songs).unwrap();
+    // Ten minutes of one held note each: far longer than the signal takes.
+    for key in [60, 62, 64] {
+        one_note(&songs.join(format!("{key}.mid")), key, 90, 0, 1200);
+    }
+    let out = dir.join("out");
+    // A render has begun once a partial file holds more than its header.
+    let written = || {
+        std::fs::read_dir(&out).map_or(0, |entries| {
+            entries
+                .filter_map(|e| e.ok()?.metadata().ok())
+                .map(|m| m.len())
+                .sum::<u64>()
+        })
+    };
+    let args = render_args(&songs, "--out-dir", &out, &["--jobs", "1"]);
+    let (status, stderr) = common::signal_while_rendering(&args, written, 50_000, libc::SIGTERM);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("3 files: 0 rendered, 1 failed, 2 skipped"),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with("stopped by a signal; no output file was replaced or left half-written"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&out).unwrap().count(),
+        0,
+        "a file was left"
+    );
     std::fs::remove_dir_all(dir).ok();
 }

@@ -4,11 +4,12 @@
 //! the standard output.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 mod common;
-use common::{assert_clean_failure, one_note, orchard, orchard_ok, scratch};
+use common::{
+    assert_clean_failure, one_note, orchard, orchard_ok, scratch, signal_while_rendering,
+};
 
 /// The names in `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {
@@ -18,21 +19,6 @@ fn names(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-/// Waits for `child` to end, at most `limit`; kills it and fails if it does not.
-fn wait_at_most(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if started.elapsed() > limit {
-            child.kill().ok();
-            panic!("orchard did not stop within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// A render stopped by SIGINT (Ctrl-C), SIGTERM or SIGHUP half way through
@@ -48,33 +34,15 @@ fn a_render_stopped_by_a_signal_leaves_the_old_file_and_no_partial_one() {
     let partial = dir.join(".take.wav.orchard-partial");
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         std::fs::write(&out, b"the take before").unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_orchard"))
-            .args([
-                "render",
-                midi.to_str().unwrap(),
-                "-o",
-                out.to_str().unwrap(),
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let args = [
+            "render",
+            midi.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ];
         // Rendering has begun once the partial file holds more than its header.
-        let started = Instant::now();
-        while partial.metadata().map_or(0, |m| m.len()) < 100_000 {
-            assert!(
-                started.elapsed() < Duration::from_secs(120),
-                "no partial file after two minutes"
-            );
-            assert!(child.try_wait().unwrap().is_none(), "orchard ended early");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let pid = libc::pid_t::try_from(child.id()).unwrap();
-        // SAFETY: signalling the child this test started and still waits for.
-        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
-        let status = wait_at_most(&mut child, Duration::from_secs(60));
-        let mut stderr = String::new();
-        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        let written = || partial.metadata().map_or(0, |m| m.len());
+        let (status, stderr) = signal_while_rendering(&args, written, 100_000, signal);
         assert!(!status.success(), "signal {signal}: {stderr}");
         assert!(
             stderr.contains("stopped by a signal"),

@@ -156,3 +156,56 @@ pub fn one_note(path: &Path, key: u8, velocity: u8, start_beats: u32, beats: u32
         ]],
     );
 }
+
+/// Waits for `child` to end, at most `limit`; kills it and fails if it does not.
+pub fn wait_at_most(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+) -> std::process::ExitStatus {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > limit {
+            child.kill().ok();
+            panic!("orchard did not stop within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Runs `orchard` with `args` and, once `written()` (the bytes its output
+/// holds so far) reaches `bytes`, sends it `signal`; returns its exit status
+/// and standard error.
+pub fn signal_while_rendering(
+    args: &[&str],
+    written: impl Fn() -> u64,
+    bytes: u64,
+    signal: libc::c_int,
+) -> (std::process::ExitStatus, String) {
+    use std::time::{Duration, Instant};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orchard"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while written() < bytes {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "not {bytes} bytes written after two minutes"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "orchard ended early");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: signalling the child this test started and still waits for.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let status = wait_at_most(&mut child, Duration::from_secs(60));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    (status, stderr)
+}
