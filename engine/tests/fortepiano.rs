@@ -66,8 +66,10 @@ fn its_strings_are_the_published_ones() {
         let length = p.string.length_m;
         let diameter = (4.0 * p.string.mass_kg / (PI * density * length)).sqrt();
         let b = PI.powi(3) * modulus * diameter.powi(4) / (64.0 * tension * length * length);
+        // Exact at the anchors; between them the interpolations of B, the
+        // length and the mass agree within 1.2 % (2 % allowed).
         assert!(
-            (p.inharmonicity / b - 1.0).abs() < 0.25,
+            (p.inharmonicity / b - 1.0).abs() < 0.02,
             "key {key}: B {} against the wire's {b}",
             p.inharmonicity
         );

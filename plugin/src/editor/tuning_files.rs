@@ -70,30 +70,40 @@ impl TuningFiles {
         });
         let keymap = tuning.keymap.is_some().then(|| "loaded".to_string());
         let mut clear = None;
-        ui.horizontal(|ui| {
-            ui.label(format!(
-                "Scala scale: {}",
-                scale.as_deref().unwrap_or("none (the temperament)")
-            ));
-            if ui.button("Load .scl…").clicked() {
-                self.scales.open(&self.folder);
-            }
-            if scale.is_some() && ui.button("Clear scale").clicked() {
-                clear = Some(SCALE);
-            }
-        });
-        ui.horizontal(|ui| {
-            ui.label(format!(
-                "Keyboard mapping: {}",
-                keymap.as_deref().unwrap_or("none (Scala's standard)")
-            ));
-            if ui.button("Load .kbm…").clicked() {
-                self.keymaps.open(&self.folder);
-            }
-            if keymap.is_some() && ui.button("Clear mapping").clicked() {
-                clear = Some(KEYMAP);
-            }
-        });
+        let rows = [
+            (
+                "Scala scale",
+                scale,
+                "none (the temperament)",
+                "Load .scl…",
+                "Clear scale",
+                SCALE,
+            ),
+            (
+                "Keyboard mapping",
+                keymap,
+                "none (Scala's standard)",
+                "Load .kbm…",
+                "Clear mapping",
+                KEYMAP,
+            ),
+        ];
+        for (label, loaded, none, load, clear_label, path) in rows {
+            ui.horizontal(|ui| {
+                ui.label(format!("{label}: {}", loaded.as_deref().unwrap_or(none)));
+                if ui.button(load).clicked() {
+                    let chooser = if path == KEYMAP {
+                        &mut self.keymaps
+                    } else {
+                        &mut self.scales
+                    };
+                    chooser.open(&self.folder);
+                }
+                if loaded.is_some() && ui.button(clear_label).clicked() {
+                    clear = Some(path);
+                }
+            });
+        }
         if let Some(error) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, error);
         }
