@@ -2,6 +2,7 @@
 //! equivalence, a stalled worker, block sizes and sample rates, refused edits,
 //! and no allocation on the audio thread.
 
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
@@ -15,6 +16,22 @@ use orchard_engine::rt::{RealtimeOptions, Score, Synth, SynthEvent};
 static ALLOCATOR: AllocDisabler = AllocDisabler;
 
 const FS: f64 = 48_000.0;
+
+/// Tests that keep to real time hold this lock alone; the others share it. On
+/// a two-core machine, a realtime worker competing with eight busy test threads
+/// falls behind for reasons that are not its own.
+static CPU: RwLock<()> = RwLock::new(());
+
+/// For a test that keeps to real time: no other test of this file runs.
+fn real_time() -> RwLockWriteGuard<'static, ()> {
+    CPU.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// For a test that does not keep to real time: it may share the machine with
+/// others like it.
+fn offline() -> RwLockReadGuard<'static, ()> {
+    CPU.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// A performance of `notes` note-ons over `seconds`: runs and chords, fast
 /// repetitions of one key, releases, sustain on and off (half pedal too),
@@ -115,6 +132,7 @@ fn piano() -> Preset {
 /// runs and across block sizes 1, 64 and 4096.
 #[test]
 fn lock_step_is_bit_identical_across_runs_and_block_sizes() {
+    let _cpu = offline();
     let seconds = 3.0;
     let frames = (seconds * FS) as usize;
     let score = session(60, seconds, 7);
@@ -133,6 +151,7 @@ fn lock_step_is_bit_identical_across_runs_and_block_sizes() {
 /// latency) exactly, and nothing is late.
 #[test]
 fn realtime_with_a_worker_that_keeps_up_equals_lock_step() {
+    let _cpu = real_time();
     let seconds = 1.5;
     let frames = (seconds * FS) as usize;
     let block = 256;
@@ -143,10 +162,24 @@ fn realtime_with_a_worker_that_keeps_up_equals_lock_step() {
     };
     let mut lock_step = Synth::lock_step(&piano(), FS, options.latency).unwrap();
     let expected = render_blocks(&mut lock_step, &score, frames, block, None);
-    let mut realtime = Synth::realtime(&piano(), FS, options).unwrap();
     let period = Duration::from_secs_f64(block as f64 / FS);
-    let got = render_blocks(&mut realtime, &score, frames, block, Some(period));
-    assert_eq!(realtime.counters().late_operations, 0);
+    // The claim holds when the worker keeps up. A machine busy with other work
+    // can hold the worker back (the late count says so); then the run proves
+    // nothing, and it is tried again, at most three times.
+    let mut late_counts = Vec::new();
+    let got = loop {
+        let mut realtime = Synth::realtime(&piano(), FS, options).unwrap();
+        let got = render_blocks(&mut realtime, &score, frames, block, Some(period));
+        let late = realtime.counters().late_operations;
+        if late == 0 {
+            break got;
+        }
+        late_counts.push(late);
+        assert!(
+            late_counts.len() < 3,
+            "the worker fell behind in every run: {late_counts:?} late operations"
+        );
+    };
     let peak = expected.0.iter().fold(0.0f32, |m, s| m.max(s.abs()));
     let error = expected
         .0
@@ -165,6 +198,7 @@ fn realtime_with_a_worker_that_keeps_up_equals_lock_step() {
 /// what happened.
 #[test]
 fn a_stalled_worker_delays_notes_but_loses_none() {
+    let _cpu = real_time();
     let block = 256;
     let frames = (1.2 * FS) as usize;
     let stall_at = (0.3 * FS) as u64;
@@ -219,6 +253,7 @@ fn a_stalled_worker_delays_notes_but_loses_none() {
 /// all render finite output at A4's pitch.
 #[test]
 fn every_block_size_and_sample_rate_plays_in_tune() {
+    let _cpu = offline();
     let target = piano().fundamental_hz(69);
     let cases = [
         (22_050.0, 1),
@@ -262,6 +297,7 @@ fn render_blocks_at(
 /// counted; accepted ones take effect; the output stays finite.
 #[test]
 fn bad_property_edits_are_refused() {
+    let _cpu = offline();
     let mut synth = Synth::new(&piano(), FS).unwrap();
     synth.set_property("velocity:curve", f64::NAN);
     synth.set_property("velocity:curve", f64::INFINITY);
@@ -288,6 +324,7 @@ fn bad_property_edits_are_refused() {
 /// audio thread, in lock-step mode (the worker inline) and in realtime mode.
 #[test]
 fn a_long_session_never_allocates_on_the_audio_thread() {
+    let _cpu = offline();
     let seconds = 20.0;
     let frames = (seconds * FS) as usize;
     let score = session(1000, seconds, 3);
@@ -351,6 +388,7 @@ fn a_long_session_never_allocates_on_the_audio_thread() {
 /// thread up (rendering stays allocation-free and finishes).
 #[test]
 fn views_show_the_mechanics_and_meters_without_blocking() {
+    let _cpu = real_time();
     let mut synth = Synth::realtime(
         &piano(),
         FS,
@@ -414,6 +452,7 @@ fn views_show_the_mechanics_and_meters_without_blocking() {
 /// speed).
 #[test]
 fn the_action_catches_the_hammer_the_strings_threw_back() {
+    let _cpu = offline();
     let mut synth = Synth::new(&piano(), FS).unwrap();
     let mut views = synth.take_views().unwrap();
     synth.note_on(60, 20.0 / 127.0);
@@ -449,6 +488,7 @@ fn the_action_catches_the_hammer_the_strings_threw_back() {
 /// rings on.
 #[test]
 fn a_switch_keeps_the_pedals() {
+    let _cpu = offline();
     let mut synth = Synth::new(&piano(), FS).unwrap();
     let mut loader = synth.take_loader().unwrap();
     let (mut l, mut r) = (vec![0.0f32; 4_800], vec![0.0f32; 4_800]);
