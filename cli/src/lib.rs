@@ -465,14 +465,7 @@ pub fn render_one(args: &RenderArgs) -> Result<String, String> {
     if let Some(duration) = args.duration {
         score.end_s = score.end_s.max(duration);
     }
-    if score.end_s > args.max_duration {
-        return Err(format!(
-            "the score lasts {:.0} s ({:.1} h), longer than --max-duration {} s",
-            score.end_s,
-            score.end_s / 3600.0,
-            args.max_duration
-        ));
-    }
+    render::check_length(&score, args.max_duration)?;
     if args.ceiling.is_some() && !(args.normalize || args.limiter) {
         return Err("--ceiling applies to --normalize or --limiter: give one of them".into());
     }
@@ -632,22 +625,40 @@ fn probe_interval_frames(args: &RenderArgs, rate: f64) -> Result<Option<usize>, 
 pub fn run_presets(args: &PresetsArgs) -> Result<String, String> {
     if let Some(name) = &args.paths {
         let preset = Preset::load(name).map_err(|e| e.to_string())?;
-        let lines: Vec<String> = preset
-            .paths()
+        let lines: Vec<String> = property_values(&preset)
             .into_iter()
-            .map(|path| {
-                let value = preset.get(&path).unwrap_or(f64::NAN);
-                format!("{path} = {value}")
-            })
+            .map(|(path, value)| format!("{path} = {value}"))
             .collect();
         return Ok(lines.join("\n"));
     }
-    let mut lines = Vec::new();
-    for (name, _) in orchard_engine::families::builtin_presets() {
-        let preset = Preset::load(name).map_err(|e| format!("{name}: {e}"))?;
-        lines.push(format!("{name:<14}{}", preset.description));
-    }
+    let lines: Vec<String> = builtin_preset_list()?
+        .into_iter()
+        .map(|(name, description)| format!("{name:<14}{description}"))
+        .collect();
     Ok(lines.join("\n"))
+}
+
+/// Every property path of `preset` and its value, in the preset's order.
+pub fn property_values(preset: &Preset) -> Vec<(String, f64)> {
+    preset
+        .paths()
+        .into_iter()
+        .map(|path| {
+            let value = preset.get(&path).unwrap_or(f64::NAN);
+            (path, value)
+        })
+        .collect()
+}
+
+/// The built-in presets, (name, description), in `orchard presets`' order.
+pub fn builtin_preset_list() -> Result<Vec<(String, String)>, String> {
+    orchard_engine::families::builtin_presets()
+        .into_iter()
+        .map(|(name, _)| {
+            let preset = Preset::load(name).map_err(|e| format!("{name}: {e}"))?;
+            Ok((name.to_owned(), preset.description))
+        })
+        .collect()
 }
 
 /// WAV sample formats.

@@ -62,8 +62,8 @@ pub fn run(args: &AnalyzeArgs, key: u8) -> Result<String, String> {
         None => None,
     };
     let recording = play(&preset, key, args.velocity, duration_s, args.sample_rate)?;
-    let mut text = header(&preset, key, args.velocity, &recording);
-    let measured = measure(&preset, key, &recording, &mut text)?;
+    let figures = measure(&preset, key, args.velocity, &recording)?;
+    let mut text = figures.report();
     if let Some(path) = &args.spectrogram {
         let title = format!(
             "key {} ({}) at velocity {}, {}",
@@ -76,7 +76,7 @@ pub fn run(args: &AnalyzeArgs, key: u8) -> Result<String, String> {
             &SpectrogramSpec {
                 signal: &recording.signal,
                 sample_rate: recording.sample_rate,
-                lowest_hz: measured.first_hz,
+                lowest_hz: figures.first_hz,
                 title: &title,
             },
             path,
@@ -90,6 +90,23 @@ pub fn run(args: &AnalyzeArgs, key: u8) -> Result<String, String> {
         let _ = write!(text, "\nwrote {}", path.display());
     }
     Ok(text)
+}
+
+/// Plays `key` at MIDI `velocity` on `preset`, held for `duration_s` (s) at
+/// `sample_rate` (Hz), and measures it as `orchard analyze --note` does
+/// (writing nothing): the arguments are checked first, and every error is
+/// one line.
+pub fn analyze(
+    preset: &Preset,
+    key: u8,
+    velocity: u8,
+    duration_s: f64,
+    sample_rate: u32,
+) -> Result<NoteFigures, String> {
+    check_held_note(duration_s, velocity)?;
+    check_on_keyboard(preset, "--note", key)?;
+    let recording = play(preset, key, velocity, duration_s, sample_rate)?;
+    measure(preset, key, velocity, &recording)
 }
 
 /// Checks the `--duration` (s) and `--velocity` of a held note.
@@ -150,57 +167,89 @@ pub fn play(
     })
 }
 
-/// The report's first lines: what was played and the strike.
-fn header(preset: &Preset, key: u8, velocity: u8, recording: &Recording) -> String {
-    let ms = |t: Option<f64>| t.map_or_else(|| "–".into(), |t| format!("{:.2} ms", t * 1e3));
-    let mut text = format!(
-        "key {key} ({}) at velocity {velocity} on {}: {:.1} s at {} Hz, key held\n",
-        note_name(key),
-        preset.name,
-        recording.signal.len() as f64 / recording.sample_rate,
-        recording.sample_rate
-    );
-    let Some(s) = &recording.strike else {
-        text.push_str("contact: not reported (only struck strings report their strikes)");
-        return text;
-    };
-    let _ = writeln!(
-        text,
-        "hammer: {:.2} m/s at let-off, first touch {} later",
-        s.strike_speed_m_s,
-        ms(s.first_touch_s)
-    );
-    let plural = |n: u32| if n == 1 { "" } else { "s" };
-    let _ = write!(
-        text,
-        "contact: {} (first contact), {} contact{}, {} force pulse{}, peak force {:.1} N",
-        ms(s.contact_duration_s),
-        s.contacts,
-        plural(s.contacts),
-        s.force_pulses,
-        plural(s.force_pulses),
-        s.peak_force_n
-    );
-    if let Some(e) = s.restitution() {
-        let _ = write!(text, ", restitution {e:.2}");
+/// What `orchard analyze --note` measures of one played note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NoteFigures {
+    /// The MIDI key played.
+    pub key: u8,
+    /// Its MIDI velocity, 1 to 127.
+    pub velocity: u8,
+    /// The instrument's name.
+    pub preset_name: String,
+    /// Length of the recording, s (the key is held throughout).
+    pub duration_s: f64,
+    /// Sample rate, Hz.
+    pub sample_rate: f64,
+    /// The strike as the simulation measured it (struck strings only).
+    pub strike: Option<StrikeReport>,
+    /// The partials and the inharmonicity fitted to them.
+    pub partials: PartialFigures,
+    /// T60 decay times of the broadband level.
+    pub level_decay: TwoStageDecay,
+    /// The first partial's frequency, Hz (the tuning's target when it was not
+    /// found).
+    pub first_hz: f64,
+}
+
+/// The partials of a note, as far as they could be measured.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PartialFigures {
+    /// The key is not a string (a bar, a tine): no inharmonicity to fit.
+    NotAString,
+    /// Too few partials were found to fit the stiff-string law.
+    TooFew {
+        /// How many were found.
+        found: usize,
+    },
+    /// The stiff-string fit and every partial found.
+    Fitted(FittedPartials),
+}
+
+/// The partials found and the stiff-string law fitted to them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FittedPartials {
+    /// `f_n = n·f0·sqrt(1 + B·n²)` fitted to the partials [`Self::fitted`].
+    pub fit: StiffFit,
+    /// The partial numbers the fit used.
+    pub fitted: Vec<u32>,
+    /// The preset's inharmonicity `B` for the key (dimensionless).
+    pub preset_b: f64,
+    /// The tuning's target for the first partial, Hz.
+    pub target_hz: f64,
+    /// The partials found, in order of number.
+    pub partials: Vec<PartialFigure>,
+}
+
+/// One partial of a note.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PartialFigure {
+    /// Partial number, 1 for the fundamental.
+    pub number: u32,
+    /// Measured frequency, Hz.
+    pub frequency_hz: f64,
+    /// The fit's frequency for this partial, Hz.
+    pub fit_hz: f64,
+    /// Level against the strongest partial, dB.
+    pub level_db: f64,
+    /// Its decay times (measured for the first partials only).
+    pub decay: Option<TwoStageDecay>,
+}
+
+impl PartialFigure {
+    /// How far the measured frequency lies from the fit, cents.
+    pub fn cents_off_fit(&self) -> f64 {
+        1200.0 * (self.frequency_hz / self.fit_hz).log2()
     }
-    text
 }
 
-/// What later steps need from the measurements.
-struct Measured {
-    /// The first partial, Hz (the tuning target if it was not found).
-    first_hz: f64,
-}
-
-/// Measures partials, inharmonicity and decay times of `recording`, appending
-/// the report lines to `text`.
-fn measure(
+/// Measures the partials, the inharmonicity and the decay times of `key`,
+/// played at MIDI `velocity` and recorded as `recording`.
+pub fn measure(
     preset: &Preset,
     key: u8,
+    velocity: u8,
     recording: &Recording,
-    text: &mut String,
-) -> Result<Measured, String> {
+) -> Result<NoteFigures, String> {
     let signal = &recording.signal;
     let rate = recording.sample_rate;
     let Some(onset) = onset(signal) else {
@@ -219,33 +268,179 @@ fn measure(
     let decaying = &found[..found.len().min(DECAY_PARTIALS)];
     let tracks = partial_tracks(&signal[onset..], rate, first_hz, decaying);
     let decays: Vec<TwoStageDecay> = tracks.iter().map(LevelTrack::two_stage_decay).collect();
+    let partials = match preset_b {
+        None => PartialFigures::NotAString,
+        Some(preset_b) => FittedPartials::fit(&found, &decays, target_hz, preset_b),
+    };
+    Ok(NoteFigures {
+        key,
+        velocity,
+        preset_name: preset.name.clone(),
+        duration_s: signal.len() as f64 / rate,
+        sample_rate: rate,
+        strike: recording.strike,
+        partials,
+        level_decay: two_stage_decay(signal, rate),
+        first_hz,
+    })
+}
 
-    text.push('\n');
-    match preset_b {
-        None => {
-            let _ = write!(
+impl NoteFigures {
+    /// The report `orchard analyze --note` prints.
+    pub fn report(&self) -> String {
+        let mut text = self.header();
+        text.push('\n');
+        match &self.partials {
+            PartialFigures::NotAString => {
+                let _ = write!(
+                    text,
+                    "partials: not measured (the {} preset's key {} is not a string)",
+                    self.preset_name, self.key
+                );
+            }
+            PartialFigures::TooFew { found } => {
+                let _ = write!(text, "partials: too few found to fit ({found})");
+            }
+            PartialFigures::Fitted(fitted) => fitted.report(self.key, &mut text),
+        }
+        let _ = write!(
+            text,
+            "\ndecay of the level: T60 {} early (first {EARLY_SPAN_DB} dB), {} late (-{LATE_FROM_DB} to -{LATE_TO_DB} dB or the end)",
+            show_t60(self.level_decay.early_t60_s),
+            show_t60(self.level_decay.late_t60_s)
+        );
+        text
+    }
+
+    /// The report's first lines: what was played and the strike.
+    fn header(&self) -> String {
+        let ms = |t: Option<f64>| t.map_or_else(|| "–".into(), |t| format!("{:.2} ms", t * 1e3));
+        let mut text = format!(
+            "key {} ({}) at velocity {} on {}: {:.1} s at {} Hz, key held\n",
+            self.key,
+            note_name(self.key),
+            self.velocity,
+            self.preset_name,
+            self.duration_s,
+            self.sample_rate
+        );
+        let Some(s) = &self.strike else {
+            text.push_str("contact: not reported (only struck strings report their strikes)");
+            return text;
+        };
+        let _ = writeln!(
+            text,
+            "hammer: {:.2} m/s at let-off, first touch {} later",
+            s.strike_speed_m_s,
+            ms(s.first_touch_s)
+        );
+        let plural = |n: u32| if n == 1 { "" } else { "s" };
+        let _ = write!(
+            text,
+            "contact: {} (first contact), {} contact{}, {} force pulse{}, peak force {:.1} N",
+            ms(s.contact_duration_s),
+            s.contacts,
+            plural(s.contacts),
+            s.force_pulses,
+            plural(s.force_pulses),
+            s.peak_force_n
+        );
+        if let Some(e) = s.restitution() {
+            let _ = write!(text, ", restitution {e:.2}");
+        }
+        text
+    }
+}
+
+impl FittedPartials {
+    /// The stiff-string fit of the `found` partials (the preset's `preset_b`
+    /// and first partial at `target_hz`, Hz, for comparison), with the decay
+    /// times of the first (`decays`).
+    fn fit(
+        found: &[Partial],
+        decays: &[TwoStageDecay],
+        target_hz: f64,
+        preset_b: f64,
+    ) -> PartialFigures {
+        let fitted = StiffFit::fitted(found);
+        let Some(fit) = StiffFit::fit(fitted) else {
+            return PartialFigures::TooFew { found: found.len() };
+        };
+        let strongest = found.iter().fold(0.0f64, |m, p| m.max(p.amplitude));
+        let partials = found
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PartialFigure {
+                number: p.number,
+                frequency_hz: p.frequency_hz,
+                fit_hz: fit.partial_hz(p.number),
+                level_db: 20.0 * (p.amplitude / strongest).log10(),
+                decay: decays.get(i).copied(),
+            })
+            .collect();
+        PartialFigures::Fitted(Self {
+            fit,
+            fitted: fitted.iter().map(|p| p.number).collect(),
+            preset_b,
+            target_hz,
+            partials,
+        })
+    }
+
+    /// The first partial, if it was found.
+    pub fn first(&self) -> Option<&PartialFigure> {
+        self.partials.iter().find(|p| p.number == 1)
+    }
+
+    /// How far the first partial lies from its target, cents (`None` if it
+    /// was not found).
+    pub fn tuning_cents(&self) -> Option<f64> {
+        self.first()
+            .map(|p| 1200.0 * (p.frequency_hz / self.target_hz).log2())
+    }
+
+    /// The inharmonicity fit, the tuning and a table of the partials with
+    /// their decay times, appended to `text`.
+    fn report(&self, key: u8, text: &mut String) {
+        let numbers: Vec<String> = self.fitted.iter().map(u32::to_string).collect();
+        let _ = writeln!(
+            text,
+            "inharmonicity: B = {:.3e} fitted to partials {} (preset {:.3e} for key {key}, {:+.1} %); f0 = {:.2} Hz",
+            self.fit.b,
+            numbers.join(","),
+            self.preset_b,
+            100.0 * (self.fit.b / self.preset_b - 1.0),
+            self.fit.f0_hz
+        );
+        if let (Some(first), Some(cents)) = (self.first(), self.tuning_cents()) {
+            let _ = writeln!(
                 text,
-                "partials: not measured (the {} preset's key {key} is not a string)",
-                preset.name
+                "tuning: partial 1 at {:.2} Hz, target {:.2} Hz ({cents:+.2} cents)",
+                first.frequency_hz, self.target_hz
             );
         }
-        Some(preset_b) => {
-            let expected = Expected {
-                key,
-                target_hz,
-                preset_b,
-            };
-            report_partials(&found, &decays, &expected, text);
+        let _ = write!(
+            text,
+            "partial  measured Hz     fit Hz  cents off fit  level dB  T60 early  T60 late"
+        );
+        for p in &self.partials {
+            let (early, late) = p.decay.map_or((String::new(), String::new()), |d| {
+                (show_t60(d.early_t60_s), show_t60(d.late_t60_s))
+            });
+            let row = format!(
+                "{:>7}  {:>11.2}  {:>9.2}  {:>+13.2}  {:>8.1}  {:>9}  {:>8}",
+                p.number,
+                p.frequency_hz,
+                p.fit_hz,
+                p.cents_off_fit(),
+                p.level_db,
+                early,
+                late
+            );
+            text.push('\n');
+            text.push_str(row.trim_end());
         }
     }
-    let overall = two_stage_decay(signal, rate);
-    let _ = write!(
-        text,
-        "\ndecay of the level: T60 {} early (first {EARLY_SPAN_DB} dB), {} late (-{LATE_FROM_DB} to -{LATE_TO_DB} dB or the end)",
-        show_t60(overall.early_t60_s),
-        show_t60(overall.late_t60_s)
-    );
-    Ok(Measured { first_hz })
 }
 
 /// A decay time for a report: `2.41 s`, or `–` when there is none.
@@ -274,74 +469,6 @@ fn partial_tracks(
         }
     }
     tracks
-}
-
-/// What the preset says a key's partials should be.
-struct Expected {
-    key: u8,
-    /// The tuning's target for the first partial, Hz.
-    target_hz: f64,
-    /// Inharmonicity of the key's strings.
-    preset_b: f64,
-}
-
-/// The inharmonicity fit, the tuning and a table of the `found` partials with
-/// the decay times of the first (`decays`), appended to `text`.
-fn report_partials(
-    found: &[Partial],
-    decays: &[TwoStageDecay],
-    expected: &Expected,
-    text: &mut String,
-) {
-    let fitted = StiffFit::fitted(found);
-    let Some(fit) = StiffFit::fit(fitted) else {
-        let _ = write!(text, "partials: too few found to fit ({})", found.len());
-        return;
-    };
-    let Expected {
-        key,
-        target_hz,
-        preset_b,
-    } = *expected;
-    let numbers: Vec<String> = fitted.iter().map(|p| p.number.to_string()).collect();
-    let _ = writeln!(
-        text,
-        "inharmonicity: B = {:.3e} fitted to partials {} (preset {preset_b:.3e} for key {key}, {:+.1} %); f0 = {:.2} Hz",
-        fit.b,
-        numbers.join(","),
-        100.0 * (fit.b / preset_b - 1.0),
-        fit.f0_hz
-    );
-    if let Some(first) = found.iter().find(|p| p.number == 1) {
-        let _ = writeln!(
-            text,
-            "tuning: partial 1 at {:.2} Hz, target {target_hz:.2} Hz ({:+.2} cents)",
-            first.frequency_hz,
-            1200.0 * (first.frequency_hz / target_hz).log2()
-        );
-    }
-    let strongest = found.iter().fold(0.0f64, |m, p| m.max(p.amplitude));
-    let _ = write!(
-        text,
-        "partial  measured Hz     fit Hz  cents off fit  level dB  T60 early  T60 late"
-    );
-    for (i, p) in found.iter().enumerate() {
-        let (early, late) = decays.get(i).map_or((String::new(), String::new()), |d| {
-            (show_t60(d.early_t60_s), show_t60(d.late_t60_s))
-        });
-        let row = format!(
-            "{:>7}  {:>11.2}  {:>9.2}  {:>+13.2}  {:>8.1}  {:>9}  {:>8}",
-            p.number,
-            p.frequency_hz,
-            fit.partial_hz(p.number),
-            1200.0 * (p.frequency_hz / fit.partial_hz(p.number)).log2(),
-            20.0 * (p.amplitude / strongest).log10(),
-            early,
-            late
-        );
-        text.push('\n');
-        text.push_str(row.trim_end());
-    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,20 @@ pub struct RenderSummary {
     pub rang_out: bool,
 }
 
+/// Refuses a score that lasts longer than `max_duration_s` (s), with its
+/// length.
+pub fn check_length(score: &Score, max_duration_s: f64) -> Result<(), String> {
+    if score.end_s > max_duration_s {
+        return Err(format!(
+            "the score lasts {:.0} s ({:.1} h), longer than --max-duration {} s",
+            score.end_s,
+            score.end_s / 3600.0,
+            max_duration_s
+        ));
+    }
+    Ok(())
+}
+
 /// Plays `score` on `synth`, which has rendered nothing yet, in blocks of
 /// [`BLOCK`] frames, each cut further at every multiple of `split` frames; each
 /// piece goes to `after_piece` as (synth, left, right). After the score ends,

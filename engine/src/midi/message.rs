@@ -4,6 +4,7 @@
 //! same event, to MIDI's 7-bit resolution.
 
 use midly::MidiMessage;
+use midly::live::LiveEvent;
 use midly::num::u7;
 
 use crate::rt::{DEFAULT_RELEASE_VELOCITY, SynthEvent};
@@ -31,6 +32,27 @@ pub fn event_of(message: MidiMessage) -> Option<SynthEvent> {
         }
         _ => None,
     }
+}
+
+/// The synthesiser event that one MIDI message, as its raw bytes (status byte
+/// first, as a MIDI cable or `mido`'s `Message.bytes()` carries it), means, if
+/// Orchard plays it ([`event_of`]); system messages mean nothing to it. Bytes
+/// that are no complete MIDI message are refused with a one-line reason.
+pub fn event_of_bytes(bytes: &[u8]) -> Result<Option<SynthEvent>, String> {
+    match LiveEvent::parse(bytes) {
+        Ok(LiveEvent::Midi { message, .. }) => Ok(event_of(message)),
+        Ok(_) => Ok(None),
+        Err(error) => Err(format!(
+            "the bytes {} are no MIDI message: {error}",
+            hex(&bytes[..bytes.len().min(8)])
+        )),
+    }
+}
+
+/// Bytes as hexadecimal pairs, e.g. `[90 3c 64]`.
+fn hex(bytes: &[u8]) -> String {
+    let pairs: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("[{}]", pairs.join(" "))
 }
 
 /// The MIDI channel message for a synthesiser event: note-on (velocity at
@@ -91,6 +113,30 @@ mod tests {
         for event in events {
             assert_eq!(event_of(message_of(event)), Some(event), "{event:?}");
         }
+    }
+
+    /// Raw bytes on any channel mean what the file's messages mean; system
+    /// messages mean nothing; broken bytes are refused, by value.
+    #[test]
+    fn raw_messages_are_read_on_every_channel() {
+        let on = event_of_bytes(&[0x93, 60, 100]).unwrap();
+        assert_eq!(
+            on,
+            Some(SynthEvent::NoteOn {
+                key: 60,
+                velocity: 100.0 / 127.0
+            })
+        );
+        assert_eq!(
+            event_of_bytes(&[0xb0, 64, 127]).unwrap(),
+            Some(SynthEvent::Sustain(1.0))
+        );
+        assert_eq!(event_of_bytes(&[0xe0, 0, 64]).unwrap(), None);
+        assert_eq!(event_of_bytes(&[0xf8]).unwrap(), None);
+        let error = event_of_bytes(&[0x90, 60]).unwrap_err();
+        assert!(error.starts_with("the bytes [90 3c] are no MIDI message"), "{error}");
+        assert!(event_of_bytes(&[]).is_err());
+        assert!(event_of_bytes(&[60, 100]).is_err());
     }
 
     #[test]

@@ -1,0 +1,228 @@
+//! `orchard._native.Synth`: the instrument played block by block, as a host
+//! plays the plugin: events apply at the start of the next block, and
+//! property edits carry on what is sounding.
+
+use std::sync::{Mutex, MutexGuard};
+
+use orchard_cli::overrides;
+use orchard_engine::instrument::Preset;
+use orchard_engine::midi::event_of_bytes;
+use orchard_engine::rt::{InstrumentLoader, Synth as EngineSynth, SynthEvent, check_sample_rate};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyDict};
+
+use crate::audio::Interleaved;
+use crate::instrument::Instrument;
+use crate::refused;
+
+/// The longest block one `process` call renders, s: a larger one is surely a
+/// mistake (frames for seconds), and its buffer would be gigabytes.
+const MAX_BLOCK_S: f64 = 600.0;
+
+/// Frames rendered at a time inside one `process` call.
+const CHUNK_FRAMES: usize = 512;
+
+/// What one synthesiser holds: the engine's, its loader for live edits, and
+/// the preset as edited so far.
+struct Playing {
+    synth: EngineSynth,
+    loader: InstrumentLoader,
+    preset: Preset,
+    /// Whether `preset` has edits the synthesiser has not loaded yet.
+    edited: bool,
+}
+
+impl Playing {
+    /// Renders `frames` frames, loading the latest edits first.
+    fn process(&mut self, frames: usize) -> Result<Interleaved, String> {
+        if self.edited {
+            self.loader
+                .load_live(&self.preset)
+                .map_err(|e| e.to_string())?;
+            self.edited = false;
+        }
+        let mut out = Interleaved::with_capacity(frames);
+        let (mut left, mut right) = (vec![0.0f32; CHUNK_FRAMES], vec![0.0f32; CHUNK_FRAMES]);
+        let mut done = 0;
+        while done < frames {
+            let n = (frames - done).min(CHUNK_FRAMES);
+            self.synth.process(&mut left[..n], &mut right[..n]);
+            out.extend(&left[..n], &right[..n]);
+            done += n;
+        }
+        self.loader.collect();
+        Ok(out)
+    }
+}
+
+/// An instrument played block by block.
+#[pyclass(frozen, module = "orchard._native")]
+pub struct Synth {
+    playing: Mutex<Playing>,
+    sample_rate: u32,
+}
+
+impl Synth {
+    fn playing(&self) -> MutexGuard<'_, Playing> {
+        // A panic cannot leave `Playing` half changed in a way that matters
+        // more than stopping: go on with it.
+        self.playing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Applies `event` at the start of the next block.
+    fn apply(&self, event: SynthEvent) {
+        self.playing().synth.apply(event);
+    }
+}
+
+/// `value` if it is a MIDI data byte (0 to 127), else the reason naming it.
+fn seven_bit(what: &str, value: u8) -> PyResult<u8> {
+    if value <= 127 {
+        Ok(value)
+    } else {
+        Err(refused(format!("{what} {value} must be 0 to 127")))
+    }
+}
+
+#[pymethods]
+impl Synth {
+    /// The instrument at `sample_rate` (Hz), at rest.
+    #[new]
+    #[pyo3(signature = (instrument, sample_rate=48_000))]
+    fn new(py: Python<'_>, instrument: &Instrument, sample_rate: u32) -> PyResult<Self> {
+        let rate = f64::from(sample_rate);
+        check_sample_rate(rate).map_err(|e| refused(e.to_string()))?;
+        let preset = instrument.preset.clone();
+        let (synth, preset) = py.detach(|| {
+            EngineSynth::new(&preset, rate)
+                .map(|synth| (synth, preset))
+                .map_err(|e| e.to_string())
+        })
+        .map_err(refused)?;
+        let mut synth = synth;
+        let loader = synth
+            .take_loader()
+            .ok_or_else(|| refused("the synthesiser has no loader"))?;
+        Ok(Self {
+            playing: Mutex::new(Playing {
+                synth,
+                loader,
+                preset,
+                edited: false,
+            }),
+            sample_rate,
+        })
+    }
+
+    /// Strikes `key` at MIDI `velocity` (1 to 127; 0 is a release, as in MIDI).
+    #[pyo3(signature = (key, velocity=100))]
+    fn note_on(&self, key: u8, velocity: u8) -> PyResult<()> {
+        let key = seven_bit("key", key)?;
+        let velocity = seven_bit("velocity", velocity)?;
+        self.send(vec![0x90, key, velocity])
+    }
+
+    /// Releases `key` at MIDI release `velocity` (0 to 127).
+    #[pyo3(signature = (key, velocity=64))]
+    fn note_off(&self, key: u8, velocity: u8) -> PyResult<()> {
+        let key = seven_bit("key", key)?;
+        let velocity = seven_bit("velocity", velocity)?;
+        self.send(vec![0x80, key, velocity])
+    }
+
+    /// A MIDI control change: sustain (64, continuous), sostenuto (66), una
+    /// corda (67), all sound off (120), all notes off (123); others do
+    /// nothing.
+    fn control_change(&self, control: u8, value: u8) -> PyResult<()> {
+        let control = seven_bit("control", control)?;
+        let value = seven_bit("value", value)?;
+        self.send(vec![0xb0, control, value])
+    }
+
+    /// One raw MIDI message (status byte first), as a MIDI cable carries it.
+    fn send(&self, message: Vec<u8>) -> PyResult<()> {
+        if let Some(event) = event_of_bytes(&message).map_err(refused)? {
+            self.apply(event);
+        }
+        Ok(())
+    }
+
+    /// Renders the next `frames` frames: interleaved stereo `float32`. The
+    /// GIL is released meanwhile.
+    fn process<'py>(&self, py: Python<'py>, frames: usize) -> PyResult<Bound<'py, PyByteArray>> {
+        let most = (MAX_BLOCK_S * f64::from(self.sample_rate)) as usize;
+        if frames > most {
+            return Err(refused(format!(
+                "process({frames}): at most {most} frames ({MAX_BLOCK_S} s) a call"
+            )));
+        }
+        let out = py
+            .detach(|| self.playing().process(frames))
+            .map_err(refused)?;
+        out.into_bytearray(py)
+    }
+
+    /// Changes a property of the instrument (e.g. `tuning:a4_hz`), checked as
+    /// `--set` checks it; it sounds from the next block on, on the notes
+    /// already sounding too.
+    fn set_property(&self, path: &str, value: f64) -> PyResult<()> {
+        let mut playing = self.playing();
+        overrides::apply(&mut playing.preset, None, &[format!("{path}={value}")])
+            .map_err(refused)?;
+        playing.edited = true;
+        Ok(())
+    }
+
+    /// The value of a property, with the edits made so far.
+    fn get_property(&self, path: &str) -> PyResult<f64> {
+        let playing = self.playing();
+        playing
+            .preset
+            .get(path)
+            .ok_or_else(|| refused(format!("no property `{path}` on {}", playing.preset.name)))
+    }
+
+    /// Silences everything at once (MIDI's all sound off).
+    fn reset(&self) {
+        self.apply(SynthEvent::AllSoundOff);
+    }
+
+    /// The output sample rate, Hz.
+    #[getter]
+    fn sample_rate(&self) -> u32 {
+        self.sample_rate
+    }
+
+    /// Frames rendered so far.
+    #[getter]
+    fn frames_rendered(&self) -> u64 {
+        self.playing().synth.samples_rendered()
+    }
+
+    /// Frames by which the output lags the events: 0, but for rates below
+    /// 44.1 kHz, where the instrument runs at a multiple of the rate and the
+    /// decimating filter delays it (a whole-file render compensates by
+    /// looking ahead; a block can not).
+    #[getter]
+    fn latency_frames(&self) -> u64 {
+        self.playing().synth.output_delay()
+    }
+
+    /// Whether anything is still sounding.
+    #[getter]
+    fn is_active(&self) -> bool {
+        self.playing().synth.is_active()
+    }
+
+    /// What the last strike of `key` did (struck strings only), as a dict:
+    /// the hammer's speed, first touch, contact duration, contacts, force
+    /// pulses, peak force and restitution; `None` if nothing struck it.
+    fn strike_report<'py>(&self, py: Python<'py>, key: u8) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let report = self.playing().synth.strike_report(key).copied();
+        report
+            .map(|report| crate::note::strike_dict(py, &report))
+            .transpose()
+    }
+}
