@@ -15,7 +15,12 @@
 # leads through a link to the project's recordings beside this clone. An alias
 # of `.cargo/config.toml` (`cargo xtask ...`) runs from the clone's root
 # instead (the xtask changes to it anyway). `song.mid`, the MIDI file the
-# README renders, is written first (`write_song_mid`).
+# README renders, is written first (`write_song_mid`), and `midi/song.mid`
+# for the commands that render a folder. `python` and `pip` are the tests'
+# virtual environment's ($ORCHARD_CI_VENV, as .ci/run makes it, where the
+# Python package step installed the package and maturin), and `python/`
+# leads through a link to the clone's, so `python python/examples/...` runs
+# as in a clone.
 #
 # Short forms, where a command as written is long or belongs to another step
 # (`short_form`):
@@ -28,6 +33,10 @@
 #   cargo run --release ... --bin orchard-standalone
 #                                         without --release: the debug build
 #                                         .ci/run's standalone step made
+#   pip install ./python                  --no-build-isolation: with the
+#                                         environment's maturin, offline; from
+#                                         the clone itself (cargo finds the
+#                                         workspace above python/ there)
 #
 # After each command: its exit status must be 0; every file it was asked to
 # write (after -o, --output, --wav, --spectrogram, --plot, --probe-out) must be
@@ -45,7 +54,9 @@ set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/orchard-target}"
 export CARGO_TERM_COLOR=never
+export RAY_DISABLE_USAGE_STATS=1
 SHARED="$REPO/../shared"
+VENV="${ORCHARD_CI_VENV:-/var/tmp/orchard-ci-venv}"
 # The benchmarks of `--bench wdf` kept in its short form.
 WDF_QUICK='circuit|polyphonic|bct_vs_wt/[a-z]+/[0-9]{1,3}$'
 # Fewer than this many commands found means the README was misread.
@@ -95,6 +106,8 @@ short_form() {
       echo "$command -- --test" ;;
     "cargo run --release "*"--bin orchard-standalone "*)
       echo "${command/ --release/}" ;;
+    "pip install ./python")
+      echo "pip install --quiet --no-build-isolation --no-deps --force-reinstall '$REPO/python'" ;;
     *)
       echo "$command" ;;
   esac
@@ -110,6 +123,15 @@ cargo() {
     command cargo --config "$REPO/.cargo/config.toml" "$subcommand" \
       --manifest-path "$REPO/Cargo.toml" --locked "$@"
   fi
+}
+
+# The tests' Python environment's interpreter and pip (maturin on the path for
+# pip's build of the package, against the clone's lock file).
+python() {
+  "$VENV/bin/python" "$@"
+}
+pip() {
+  PATH="$VENV/bin:$PATH" MATURIN_PEP517_ARGS="--locked" "$VENV/bin/pip" "$@"
 }
 
 # Writes song.mid: a type-0 Standard MIDI File, 480 ticks a beat at the
@@ -227,6 +249,9 @@ main() {
   mkdir "$scratch"
   cd "$scratch"
   write_song_mid song.mid
+  mkdir midi
+  cp song.mid midi/song.mid
+  ln -s "$REPO/python" python
 
   local commands
   mapfile -t commands < <(readme_commands | awk '!seen[$0]++')

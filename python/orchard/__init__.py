@@ -248,8 +248,8 @@ class Synth:
     def strike_report(self, key: int) -> Optional[Dict[str, Any]]:
         """What the last strike of ``key`` did (struck strings only): the
         hammer's speed (m/s), first touch and contact duration (s), contacts,
-        force pulses, peak force (N) and restitution; ``None`` if nothing
-        struck it."""
+        force pulses, peak force (N) and restitution (zero or ``None`` before
+        the first strike); ``None`` for a key without strings."""
         return self._synth.strike_report(key)
 
     @property

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
 /// Bytes per interleaved stereo frame of `f32` samples.
-const FRAME_BYTES: usize = 2 * std::mem::size_of::<f32>();
+pub const FRAME_BYTES: usize = 2 * std::mem::size_of::<f32>();
 
 /// Interleaved stereo frames, grown block by block.
 #[derive(Debug, Default)]

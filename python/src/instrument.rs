@@ -43,7 +43,9 @@ impl Instrument {
         keymap: Option<PathBuf>,
     ) -> PyResult<Self> {
         if keymap.is_some() && tuning.is_none() {
-            return Err(refused("a keymap lays a tuning file on the keys: give the tuning too"));
+            return Err(refused(
+                "a keymap lays a tuning file on the keys: give the tuning too",
+            ));
         }
         let args = InstrumentArgs {
             preset: preset.to_owned(),
@@ -87,7 +89,10 @@ impl Instrument {
     /// The lowest and highest MIDI keys it has.
     #[getter]
     fn keys(&self) -> (u8, u8) {
-        (self.preset.keyboard.lowest_key, self.preset.keyboard.highest_key)
+        (
+            self.preset.keyboard.lowest_key,
+            self.preset.keyboard.highest_key,
+        )
     }
 
     /// Every property path and its value, in the order `orchard presets

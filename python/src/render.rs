@@ -59,11 +59,12 @@ fn play(
     let played = play_score(&mut synth, &score.score, max_tail_s, BLOCK, |_, l, r| {
         frames.extend(l, r);
         blocks += 1;
-        if blocks % BLOCKS_BETWEEN_SIGNAL_CHECKS == 0 {
-            if let Err(error) = Python::attach(|py| py.check_signals()) {
-                interrupted = Some(error);
-                return Err("interrupted".to_owned());
-            }
+        if !blocks.is_multiple_of(BLOCKS_BETWEEN_SIGNAL_CHECKS) {
+            return Ok(());
+        }
+        if let Err(error) = Python::attach(|py| py.check_signals()) {
+            interrupted = Some(error);
+            return Err("interrupted".to_owned());
         }
         Ok(())
     });

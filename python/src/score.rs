@@ -32,9 +32,11 @@ impl Score {
                 data.len()
             )));
         }
-        let score = py
-            .detach(|| midi::parse(data))
-            .map_err(|e| refused(format!("the MIDI data is not a valid Standard MIDI File: {e}")))?;
+        let score = py.detach(|| midi::parse(data)).map_err(|e| {
+            refused(format!(
+                "the MIDI data is not a valid Standard MIDI File: {e}"
+            ))
+        })?;
         Ok(Self { score })
     }
 
@@ -45,7 +47,9 @@ impl Score {
     #[pyo3(signature = (messages, end_s=0.0))]
     fn from_messages(messages: Vec<(f64, Vec<u8>)>, end_s: f64) -> PyResult<Self> {
         if !(end_s.is_finite() && end_s >= 0.0) {
-            return Err(refused(format!("the end, {end_s} s, must be a time from 0 on")));
+            return Err(refused(format!(
+                "the end, {end_s} s, must be a time from 0 on"
+            )));
         }
         let mut events = Vec::with_capacity(messages.len());
         for (index, (time_s, bytes)) in messages.iter().enumerate() {

@@ -95,12 +95,13 @@ impl Synth {
         let rate = f64::from(sample_rate);
         check_sample_rate(rate).map_err(|e| refused(e.to_string()))?;
         let preset = instrument.preset.clone();
-        let (synth, preset) = py.detach(|| {
-            EngineSynth::new(&preset, rate)
-                .map(|synth| (synth, preset))
-                .map_err(|e| e.to_string())
-        })
-        .map_err(refused)?;
+        let (synth, preset) = py
+            .detach(|| {
+                EngineSynth::new(&preset, rate)
+                    .map(|synth| (synth, preset))
+                    .map_err(|e| e.to_string())
+            })
+            .map_err(refused)?;
         let mut synth = synth;
         let loader = synth
             .take_loader()
@@ -218,7 +219,8 @@ impl Synth {
 
     /// What the last strike of `key` did (struck strings only), as a dict:
     /// the hammer's speed, first touch, contact duration, contacts, force
-    /// pulses, peak force and restitution; `None` if nothing struck it.
+    /// pulses, peak force and restitution (all zero or `None` before the
+    /// first strike); `None` for a key without strings.
     fn strike_report<'py>(&self, py: Python<'py>, key: u8) -> PyResult<Option<Bound<'py, PyDict>>> {
         let report = self.playing().synth.strike_report(key).copied();
         report

@@ -10,6 +10,7 @@ use orchard_cli::wav::StereoWav;
 use orchard_engine::rt::check_sample_rate;
 use pyo3::prelude::*;
 
+use crate::audio::FRAME_BYTES;
 use crate::refused;
 
 /// Frames handed to the writer at a time.
@@ -43,9 +44,9 @@ pub fn write_wav(
 ) -> PyResult<(f32, u64)> {
     let format = sample_format(format)?;
     check_sample_rate(f64::from(sample_rate)).map_err(|e| refused(e.to_string()))?;
-    if samples.len() % 8 != 0 {
+    if !samples.len().is_multiple_of(FRAME_BYTES) {
         return Err(refused(format!(
-            "{} bytes are no whole number of stereo float32 frames (8 bytes each)",
+            "{} bytes are no whole number of stereo float32 frames ({FRAME_BYTES} bytes each)",
             samples.len()
         )));
     }
@@ -66,10 +67,10 @@ fn write(
         Vec::with_capacity(CHUNK_FRAMES),
     );
     let sample = |bytes: &[u8]| f32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-    for chunk in samples.chunks(8 * CHUNK_FRAMES) {
+    for chunk in samples.chunks(FRAME_BYTES * CHUNK_FRAMES) {
         left.clear();
         right.clear();
-        for frame in chunk.chunks_exact(8) {
+        for frame in chunk.chunks_exact(FRAME_BYTES) {
             left.push(sample(&frame[..4]));
             right.push(sample(&frame[4..]));
         }

@@ -134,7 +134,10 @@ mod tests {
         assert_eq!(event_of_bytes(&[0xe0, 0, 64]).unwrap(), None);
         assert_eq!(event_of_bytes(&[0xf8]).unwrap(), None);
         let error = event_of_bytes(&[0x90, 60]).unwrap_err();
-        assert!(error.starts_with("the bytes [90 3c] are no MIDI message"), "{error}");
+        assert!(
+            error.starts_with("the bytes [90 3c] are no MIDI message"),
+            "{error}"
+        );
         assert!(event_of_bytes(&[]).is_err());
         assert!(event_of_bytes(&[60, 100]).is_err());
     }
