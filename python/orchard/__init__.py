@@ -177,7 +177,7 @@ def render(
     )
 
 
-class Synth:
+class Synth(_native.Synth):
     """An instrument played block by block, as a host plays the plugin.
 
     Events (:meth:`note_on`, :meth:`send`, ...) apply at the start of the next
@@ -185,14 +185,15 @@ class Synth:
     boundaries gives the samples :func:`render` gives, whatever the block
     sizes. Below 44.1 kHz the output lags the events by
     :attr:`latency_frames` (the render looks ahead to make up for it).
+    ``preset`` and the settings are :func:`instrument`'s.
 
         >>> synth = orchard.Synth("grand-piano")
         >>> synth.note_on(60, 100)
         >>> block = synth.process(512)   # float32, shape (512, 2)
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         preset: PresetLike = DEFAULT_PRESET,
         sample_rate: int = 48_000,
         set: Optional[Mapping[str, float]] = None,
@@ -201,76 +202,22 @@ class Synth:
         temperament: Optional[str] = None,
         tuning: Optional[PathLike] = None,
         keymap: Optional[PathLike] = None,
-    ) -> None:
+    ) -> "Synth":
         played = instrument(
             preset, set, seed, temperament=temperament, tuning=tuning, keymap=keymap
         )
-        self._synth = _native.Synth(played, int(sample_rate))
-
-    def note_on(self, key: int, velocity: int = 100) -> None:
-        """Strikes MIDI ``key`` at MIDI ``velocity`` (1 to 127; 0 releases it)."""
-        self._synth.note_on(key, velocity)
-
-    def note_off(self, key: int, velocity: int = 64) -> None:
-        """Releases MIDI ``key``; ``velocity`` (0 to 127) is how fast."""
-        self._synth.note_off(key, velocity)
-
-    def control_change(self, control: int, value: int) -> None:
-        """A MIDI control change: sustain (64, continuous), sostenuto (66),
-        una corda (67), all sound off (120), all notes off (123)."""
-        self._synth.control_change(control, value)
+        return super().__new__(cls, played, int(sample_rate))
 
     def send(self, message: Any) -> None:
         """One MIDI message: a ``mido``-style message (``.bytes()``) or its raw
         bytes, status byte first."""
         raw = message.bytes() if hasattr(message, "bytes") else message
-        self._synth.send(bytes(raw))
+        super().send(bytes(raw))
 
-    def process(self, frames: int) -> np.ndarray:
+    def process(self, frames: int) -> np.ndarray:  # type: ignore[override]
         """Renders the next ``frames`` frames: float32, shape ``(frames, 2)``.
         The GIL is released meanwhile."""
-        return _frames(self._synth.process(int(frames)))
-
-    def set_property(self, path: str, value: float) -> None:
-        """Changes a property (e.g. ``"tuning:a4_hz"``), checked as ``--set``
-        checks it. It sounds from the next block on, on the notes already
-        sounding too."""
-        self._synth.set_property(path, float(value))
-
-    def get_property(self, path: str) -> float:
-        """A property's value, with the edits made so far."""
-        return self._synth.get_property(path)
-
-    def reset(self) -> None:
-        """Silences everything at once (MIDI's all sound off)."""
-        self._synth.reset()
-
-    def strike_report(self, key: int) -> Optional[Dict[str, Any]]:
-        """What the last strike of ``key`` did (struck strings only): the
-        hammer's speed (m/s), first touch and contact duration (s), contacts,
-        force pulses, peak force (N) and restitution (zero or ``None`` before
-        the first strike); ``None`` for a key without strings."""
-        return self._synth.strike_report(key)
-
-    @property
-    def sample_rate(self) -> int:
-        """Output sample rate, Hz."""
-        return self._synth.sample_rate
-
-    @property
-    def frames_rendered(self) -> int:
-        """Frames rendered so far."""
-        return self._synth.frames_rendered
-
-    @property
-    def latency_frames(self) -> int:
-        """Frames by which the output lags the events (0 from 44.1 kHz up)."""
-        return self._synth.latency_frames
-
-    @property
-    def is_active(self) -> bool:
-        """Whether anything still sounds."""
-        return self._synth.is_active
+        return _frames(super().process(int(frames)))
 
 
 def write_wav(

@@ -56,7 +56,7 @@ impl Playing {
 }
 
 /// An instrument played block by block.
-#[pyclass(frozen, module = "orchard._native")]
+#[pyclass(frozen, subclass, module = "orchard._native")]
 pub struct Synth {
     playing: Mutex<Playing>,
     sample_rate: u32,
