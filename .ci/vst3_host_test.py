@@ -7,7 +7,11 @@ Loads the bundle as an instrument, renders C4 and then A4 (velocity 100, held
 of equal temperament: the stretch tuning moves these two by less than a cent)
 and that the dampers silence it again after the key is released (60 dB below
 the note's peak within 1.5 s of note-off, and for the rest of the render).
-Then chooses the chiming clock and checks that it ticks
+Then holds the sustain pedal (CC 64, on MIDI channel 5, which reaches the
+plugin through the host's MIDI map and the pedal's proxy parameter): after
+the key is released the note rings on (within 40 dB of its peak until the
+pedal comes up; released without it, it is 60 dB down within 1.5 s), and the pedal's release silences it (60 dB below the peak
+within 1.5 s). Then chooses the chiming clock and checks that it ticks
 on its own, with no MIDI: clicks at its 0.2 s beat, from its mechanism on the
 worker's own thread. Exits non-zero with one line per failure.
 """
@@ -94,6 +98,7 @@ def main():
                 f"of note-off"
             )
 
+    failures.extend(sustain_pedal(plugin))
     failures.extend(clock_ticks(plugin))
 
     for failure in failures:
@@ -101,6 +106,51 @@ def main():
     if failures:
         sys.exit(1)
     print("VST3 host test passed")
+
+
+PEDAL_DOWN_S = 0.02
+PEDAL_UP_S = 2.0
+PEDAL_RING_DB = 40.0
+
+
+def sustain_pedal(plugin):
+    """C4 released under the sustain pedal, on MIDI channel 5; returns
+    failures."""
+    channel = 4
+    audio = plugin(
+        [
+            (bytes([0xB0 | channel, 64, 127]), PEDAL_DOWN_S),
+            (bytes([0x90 | channel, 60, 100]), NOTE_ON_S),
+            (bytes([0x80 | channel, 60, 0]), NOTE_OFF_S - 0.5),
+            (bytes([0xB0 | channel, 64, 0]), PEDAL_UP_S),
+        ],
+        duration=DURATION_S,
+        sample_rate=SAMPLE_RATE,
+        num_channels=2,
+        buffer_size=512,
+        reset=True,
+    )
+    if not np.all(np.isfinite(audio)):
+        return ["pedal: non-finite samples in the output"]
+    signal = ac.mono(audio)
+    levels, times = ac.level_db(signal, SAMPLE_RATE)
+    peak_db = float(levels.max())
+    held = levels[(times > NOTE_OFF_S - 0.5 + 0.2) & (times < PEDAL_UP_S - 0.1)]
+    ringing_db = float(held.min()) - peak_db
+    silent = ac.silent_after(signal, SAMPLE_RATE, PEDAL_UP_S, peak_db, SILENCE_DROP_DB)
+    print(
+        f"pedal: the released C4 rings at {ringing_db:+.1f} dB re its peak under the pedal, "
+        + (f"-{SILENCE_DROP_DB:.0f} dB {silent:.2f} s after the pedal is up" if silent is not None else "never silent")
+    )
+    failures = []
+    if ringing_db < -PEDAL_RING_DB:
+        failures.append(
+            f"pedal: the released note fell {-ringing_db:.1f} dB under the sustain pedal "
+            f"(the pedal did not hold its damper off)"
+        )
+    if silent is None or silent > SILENCE_WITHIN_S:
+        failures.append("pedal: the note did not stop when the pedal came up")
+    return failures
 
 
 CLOCK_S = 6.0

@@ -23,6 +23,7 @@ pub mod standalone;
 #[path = "../tests/support/host.rs"]
 mod test_host;
 pub mod tuning_choices;
+mod vst3_export;
 
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -595,4 +596,3 @@ mod tests {
 #[unsafe(no_mangle)]
 #[used]
 pub static clap_entry: nice_plug::wrapper::clap::clap_plugin_entry = clap_export::ENTRY;
-nice_export_vst3!(Orchard);

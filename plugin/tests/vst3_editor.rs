@@ -16,7 +16,6 @@
 
 use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
-use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,13 +25,15 @@ use vst3::Steinberg::Linux::{
     FileDescriptor, IEventHandler, IEventHandlerTrait, IRunLoop, IRunLoopTrait, ITimerHandler,
     ITimerHandlerTrait, TimerInterval,
 };
-use vst3::Steinberg::Vst::{IComponent, IEditController, IEditControllerTrait, ParameterInfo};
+use vst3::Steinberg::Vst::{IEditController, IEditControllerTrait, ParameterInfo};
 use vst3::Steinberg::{
-    FIDString, IPlugFrame, IPlugFrameTrait, IPlugView, IPlugViewTrait, IPluginBaseTrait,
-    IPluginFactory, IPluginFactoryTrait, PClassInfo, ViewRect, kPlatformTypeX11EmbedWindowID,
-    kResultOk, tresult,
+    IPlugFrame, IPlugFrameTrait, IPlugView, IPlugViewTrait, IPluginBaseTrait, ViewRect,
+    kPlatformTypeX11EmbedWindowID, kResultOk, tresult,
 };
-use vst3::{Class, ComPtr, ComRef, ComWrapper, Interface};
+use vst3::{Class, ComPtr, ComRef, ComWrapper};
+
+#[path = "support/vst3_module.rs"]
+mod vst3_module;
 
 /// Rounds of setting every parameter.
 const ROUNDS: usize = 1000;
@@ -172,15 +173,6 @@ impl IRunLoopTrait for HostFrame {
     }
 }
 
-/// The library built for this test run (it carries the VST3 factory).
-fn plugin_library() -> PathBuf {
-    let library = std::env::current_exe()
-        .unwrap()
-        .with_file_name("liborchard.so");
-    assert!(library.exists(), "{} is missing", library.display());
-    library
-}
-
 /// A raw COM pointer handed to the automation thread: VST3 allows
 /// `setParamNormalized` from any thread.
 struct SendPtr(*mut IEditController);
@@ -228,33 +220,11 @@ impl Drop for Window {
 #[test]
 #[ignore = "needs an X display: .ci/run runs it under Xvfb"]
 fn the_editor_survives_automation_from_another_thread() {
-    // SAFETY: loading our own plugin library runs its initialisers.
-    let library = unsafe { libloading::Library::new(plugin_library()) }.unwrap();
-    // SAFETY: the symbols have the VST3 module's documented signatures.
-    let factory = unsafe {
-        let entry: libloading::Symbol<unsafe extern "C" fn(*mut c_void) -> bool> =
-            library.get(b"ModuleEntry").unwrap();
-        assert!(entry(std::ptr::null_mut()));
-        let get_factory: libloading::Symbol<unsafe extern "system" fn() -> *mut c_void> =
-            library.get(b"GetPluginFactory").unwrap();
-        ComPtr::from_raw(get_factory() as *mut IPluginFactory).expect("a factory")
-    };
+    let module = vst3_module::Module::load();
+    let (component, controller) = module.instance();
     // SAFETY: VST3 calls on live objects with valid arguments, on this
     // thread, except `setParamNormalized`, which VST3 allows on any thread.
     unsafe {
-        let mut class: PClassInfo = std::mem::zeroed();
-        assert_eq!(factory.getClassInfo(0, &mut class), kResultOk);
-        let mut object: *mut c_void = std::ptr::null_mut();
-        let created = factory.createInstance(
-            class.cid.as_ptr(),
-            IComponent::IID.as_ptr() as FIDString,
-            &mut object,
-        );
-        assert_eq!(created, kResultOk);
-        let component = ComPtr::from_raw(object as *mut IComponent).unwrap();
-        assert_eq!(component.initialize(std::ptr::null_mut()), kResultOk);
-        let controller: ComPtr<IEditController> = component.cast().expect("an edit controller");
-
         let mut ids = Vec::new();
         for index in 0..controller.getParameterCount() {
             let mut info: ParameterInfo = std::mem::zeroed();
@@ -344,19 +314,11 @@ fn the_editor_survives_automation_from_another_thread() {
         assert_eq!(component.terminate(), kResultOk);
         drop(controller);
         drop(component);
-        drop(factory);
-        let exit: libloading::Symbol<unsafe extern "C" fn() -> bool> =
-            library.get(b"ModuleExit").unwrap();
-        assert!(exit());
+        module.exit();
         // The framework's and the window system's own threads end a moment
         // after the module exits: let them, before the process winds down
         // under them (a SIGSEGV at exit, after the test had passed, in about
         // one run in six without this pause).
         std::thread::sleep(Duration::from_millis(500));
     }
-    // The library stays loaded until the process ends: threads the plugin's
-    // framework and its editor's window system started may still be winding
-    // down, and unloading their code under them crashed one run (SIGSEGV
-    // after the test had passed). Hosts keep modules loaded likewise.
-    std::mem::forget(library);
 }
