@@ -23,6 +23,8 @@ pub mod standalone;
 #[path = "../tests/support/host.rs"]
 mod test_host;
 pub mod tuning_choices;
+// The VST3 entry point (`GetPluginFactory`): nice-plug's wrapper, offering
+// the host fewer MIDI controller proxies.
 mod vst3_export;
 
 use std::num::NonZeroU32;
@@ -549,6 +551,13 @@ impl Vst3Plugin for Orchard {
         &[Vst3SubCategory::Instrument, Vst3SubCategory::Synth];
 }
 
+/// The CLAP entry point: nice-plug's plugin factory, plus preset discovery
+/// and preset loading (see `clap_export`).
+#[allow(non_upper_case_globals)]
+#[unsafe(no_mangle)]
+#[used]
+pub static clap_entry: nice_plug::wrapper::clap::clap_plugin_entry = clap_export::ENTRY;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -589,10 +598,3 @@ mod tests {
         assert_eq!(state.fields[BINDINGS_FIELD], kept, "a good list is kept");
     }
 }
-
-/// The CLAP entry point: nice-plug's plugin factory, plus preset discovery
-/// and preset loading (see `clap_export`).
-#[allow(non_upper_case_globals)]
-#[unsafe(no_mangle)]
-#[used]
-pub static clap_entry: nice_plug::wrapper::clap::clap_plugin_entry = clap_export::ENTRY;

@@ -29,12 +29,7 @@ fn title(info: &ParameterInfo) -> String {
         .iter()
         .position(|&c| c == 0)
         .unwrap_or(info.title.len());
-    String::from_utf16_lossy(
-        &info.title[..end]
-            .iter()
-            .map(|&c| c as u16)
-            .collect::<Vec<_>>(),
-    )
+    String::from_utf16_lossy(&info.title[..end])
 }
 
 #[test]
