@@ -2,7 +2,7 @@
 //! plays the plugin: events apply at the start of the next block, and
 //! property edits carry on what is sounding.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
 use orchard_cli::overrides;
 use orchard_engine::instrument::Preset;
@@ -63,17 +63,28 @@ pub struct Synth {
 }
 
 impl Synth {
-    fn playing(&self) -> MutexGuard<'_, Playing> {
-        // A panic cannot leave `Playing` half changed in a way that matters
-        // more than stopping: go on with it.
-        self.playing
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// Runs `work` on what the synthesiser holds, without the GIL: a thread
+    /// that waits here for another's `process` to finish holds up no other
+    /// Python thread.
+    fn with_playing<R: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce(&mut Playing) -> R + Send,
+    ) -> R {
+        py.detach(|| {
+            // A panic cannot leave `Playing` half changed in a way that
+            // matters more than stopping: go on with it.
+            let mut playing = self
+                .playing
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            work(&mut playing)
+        })
     }
 
     /// Applies `event` at the start of the next block.
-    fn apply(&self, event: SynthEvent) {
-        self.playing().synth.apply(event);
+    fn apply(&self, py: Python<'_>, event: SynthEvent) {
+        self.with_playing(py, |playing| playing.synth.apply(event));
     }
 }
 
@@ -119,33 +130,33 @@ impl Synth {
 
     /// Strikes `key` at MIDI `velocity` (1 to 127; 0 is a release, as in MIDI).
     #[pyo3(signature = (key, velocity=100))]
-    fn note_on(&self, key: u8, velocity: u8) -> PyResult<()> {
+    fn note_on(&self, py: Python<'_>, key: u8, velocity: u8) -> PyResult<()> {
         let key = seven_bit("key", key)?;
         let velocity = seven_bit("velocity", velocity)?;
-        self.send(vec![0x90, key, velocity])
+        self.send(py, vec![0x90, key, velocity])
     }
 
     /// Releases `key` at MIDI release `velocity` (0 to 127).
     #[pyo3(signature = (key, velocity=64))]
-    fn note_off(&self, key: u8, velocity: u8) -> PyResult<()> {
+    fn note_off(&self, py: Python<'_>, key: u8, velocity: u8) -> PyResult<()> {
         let key = seven_bit("key", key)?;
         let velocity = seven_bit("velocity", velocity)?;
-        self.send(vec![0x80, key, velocity])
+        self.send(py, vec![0x80, key, velocity])
     }
 
     /// A MIDI control change: sustain (64, continuous), sostenuto (66), una
     /// corda (67), all sound off (120), all notes off (123); others do
     /// nothing.
-    fn control_change(&self, control: u8, value: u8) -> PyResult<()> {
+    fn control_change(&self, py: Python<'_>, control: u8, value: u8) -> PyResult<()> {
         let control = seven_bit("control", control)?;
         let value = seven_bit("value", value)?;
-        self.send(vec![0xb0, control, value])
+        self.send(py, vec![0xb0, control, value])
     }
 
     /// One raw MIDI message (status byte first), as a MIDI cable carries it.
-    fn send(&self, message: Vec<u8>) -> PyResult<()> {
+    fn send(&self, py: Python<'_>, message: Vec<u8>) -> PyResult<()> {
         if let Some(event) = event_of_bytes(&message).map_err(refused)? {
-            self.apply(event);
+            self.apply(py, event);
         }
         Ok(())
     }
@@ -159,8 +170,8 @@ impl Synth {
                 "process({frames}): at most {most} frames ({MAX_BLOCK_S} s) a call"
             )));
         }
-        let out = py
-            .detach(|| self.playing().process(frames))
+        let out = self
+            .with_playing(py, |playing| playing.process(frames))
             .map_err(refused)?;
         out.into_bytearray(py)
     }
@@ -168,26 +179,30 @@ impl Synth {
     /// Changes a property of the instrument (e.g. `tuning:a4_hz`), checked as
     /// `--set` checks it; it sounds from the next block on, on the notes
     /// already sounding too.
-    fn set_property(&self, path: &str, value: f64) -> PyResult<()> {
-        let mut playing = self.playing();
-        overrides::apply(&mut playing.preset, None, &[format!("{path}={value}")])
-            .map_err(refused)?;
-        playing.edited = true;
-        Ok(())
+    fn set_property(&self, py: Python<'_>, path: &str, value: f64) -> PyResult<()> {
+        let setting = format!("{path}={value}");
+        self.with_playing(py, |playing| -> Result<(), String> {
+            overrides::apply(&mut playing.preset, None, &[setting])?;
+            playing.edited = true;
+            Ok(())
+        })
+        .map_err(refused)
     }
 
     /// The value of a property, with the edits made so far.
-    fn get_property(&self, path: &str) -> PyResult<f64> {
-        let playing = self.playing();
-        playing
-            .preset
-            .get(path)
-            .ok_or_else(|| refused(format!("no property `{path}` on {}", playing.preset.name)))
+    fn get_property(&self, py: Python<'_>, path: &str) -> PyResult<f64> {
+        self.with_playing(py, |playing| {
+            let preset = &playing.preset;
+            preset
+                .get(path)
+                .ok_or_else(|| format!("no property `{path}` on {}", preset.name))
+        })
+        .map_err(refused)
     }
 
     /// Silences everything at once (MIDI's all sound off).
-    fn reset(&self) {
-        self.apply(SynthEvent::AllSoundOff);
+    fn reset(&self, py: Python<'_>) {
+        self.apply(py, SynthEvent::AllSoundOff);
     }
 
     /// The output sample rate, Hz.
@@ -198,8 +213,8 @@ impl Synth {
 
     /// Frames rendered so far.
     #[getter]
-    fn frames_rendered(&self) -> u64 {
-        self.playing().synth.samples_rendered()
+    fn frames_rendered(&self, py: Python<'_>) -> u64 {
+        self.with_playing(py, |playing| playing.synth.samples_rendered())
     }
 
     /// Frames by which the output lags the events: 0, but for rates below
@@ -207,14 +222,14 @@ impl Synth {
     /// decimating filter delays it (a whole-file render compensates by
     /// looking ahead; a block can not).
     #[getter]
-    fn latency_frames(&self) -> u64 {
-        self.playing().synth.output_delay()
+    fn latency_frames(&self, py: Python<'_>) -> u64 {
+        self.with_playing(py, |playing| playing.synth.output_delay())
     }
 
     /// Whether anything is still sounding.
     #[getter]
-    fn is_active(&self) -> bool {
-        self.playing().synth.is_active()
+    fn is_active(&self, py: Python<'_>) -> bool {
+        self.with_playing(py, |playing| playing.synth.is_active())
     }
 
     /// What the last strike of `key` did (struck strings only), as a dict:
@@ -222,7 +237,7 @@ impl Synth {
     /// pulses, peak force and restitution (all zero or `None` before the
     /// first strike); `None` for a key without strings.
     fn strike_report<'py>(&self, py: Python<'py>, key: u8) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let report = self.playing().synth.strike_report(key).copied();
+        let report = self.with_playing(py, |playing| playing.synth.strike_report(key).copied());
         report
             .map(|report| crate::note::strike_dict(py, &report))
             .transpose()

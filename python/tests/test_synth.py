@@ -132,3 +132,24 @@ def test_strike_reports_and_refusals():
     assert synth.get_property("tuning:a4_hz") == 440.0
     synth.reset()
     assert not synth.process(512).any()
+
+
+def test_a_thread_waiting_for_the_synthesiser_holds_up_no_other():
+    """While one thread renders a long block, another sends a note (and so
+    waits for the block); a third Python thread goes on running."""
+    import threading
+
+    synth = orchard.Synth()
+    synth.note_on(60, 100)
+    rendering = threading.Thread(target=synth.process, args=(48_000 * 20,))
+    rendering.start()
+    waiting = threading.Thread(target=synth.note_on, args=(64, 100))
+    waiting.start()
+    ticks = 0
+    while waiting.is_alive() or rendering.is_alive():
+        ticks += 1
+        waiting.join(0.001)
+    rendering.join()
+    # Held by the waiting thread, the GIL would let this loop run once.
+    assert ticks > 50, ticks
+    assert synth.frames_rendered == 48_000 * 20
