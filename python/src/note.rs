@@ -18,11 +18,15 @@ use crate::refused;
 pub fn analyze_note<'py>(
     py: Python<'py>,
     instrument: &Instrument,
-    key: u8,
-    velocity: u8,
+    key: i64,
+    velocity: i64,
     duration_s: f64,
     sample_rate: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let key = crate::synth::seven_bit("key", key)?;
+    // Within a byte, the CLI's own check (and its message) decides.
+    let velocity = u8::try_from(velocity)
+        .map_err(|_| refused(format!("velocity {velocity} must be 1 to 127")))?;
     let figures = py
         .detach(|| note::analyze(&instrument.preset, key, velocity, duration_s, sample_rate))
         .map_err(refused)?;

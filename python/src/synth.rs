@@ -89,12 +89,11 @@ impl Synth {
 }
 
 /// `value` if it is a MIDI data byte (0 to 127), else the reason naming it.
-fn seven_bit(what: &str, value: u8) -> PyResult<u8> {
-    if value <= 127 {
-        Ok(value)
-    } else {
-        Err(refused(format!("{what} {value} must be 0 to 127")))
-    }
+pub fn seven_bit(what: &str, value: i64) -> PyResult<u8> {
+    u8::try_from(value)
+        .ok()
+        .filter(|&byte| byte <= 127)
+        .ok_or_else(|| refused(format!("{what} {value} must be 0 to 127")))
 }
 
 #[pymethods]
@@ -130,7 +129,7 @@ impl Synth {
 
     /// Strikes `key` at MIDI `velocity` (1 to 127; 0 is a release, as in MIDI).
     #[pyo3(signature = (key, velocity=100))]
-    fn note_on(&self, py: Python<'_>, key: u8, velocity: u8) -> PyResult<()> {
+    fn note_on(&self, py: Python<'_>, key: i64, velocity: i64) -> PyResult<()> {
         let key = seven_bit("key", key)?;
         let velocity = seven_bit("velocity", velocity)?;
         self.send(py, vec![0x90, key, velocity])
@@ -138,7 +137,7 @@ impl Synth {
 
     /// Releases `key` at MIDI release `velocity` (0 to 127).
     #[pyo3(signature = (key, velocity=64))]
-    fn note_off(&self, py: Python<'_>, key: u8, velocity: u8) -> PyResult<()> {
+    fn note_off(&self, py: Python<'_>, key: i64, velocity: i64) -> PyResult<()> {
         let key = seven_bit("key", key)?;
         let velocity = seven_bit("velocity", velocity)?;
         self.send(py, vec![0x80, key, velocity])
@@ -147,7 +146,7 @@ impl Synth {
     /// A MIDI control change: sustain (64, continuous), sostenuto (66), una
     /// corda (67), all sound off (120), all notes off (123); others do
     /// nothing.
-    fn control_change(&self, py: Python<'_>, control: u8, value: u8) -> PyResult<()> {
+    fn control_change(&self, py: Python<'_>, control: i64, value: i64) -> PyResult<()> {
         let control = seven_bit("control", control)?;
         let value = seven_bit("value", value)?;
         self.send(py, vec![0xb0, control, value])
@@ -236,7 +235,12 @@ impl Synth {
     /// the hammer's speed, first touch, contact duration, contacts, force
     /// pulses, peak force and restitution (all zero or `None` before the
     /// first strike); `None` for a key without strings.
-    fn strike_report<'py>(&self, py: Python<'py>, key: u8) -> PyResult<Option<Bound<'py, PyDict>>> {
+    fn strike_report<'py>(
+        &self,
+        py: Python<'py>,
+        key: i64,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let key = seven_bit("key", key)?;
         let report = self.with_playing(py, |playing| playing.synth.strike_report(key).copied());
         report
             .map(|report| crate::note::strike_dict(py, &report))

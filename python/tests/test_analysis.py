@@ -54,3 +54,18 @@ def test_presets_and_paths_are_the_cli_lists(cli):
     assert orchard.property_paths(orchard.instrument(set={"tuning:a4_hz": 442}))[
         "tuning:a4_hz"
     ] == 442.0
+
+
+def test_analyze_note_refuses_what_the_cli_refuses(cli):
+    import pytest
+
+    for key, velocity in [(60, 0), (60, 128), (10, 80)]:
+        done = run_cli(cli, "analyze", "--note", str(key), "--velocity", str(velocity))
+        reason = done.stderr.strip().removeprefix("orchard: error: ")
+        with pytest.raises(orchard.OrchardError) as raised:
+            orchard.analyze_note(key, velocity)
+        assert str(raised.value) == reason
+    with pytest.raises(orchard.OrchardError, match="velocity 1000 must be 1 to 127"):
+        orchard.analyze_note(60, 1000)
+    with pytest.raises(orchard.OrchardError, match="key 300 must be 0 to 127"):
+        orchard.analyze_note(300)

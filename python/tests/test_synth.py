@@ -121,6 +121,10 @@ def test_strike_reports_and_refusals():
     assert 3.0 < report["strike_speed_m_s"] < 8.0 and report["peak_force_n"] > 10.0
     with pytest.raises(orchard.OrchardError, match="velocity 200 must be 0 to 127"):
         synth.note_on(60, 200)
+    with pytest.raises(orchard.OrchardError, match="key -1 must be 0 to 127"):
+        synth.note_on(-1)
+    with pytest.raises(orchard.OrchardError, match="key 1000 must be 0 to 127"):
+        synth.strike_report(1000)
     with pytest.raises(orchard.OrchardError, match="are no MIDI message"):
         synth.send(b"\x90\x3c")
     with pytest.raises(orchard.OrchardError, match="no property"):
