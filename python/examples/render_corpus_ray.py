@@ -125,6 +125,9 @@ class Output:
         with tempfile.TemporaryDirectory() as scratch:
             local = Path(scratch, "render.wav")
             orchard.write_wav(local, audio, sample_rate, format)
+            # Stores with real folders (a local or HDFS path) need the
+            # parents; object stores take any key.
+            self.filesystem.create_dir(path.rsplit("/", 1)[0], recursive=True)
             with self.filesystem.open_output_stream(path) as stream, open(local, "rb") as wav:
                 while chunk := wav.read(1 << 20):
                     stream.write(chunk)

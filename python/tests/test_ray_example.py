@@ -76,3 +76,29 @@ def test_the_ray_example_renders_what_the_cli_renders(cli, tmp_path):
     again = run_example(str(source), str(out), "--num-cpus", "2", "--resume", "--summary", str(summary_file))
     summary = json.loads(summary_file.read_text())
     assert (summary["rendered"], summary["skipped"], summary["failed"]) == (0, 8, 1), again.stderr
+
+
+def test_object_store_outputs_are_the_cli_files(cli, tmp_path):
+    """An output URI goes through pyarrow's filesystems: here `file://`,
+    the local one, standing in for `s3://` or `gs://`; what lands there is
+    the CLI's file, and `--resume` sees it."""
+    pytest.importorskip("pyarrow")
+    sys.path.insert(0, str(EXAMPLE.parent))
+    try:
+        import render_corpus_ray as example
+    finally:
+        sys.path.remove(str(EXAMPLE.parent))
+    import orchard
+
+    midi = phrase(tmp_path / "piece.mid")
+    store = tmp_path / "store"
+    output = example.Output(store.as_uri())
+    assert output.remote
+    path = output.path_of(example.PurePosixPath("sub/piece.mid"))
+    assert not output.exists(path)
+    output.write(path, orchard.render(midi.read_bytes(), max_tail=1.0), 48_000, "int24")
+    assert output.exists(path)
+    expected = tmp_path / "cli.wav"
+    done = run_cli(cli, "render", str(midi), "-o", str(expected), "--max-tail", "1")
+    assert done.returncode == 0, done.stderr
+    assert (store / "sub" / "piece.wav").read_bytes() == expected.read_bytes()
