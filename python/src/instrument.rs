@@ -103,14 +103,19 @@ impl Instrument {
 
     /// The value of the property at `path`.
     fn get(&self, path: &str) -> PyResult<f64> {
-        self.preset
-            .get(path)
-            .ok_or_else(|| refused(format!("no property `{}` on {}", path, self.preset.name)))
+        property(&self.preset, path).map_err(refused)
     }
 
     fn __repr__(&self) -> String {
         format!("<orchard.Instrument {:?}>", self.preset.name)
     }
+}
+
+/// The value of `preset`'s property at `path`, or the reason it has none.
+pub fn property(preset: &Preset, path: &str) -> Result<f64, String> {
+    preset
+        .get(path)
+        .ok_or_else(|| format!("no property `{path}` on {}", preset.name))
 }
 
 /// The built-in presets, (name, description), as `orchard presets` lists them.

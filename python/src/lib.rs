@@ -30,6 +30,22 @@ fn refused(reason: impl Into<String>) -> PyErr {
     OrchardError::new_err(reason.into())
 }
 
+/// `sample_rate` (Hz) as a number, if an instrument can be built for it.
+fn checked_rate(sample_rate: u32) -> PyResult<f64> {
+    let rate = f64::from(sample_rate);
+    orchard_engine::rt::check_sample_rate(rate).map_err(|e| refused(e.to_string()))?;
+    Ok(rate)
+}
+
+/// `value` if it is a MIDI data byte (0 to 127), else the reason naming
+/// `what` and the number.
+fn seven_bit(what: &str, value: i64) -> PyResult<u8> {
+    u8::try_from(value)
+        .ok()
+        .filter(|&byte| byte <= 127)
+        .ok_or_else(|| refused(format!("{what} {value} must be 0 to 127")))
+}
+
 /// The `orchard._native` module.
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::instrument::Instrument;
-use crate::refused;
+use crate::{refused, seven_bit};
 
 /// Plays `key` at MIDI `velocity` on `instrument`, holds it for
 /// `duration_s` (s) at `sample_rate` (Hz), and measures it. The GIL is
@@ -23,7 +23,7 @@ pub fn analyze_note<'py>(
     duration_s: f64,
     sample_rate: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let key = crate::synth::seven_bit("key", key)?;
+    let key = seven_bit("key", key)?;
     // Within a byte, the CLI's own check (and its message) decides.
     let velocity = u8::try_from(velocity)
         .map_err(|_| refused(format!("velocity {velocity} must be 1 to 127")))?;

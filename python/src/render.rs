@@ -4,14 +4,14 @@
 
 use orchard_cli::render::{BLOCK, check_length, render as play_score};
 use orchard_cli::{MAX_DURATION, MAX_TAIL};
-use orchard_engine::rt::{Synth, check_sample_rate};
+use orchard_engine::rt::Synth;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
 use crate::audio::Interleaved;
 use crate::instrument::Instrument;
-use crate::refused;
 use crate::score::Score;
+use crate::{checked_rate, refused};
 
 /// Blocks rendered between two looks at Python's signals (Ctrl-C), about a
 /// second of audio at 48 kHz.
@@ -32,8 +32,7 @@ pub fn render<'py>(
     max_tail_s: f64,
     max_duration_s: f64,
 ) -> PyResult<Bound<'py, PyByteArray>> {
-    let rate = f64::from(sample_rate);
-    check_sample_rate(rate).map_err(|e| refused(e.to_string()))?;
+    let rate = checked_rate(sample_rate)?;
     MAX_TAIL.check("max_tail", max_tail_s).map_err(refused)?;
     MAX_DURATION
         .check("max_duration", max_duration_s)

@@ -7,13 +7,13 @@ use std::sync::Mutex;
 use orchard_cli::overrides;
 use orchard_engine::instrument::Preset;
 use orchard_engine::midi::event_of_bytes;
-use orchard_engine::rt::{InstrumentLoader, Synth as EngineSynth, SynthEvent, check_sample_rate};
+use orchard_engine::rt::{InstrumentLoader, Synth as EngineSynth, SynthEvent};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict};
 
 use crate::audio::Interleaved;
-use crate::instrument::Instrument;
-use crate::refused;
+use crate::instrument::{Instrument, property};
+use crate::{checked_rate, refused, seven_bit};
 
 /// The longest block one `process` call renders, s: a larger one is surely a
 /// mistake (frames for seconds), and its buffer would be gigabytes.
@@ -88,31 +88,17 @@ impl Synth {
     }
 }
 
-/// `value` if it is a MIDI data byte (0 to 127), else the reason naming it.
-pub fn seven_bit(what: &str, value: i64) -> PyResult<u8> {
-    u8::try_from(value)
-        .ok()
-        .filter(|&byte| byte <= 127)
-        .ok_or_else(|| refused(format!("{what} {value} must be 0 to 127")))
-}
-
 #[pymethods]
 impl Synth {
     /// The instrument at `sample_rate` (Hz), at rest.
     #[new]
     #[pyo3(signature = (instrument, sample_rate=48_000))]
     fn new(py: Python<'_>, instrument: &Instrument, sample_rate: u32) -> PyResult<Self> {
-        let rate = f64::from(sample_rate);
-        check_sample_rate(rate).map_err(|e| refused(e.to_string()))?;
+        let rate = checked_rate(sample_rate)?;
         let preset = instrument.preset.clone();
-        let (synth, preset) = py
-            .detach(|| {
-                EngineSynth::new(&preset, rate)
-                    .map(|synth| (synth, preset))
-                    .map_err(|e| e.to_string())
-            })
+        let mut synth = py
+            .detach(|| EngineSynth::new(&preset, rate).map_err(|e| e.to_string()))
             .map_err(refused)?;
-        let mut synth = synth;
         let loader = synth
             .take_loader()
             .ok_or_else(|| refused("the synthesiser has no loader"))?;
@@ -190,13 +176,8 @@ impl Synth {
 
     /// The value of a property, with the edits made so far.
     fn get_property(&self, py: Python<'_>, path: &str) -> PyResult<f64> {
-        self.with_playing(py, |playing| {
-            let preset = &playing.preset;
-            preset
-                .get(path)
-                .ok_or_else(|| format!("no property `{path}` on {}", preset.name))
-        })
-        .map_err(refused)
+        self.with_playing(py, |playing| property(&playing.preset, path))
+            .map_err(refused)
     }
 
     /// Silences everything at once (MIDI's all sound off).

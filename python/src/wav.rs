@@ -7,11 +7,10 @@ use std::path::PathBuf;
 
 use orchard_cli::SampleFormat;
 use orchard_cli::wav::StereoWav;
-use orchard_engine::rt::check_sample_rate;
 use pyo3::prelude::*;
 
 use crate::audio::FRAME_BYTES;
-use crate::refused;
+use crate::{checked_rate, refused};
 
 /// Frames handed to the writer at a time.
 const CHUNK_FRAMES: usize = 4096;
@@ -43,7 +42,7 @@ pub fn write_wav(
     format: &str,
 ) -> PyResult<(f32, u64)> {
     let format = sample_format(format)?;
-    check_sample_rate(f64::from(sample_rate)).map_err(|e| refused(e.to_string()))?;
+    checked_rate(sample_rate)?;
     if !samples.len().is_multiple_of(FRAME_BYTES) {
         return Err(refused(format!(
             "{} bytes are no whole number of stereo float32 frames ({FRAME_BYTES} bytes each)",
