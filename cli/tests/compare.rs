@@ -265,7 +265,7 @@ fn the_note_comes_from_note_or_from_the_sound() {
 /// The reference grand's A4, an Ogg Vorbis file, beside Orchard's A4 written
 /// by `analyze --note --wav`: both first partials lie within 10 cents of 440
 /// Hz, and the recording's decay is the two-stage decay of
-/// `../shared/REFERENCE.md` (early 2.0 s, late 15 s, ±30 %).
+/// `docs/reference-measurements.md` (early 2.0 s, late 15 s, ±30 %).
 #[test]
 fn a_real_recording_is_decoded_and_measured() {
     let dir = scratch("real");

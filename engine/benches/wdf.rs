@@ -1,6 +1,6 @@
 //! Wave-digital benchmarks: ns per sample of the RC lowpass and the diode clipper,
-//! the BCT against the Wave Tableau as trees grow (seed 004, Fig. 3), and the
-//! multiport root beside the single-port one.
+//! the BCT against the Wave Tableau as trees grow (De Sanctis et al. 2003, Fig. 3),
+//! and the multiport root beside the single-port one.
 //!
 //! `cargo bench -p orchard-engine --bench wdf`; results are summarised in the
 //! README's performance section.

@@ -1,10 +1,12 @@
 //! Orchard's engine: physically modelled mechanical instruments, free of any plugin,
 //! GUI or audio-IO framework.
 //!
-//! Every sound comes from simulated physics. The first instrument is a felt hammer
-//! striking a string: the string is a digital waveguide, the hammer a mass, and the
-//! felt a nonlinear spring that sits at the root of a wave-digital tree joining them
-//! (seed `004_e9356a9e2b72b516.txt`, Section 4).
+//! Every sound comes from simulated physics. The first instrument is a felt
+//! hammer striking a string: the string is a digital waveguide, the hammer a
+//! mass, and the felt a nonlinear spring that sits at the root of a wave-digital
+//! tree joining them (De Sanctis, Sarti & Tubaro, "Automatic synthesis strategies
+//! for object-based dynamical physical models in musical acoustics", DAFx 2003,
+//! Section 4).
 //!
 //! Layout:
 //! - [`wdf`]: wave-digital elements, adaptors and nonlinear roots.

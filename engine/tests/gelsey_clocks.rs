@@ -1,9 +1,9 @@
-//! Gelsey's chiming clock and escapement variants (seed
-//! `002_19044d9b103d0005.txt`, Section 3.3, Figs. 26–28) simulated and
-//! analysed as `orchard analyze` does: the chime as a process periodically
-//! superimposed on the escapement's pattern, the swing shrinking as the
-//! mainspring runs down, the missing tooth's pattern of a full revolution and
-//! the large tooth's jam.
+//! Gelsey's chiming clock and escapement variants (Gelsey, "Automated
+//! reasoning about machines", Artificial Intelligence 74, 1995, Section 3.3,
+//! Figs. 26–28) simulated and analysed as `orchard analyze` does: the chime
+//! as a process periodically superimposed on the escapement's pattern, the
+//! swing shrinking as the mainspring runs down, the missing tooth's pattern
+//! of a full revolution and the large tooth's jam.
 
 use std::f64::consts::TAU;
 

@@ -3,12 +3,12 @@
 //! touching longer, lets the felt relax further (Stulov's hereditary felt), so the
 //! felt stays softer against the string and the force pulse is smoother.
 //!
-//! Yardstick (`../shared/REFERENCE.md`, "Brightness and dynamics", measured on
-//! pp and ff recordings of a Steinway): from pp to ff the spectral centroid over
-//! the first 0.3 s rises ×1.5 at C2, ×1.8 at C3 and ×1.6 at C4 (265 → 419 Hz),
-//! and at C4 partials 2–4 rise 12–16 dB and partials 5–10 rise 25–39 dB relative
-//! to the fundamental. Here MIDI velocity 20 (0.61 m/s) plays pp and 120
-//! (5.57 m/s) ff.
+//! Yardstick (`docs/reference-measurements.md`, "Brightness and dynamics",
+//! measured on pp and ff recordings of a Steinway): from pp to ff the spectral
+//! centroid over the first 0.3 s rises ×1.5 at C2, ×1.8 at C3 and ×1.6 at C4
+//! (265 → 419 Hz), and at C4 partials 2–4 rise 12–16 dB and partials 5–10 rise
+//! 25–39 dB relative to the fundamental. Here MIDI velocity 20 (0.61 m/s) plays
+//! pp and 120 (5.57 m/s) ff.
 //!
 //! The centroid those figures give is the power-weighted one, `Σ f·|X|² / Σ |X|²`:
 //! the ff C4 recording measures 411 Hz that way (419 Hz in the table) and

@@ -5,8 +5,8 @@ use super::onset::onset;
 use super::spectrum::hann_spectrum;
 
 /// The stretch of a note [`centroid_first`] is usually asked for, s: the
-/// first 0.3 s from the onset, as `../shared/REFERENCE.md` measures the
-/// brightness of a real grand.
+/// first 0.3 s from the onset, as the brightness of a real grand is measured
+/// (`docs/reference-measurements.md`).
 pub const CENTROID_SPAN_S: f64 = 0.3;
 
 /// Spectral centroid of `signal` (Hz): the magnitude-weighted mean frequency of its
@@ -47,10 +47,10 @@ fn weighted_centroid(signal: &[f64], sample_rate: f64, weight: impl Fn(f64) -> f
 }
 
 /// Brightness of the note in `signal` (sampled at `sample_rate`, Hz): the
-/// [`power_centroid`] (Hz) of its first `seconds` (s) from the [`onset`] (or
-/// up to the end of `signal`), as `../shared/REFERENCE.md` measures a real
-/// grand (its C4 at ff: about 419 Hz over 0.3 s). `None` for a silent signal
-/// or one with fewer than 4 samples from the onset.
+/// [`power_centroid`] (Hz) of its first `seconds` (s) from the [`onset`] (or up
+/// to the end of `signal`), as a real grand is measured
+/// (`docs/reference-measurements.md`; its C4 at ff: about 419 Hz over 0.3 s).
+/// `None` for a silent signal or one with fewer than 4 samples from the onset.
 ///
 /// Allocates: the FFT buffer and plan.
 pub fn centroid_first(signal: &[f32], sample_rate: f64, seconds: f64) -> Option<f64> {

@@ -3,12 +3,12 @@
 //! bridge, then a slow aftersound. Each stage's 60 dB decay time (T60) comes
 //! from a straight line fitted to the level in dB.
 //!
-//! [`two_stage_decay`] measures a whole note as `../shared/REFERENCE.md`
-//! measures the recordings of a real grand: the broadband level in 50 ms RMS
-//! windows; the early T60 extrapolated from the first 10 dB of decay below the
-//! peak; the late T60 from 15 to 45 dB below the peak, or from 15 dB below it
-//! to the end of the signal. On those recordings it gives the reference's
-//! table (C4: 2.0 s early, 15 s late).
+//! [`two_stage_decay`] measures a whole note as the recordings of a real
+//! grand are measured (`docs/reference-measurements.md`): the broadband level
+//! in 50 ms RMS windows; the early T60 extrapolated from the first 10 dB of
+//! decay below the peak; the late T60 from 15 to 45 dB below the peak, or
+//! from 15 dB below it to the end of the signal. On those recordings it gives
+//! the reference's table (C4: 2.0 s early, 15 s late).
 
 use super::fit::fit_line;
 use super::onset::onset;

@@ -2,16 +2,16 @@
 //! key and one set of struck strings.
 //!
 //! Every hammer tree has the same shape: the felt is the root; below it, in
-//! series (the same force acts on both), the hammer mass (a capacitor of `m` kg,
-//! its voltage the hammer velocity) and the strings' contact point (a resistive
-//! source of `1/Σ 2·Z0` s/kg over the struck strings, whose EMF is minus the
-//! velocity the arriving waves would give the point). Only three values differ
-//! from key to key: the mass, the contact port's resistance and the felt law.
-//! So one tree can serve any key: a [`ContactShape`] holds, per key and struck
-//! subset, the coefficient patches (seed 004, Section 4: a leaf's new port
-//! resistance and the adaptors on its path to the root) and the felt law,
-//! planned once when the key is built; [`Contact::launch`] applies them between
-//! two samples without allocating.
+//! series (the same force acts on both), the hammer mass (a capacitor of `m`
+//! kg, its voltage the hammer velocity) and the strings' contact point (a
+//! resistive source of `1/Σ 2·Z0` s/kg over the struck strings, whose EMF is
+//! minus the velocity the arriving waves would give the point). Only three
+//! values differ from key to key: the mass, the contact port's resistance and
+//! the felt law. So one tree can serve any key: a [`ContactShape`] holds, per
+//! key and struck subset, the coefficient patches (De Sanctis et al. 2003,
+//! Section 4: a leaf's new port resistance and the adaptors on its path to the
+//! root) and the felt law, planned once when the key is built;
+//! [`Contact::launch`] applies them between two samples without allocating.
 //!
 //! Why patches rather than prebuilt trees per parameter shape: prebuilt trees
 //! are what each key used to own, one per struck subset (488 for the grand's
@@ -124,7 +124,8 @@ impl ContactShape {
             law,
             contact_resistance,
         };
-        // Building the tree checks every value as the rules of seed 004 ask.
+        // Building the tree checks every value as the rules of De Sanctis et al.
+        // (2003) ask.
         let mut planner = Bct::new(&values.description(), sample_rate)?.planner();
         // Clones hold exactly the one adaptor each patch touches (the planner's
         // patches keep spare capacity: four adaptors, a few hundred bytes).

@@ -1,7 +1,7 @@
-//! Shared hammers (seed 004, end of Section 4: "a piano harp can use a limited
-//! amount of shared hammers"): a preallocated pool of contact trees, fewer than
-//! the strings, each grafted onto whatever key strikes and returned when its
-//! hammer has gone.
+//! Shared hammers (De Sanctis et al. 2003, end of Section 4: "a piano harp can
+//! use a limited amount of shared hammers"): a preallocated pool of contact
+//! trees, fewer than the strings, each grafted onto whatever key strikes and
+//! returned when its hammer has gone.
 //!
 //! # Exhaustion
 //!

@@ -9,7 +9,7 @@ use super::voice::VoiceError;
 use crate::resonators::{BRIDGE_BLOCK, Unison};
 
 /// The hammer leaves the tree once it is this many start gaps away from the string
-/// (the proximity condition of seed 004, Section 4, ceases to hold).
+/// (the proximity condition of De Sanctis et al. 2003, Section 4, ceases to hold).
 const PROXIMITY_GAPS: f64 = 2.0;
 
 /// Longest a hammer stays grafted to its string after a strike, s: by then a real

@@ -1,7 +1,8 @@
-//! Model agents (seed `001_fcd473a2d8c43882.txt`, Section 2.2): input probes
-//! that apply data to properties, output probes that record them, controllers
-//! that act before a model advances and monitors that observe it afterwards.
-//! Each is active or inactive; the scheduler calls only active ones.
+//! Model agents (Lloyd et al., ArtiSynth Reference Manual, Section 2.2):
+//! input probes that apply data to properties, output probes that record
+//! them, controllers that act before a model advances and monitors that
+//! observe it afterwards. Each is active or inactive; the scheduler calls
+//! only active ones.
 
 use std::io::{self, Write};
 

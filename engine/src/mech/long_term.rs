@@ -1,5 +1,6 @@
-//! Long-term behaviour of a mechanism from a recorded run (seed
-//! `002_19044d9b103d0005.txt`, Section 3, Algorithms 12–13).
+//! Long-term behaviour of a mechanism from a recorded run (Gelsey, "Automated
+//! reasoning about machines", Artificial Intelligence 74, 1995, Section 3,
+//! Algorithms 12–13).
 //!
 //! Many machines repeat themselves: an escapement's state at the start of each
 //! beat equals the state a beat earlier plus a constant change (the escape

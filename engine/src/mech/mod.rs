@@ -1,10 +1,11 @@
 //! The mechanical scheduler: everything slower than a contact (keys, actions,
 //! hammers in flight, escapements) simulated at control rate.
 //!
-//! Built from ArtiSynth's model/agent/scheduler design (seed
-//! `001_fcd473a2d8c43882.txt`, Sections 2.1–2.5; seed `003_a92b96e90f40cbbd.txt`,
-//! Sections 2.2–2.4) and Gelsey's automated reasoning about clockwork (seed
-//! `002_19044d9b103d0005.txt`).
+//! Built from ArtiSynth's model/agent/scheduler design (Lloyd et al., ArtiSynth
+//! Reference Manual, Sections 2.1–2.5; Lloyd & Stavness, "ArtiSynth Description
+//! and Design Overview", 2014, Sections 2.2–2.4) and Gelsey's automated
+//! reasoning about clockwork (Gelsey, "Automated reasoning about machines",
+//! Artificial Intelligence 74, 1995).
 //!
 //! - [`model`]: the [`Model`] trait, its state and step adjustments.
 //! - The grand piano's action and pedals are a model of the grand piano's

@@ -1,4 +1,4 @@
-//! Models and their state (seed `001_fcd473a2d8c43882.txt`, Section 2.1).
+//! Models and their state (Lloyd et al., ArtiSynth Reference Manual, Section 2.1).
 
 /// Everything a model needs to advance deterministically from a given time: a
 /// flat vector of numbers (positions, velocities, contact and other internal

@@ -1,9 +1,9 @@
-//! The root model and its advance loop (seed `001_fcd473a2d8c43882.txt`,
-//! Sections 2.3–2.5): models advanced in sub-steps bounded by their own step
-//! sizes and their output probes' event times, agents applied around each
+//! The root model and its advance loop (Lloyd et al., ArtiSynth Reference
+//! Manual, Sections 2.3–2.5): models advanced in sub-steps bounded by their own
+//! step sizes and their output probes' event times, agents applied around each
 //! sub-step in ArtiSynth's order, adaptive stepping with state save/restore,
-//! and waypoints that save the whole state at chosen times so a run can be reset
-//! there and repeated bit for bit.
+//! and waypoints that save the whole state at chosen times so a run can be
+//! reset there and repeated bit for bit.
 
 use std::any::Any;
 

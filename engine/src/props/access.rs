@@ -3,9 +3,9 @@
 //! edits.
 
 /// Reading and writing a model's properties by path, as probes and property
-/// edits do (seed `003_a92b96e90f40cbbd.txt`, Section 2.4). Paths look like
-/// `parts/balance:inertia`: components separated by `/`, then `:` and the
-/// property's name, relative to the model.
+/// edits do (Lloyd & Stavness, "ArtiSynth Description and Design Overview",
+/// 2014, Section 2.4). Paths look like `parts/balance:inertia`: components
+/// separated by `/`, then `:` and the property's name, relative to the model.
 pub trait PropertyAccess {
     /// The present value of a numeric property (parameters and state such as
     /// `parts/balance:position`), or `None` if there is no such path.

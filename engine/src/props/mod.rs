@@ -1,7 +1,7 @@
-//! Orchard's one property system (seed `003_a92b96e90f40cbbd.txt`, Sections
-//! 2.2 and 2.4): every component has a path, every property a full path
-//! `COMPONENT:NAME`, declared once with its unit, range, kind, description and
-//! whether it is inherited.
+//! Orchard's one property system (Lloyd & Stavness, "ArtiSynth Description and
+//! Design Overview", 2014, Sections 2.2 and 2.4): every component has a path,
+//! every property a full path `COMPONENT:NAME`, declared once with its unit,
+//! range, kind, description and whether it is inherited.
 //!
 //! - A preset's properties (`tuning:a4_hz`, `hammers/anchor/60:felt_stiffness`,
 //!   `strings/key/61:loss_b1`) are declared by the preset's objects: each

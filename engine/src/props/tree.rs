@@ -1,9 +1,10 @@
-//! Component paths and declared properties (seed `003_a92b96e90f40cbbd.txt`,
-//! Sections 2.2 and 2.4): every part, spring and probe has a path such as
-//! `escapement/parts/balance`, and each of its properties a full path such as
-//! `escapement/parts/balance:inertia`. A property has a description, a unit and a
-//! range; an inheritable property is either set explicitly or inherits the value
-//! of the nearest ancestor component that sets it explicitly.
+//! Component paths and declared properties (Lloyd & Stavness, "ArtiSynth
+//! Description and Design Overview", 2014, Sections 2.2 and 2.4): every part,
+//! spring and probe has a path such as `escapement/parts/balance`, and each of
+//! its properties a full path such as `escapement/parts/balance:inertia`. A
+//! property has a description, a unit and a range; an inheritable property is
+//! either set explicitly or inherits the value of the nearest ancestor
+//! component that sets it explicitly.
 //!
 //! The same paths are what presets, the editor and host automation use; only
 //! explicit values are saved, so a saved tree restores exactly.

@@ -1,4 +1,4 @@
-//! The Binary Connection Tree runtime (seed 004, Section 3.2).
+//! The Binary Connection Tree runtime (De Sanctis et al. 2003, Section 3.2).
 
 use super::coefficients::{AdaptorCoefficients, Coefficients, Patch};
 use super::description::TreeDescription;
@@ -447,8 +447,8 @@ pub(crate) fn prepare(
     Ok((topology, elements, leaf_r, coefficients))
 }
 
-/// Computes coefficient patches for a tree off the audio thread (seed 004,
-/// Section 4: a process parallel to the simulator).
+/// Computes coefficient patches for a tree off the audio thread (De Sanctis et al.
+/// 2003, Section 4: a process parallel to the simulator).
 #[derive(Debug, Clone)]
 pub struct CoefficientPlanner {
     topology: Topology,

@@ -1,9 +1,10 @@
 //! Port resistances and adaptor coefficients, computed off the audio thread.
 //!
 //! Changing one leaf changes the port resistances on its path to the root only, so
-//! only the adaptors on that path need new coefficients (seed 004, Section 4 and
-//! Fig. 4). [`Coefficients::set_leaf_resistance`] recomputes exactly those and
-//! returns them as a [`Patch`] for the audio thread to apply between samples.
+//! only the adaptors on that path need new coefficients (De Sanctis et al. 2003,
+//! Section 4 and Fig. 4). [`Coefficients::set_leaf_resistance`] recomputes exactly
+//! those and returns them as a [`Patch`] for the audio thread to apply between
+//! samples.
 
 use super::topology::{AdaptorNode, Internal, Junction, Topology};
 

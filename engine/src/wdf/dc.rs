@@ -1,6 +1,7 @@
 //! The DC operating point, found by a forward scan of characteristics from the
 //! leaves to the root and a backward scan of (voltage, current) pairs back down
-//! (seed 004, end of Section 3.2). Capacitors are open and inductors short at DC.
+//! (De Sanctis et al. 2003, end of Section 3.2). Capacitors are open and
+//! inductors short at DC.
 
 use super::Element;
 use super::bct::Bct;

@@ -2,7 +2,7 @@
 //!
 //! A description is data (serde) or built in code with the functions of this
 //! module; [`super::Bct::new`] turns it into a runnable tree, checking the rules of
-//! seed 004, Section 2 on the way.
+//! De Sanctis et al. (2003), Section 2 on the way.
 
 use serde::{Deserialize, Serialize};
 

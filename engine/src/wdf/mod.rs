@@ -1,6 +1,7 @@
-//! Wave-digital structures: macro-adaptors as Binary Connection Trees (seed
-//! `004_e9356a9e2b72b516.txt`, Sections 2–4) and, as a second engine and the
-//! reference that checks the first, the Wave Tableau.
+//! Wave-digital structures: macro-adaptors as Binary Connection Trees (De Sanctis,
+//! Sarti & Tubaro, "Automatic synthesis strategies for object-based dynamical
+//! physical models in musical acoustics", DAFx 2003, Sections 2–4) and, as a second
+//! engine and the reference that checks the first, the Wave Tableau.
 //!
 //! A tree is described as data ([`TreeDescription`]: elements joined in series and
 //! parallel, polarity inverters, transformers and unit delays, with one root) and

@@ -1,5 +1,5 @@
-//! The Wave Tableau method (seed 004, Section 3.1): the macro-adaptor as one
-//! explicit scattering matrix.
+//! The Wave Tableau method (De Sanctis et al. 2003, Section 3.1): the
+//! macro-adaptor as one explicit scattering matrix.
 
 use nalgebra::{DMatrix, DVector};
 

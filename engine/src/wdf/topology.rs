@@ -255,11 +255,11 @@ impl Walk {
                         near: first_leaf_name(connection),
                     });
                 }
-                // An N-port junction is a chain of N − 2 three-ports (seed 004, Fig. 1).
-                // A series adaptor's adapted port has the opposite orientation to its
-                // children's, so each link carries an inversion: then the chain is a
-                // true N-port series junction, and a series subtree's voltage is the
-                // sum of its children's.
+                // An N-port junction is a chain of N − 2 three-ports (De Sanctis et al.
+                // 2003, Fig. 1). A series adaptor's adapted port has the opposite
+                // orientation to its children's, so each link carries an inversion: then
+                // the chain is a true N-port series junction, and a series subtree's
+                // voltage is the sum of its children's.
                 let up_scale = match junction {
                     Junction::Series => -1.0,
                     Junction::Parallel => 1.0,

@@ -10,12 +10,12 @@
 //! Values that change across the keyboard (the strings', the hammers', the
 //! strike position) are given at anchor keys, `[[KIND.NAME.anchor]]` with
 //! `key = K`. Every field of an anchor is optional, and inherited where it is
-//! not given, as properties are in ArtiSynth (seed `003_a92b96e90f40cbbd.txt`,
-//! Section 3.5): at a key, a field is *explicit* if an anchor at that key
-//! gives it, and otherwise interpolated geometrically between the nearest
-//! anchors that give it ([`value_at`]). Each field must be given by at least
-//! one anchor (the felt's hysteresis and relaxation alone fall back to
-//! [`LOSSLESS_FELT`] and [`UNRELAXING_FELT`]).
+//! not given, as properties are in ArtiSynth (Lloyd & Stavness, "ArtiSynth
+//! Description and Design Overview", 2014, Section 3.5): at a key, a field is
+//! *explicit* if an anchor at that key gives it, and otherwise interpolated
+//! geometrically between the nearest anchors that give it ([`value_at`]).
+//! Each field must be given by at least one anchor (the felt's hysteresis and
+//! relaxation alone fall back to [`LOSSLESS_FELT`] and [`UNRELAXING_FELT`]).
 //!
 //! Every value has a property path (`tuning:a4_hz`,
 //! `hammers/anchor/60:felt_stiffness`, `strings/key/61:loss_b1`; the grammar

@@ -1,8 +1,8 @@
 //! What an editor needs to show a preset: its components as a tree, and for
-//! each property its unit, meaning, kind and range (seed
-//! `003_a92b96e90f40cbbd.txt`, Sections 3.2 and 3.5: a navigation tree of
-//! component paths, and a property panel built from what the properties say
-//! about themselves).
+//! each property its unit, meaning, kind and range (Lloyd & Stavness,
+//! "ArtiSynth Description and Design Overview", 2014, Sections 3.2 and 3.5: a
+//! navigation tree of component paths, and a property panel built from what
+//! the properties say about themselves).
 
 use super::Preset;
 use super::check::every_key;

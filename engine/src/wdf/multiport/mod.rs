@@ -1,7 +1,7 @@
-//! A macro-adaptor with several nonlinear elements: the case seed 004 leaves
-//! "still under study" (Section 2: one nonlinearity per macro-adaptor;
-//! several must be combined into one multiport nonlinearity). Here they are
-//! combined at the root and solved jointly each sample.
+//! A macro-adaptor with several nonlinear elements: the case De Sanctis et al.
+//! (2003) leave "still under study" (Section 2: one nonlinearity per
+//! macro-adaptor; several must be combined into one multiport nonlinearity).
+//! Here they are combined at the root and solved jointly each sample.
 //!
 //! The tree is described as any other ([`TreeDescription`]), except that
 //! nonlinear elements (contacts, diodes) may sit at leaves as well as at the
@@ -12,10 +12,10 @@
 //! - `joint`: the joint Newton solve over all ports, in wave variables.
 //!
 //! Building reduces the rest of the tree, seen from those ports, to its
-//! open-circuit voltages `e` (a linear function of the waves the linear
-//! leaves send in) and its impedance matrix `Z`, from the macro-adaptor's
-//! explicit scattering matrix (the Wave Tableau, seed 004 Section 3.1). With
-//! `b = M·t` over the external ports, `N` the nonlinear ports (reference
+//! open-circuit voltages `e` (a linear function of the waves the linear leaves
+//! send in) and its impedance matrix `Z`, from the macro-adaptor's explicit
+//! scattering matrix (the Wave Tableau, De Sanctis et al. 2003, Section 3.1).
+//! With `b = M·t` over the external ports, `N` the nonlinear ports (reference
 //! resistances `R`) and `L` the linear ones, and `A = (I − M_NN)⁻¹`:
 //!
 //! `e = A·M_NL·t_L`,  `Z = A·(I + M_NN)·R`.

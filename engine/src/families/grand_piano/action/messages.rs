@@ -44,7 +44,8 @@ pub enum ActionCommand {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ActionEvent {
     /// The jack lets a hammer go at let-off: from here it flies free and the
-    /// strings' side simulates it (the hammer comes near, seed 004 Section 4).
+    /// strings' side simulates it (the hammer comes near, De Sanctis et al.
+    /// 2003, Section 4).
     LetOff {
         /// MIDI note number.
         note: u8,
