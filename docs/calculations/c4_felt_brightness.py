@@ -2,8 +2,8 @@
 
 An independent check of the grand piano's felt, sharing no code with Orchard's
 engine: a finite-difference model of Chaigne & Askenfelt's (1994) C4 string
-(REFERENCE.md) struck by a point mass through a felt spread over 2 cm, on rigid
-terminations. For each felt law, the stiffness K is found that makes the first
+(docs/reference-measurements.md) struck by a point mass through a felt spread
+over 2 cm, on rigid terminations. For each felt law, the stiffness K is found that makes the first
 contact last 2.0 ms at 3 m/s (the measured C4 contact), then the string is struck
 at 0.61 and 5.57 m/s (Orchard's MIDI velocities 20 and 120) and the
 power-weighted spectral centroid of the bridge force over the first 0.3 s is

@@ -32,7 +32,7 @@ fn render(params: &BarParams, speed: f64, seconds: f64, fs: f64) -> (Vec<f32>, f
 }
 
 /// The rendered partials sit within 0.5 % of the free-free bar's ratios
-/// 1 : 2.7565 : 5.4039 (REFERENCE.md), at 44.1 and 96 kHz.
+/// 1 : 2.7565 : 5.4039 (`docs/reference-measurements.md`), at 44.1 and 96 kHz.
 #[test]
 fn partials_follow_the_free_free_bar() {
     let preset = a4_bar();

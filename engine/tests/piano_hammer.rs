@@ -47,8 +47,8 @@ fn params(key: u8) -> KeyParams {
 }
 
 /// The preset's C4 strings struck by Chaigne & Askenfelt's per-string C4 hammer
-/// (REFERENCE.md: 2.97 g, `K` = 4.5e9 N/m^p, `p` = 2.5), a felt that neither
-/// relaxes nor has hysteresis, as theirs.
+/// (`docs/reference-measurements.md`: 2.97 g, `K` = 4.5e9 N/m^p, `p` = 2.5), a
+/// felt that neither relaxes nor has hysteresis, as theirs.
 fn chaigne_askenfelt_c4() -> KeyParams {
     let mut p = params(60);
     p.hammer_mass_kg = 2.97e-3;
@@ -102,9 +102,9 @@ fn agraffe_echo_is_the_short_segments_round_trip() {
     }
 }
 
-/// C4 with Chaigne & Askenfelt's string and per-string hammer (REFERENCE.md) at
-/// 3 m/s: the first contact lasts what the point-hammer physics gives, 2.0 ms
-/// within 10 %. An independent finite-difference model of the same stiff string
+/// C4 with Chaigne & Askenfelt's string and per-string hammer
+/// (`docs/reference-measurements.md`) at 3 m/s: the first contact lasts what
+/// the point-hammer physics gives, 2.0 ms within 10 %. An independent finite-difference model of the same stiff string
 /// and hammer (Chaigne & Askenfelt 1994's scheme) gives 1.97 ms; the hammer is
 /// thrown off by the short agraffe segment, `π·√(m·a·L/T)` = 1.69 ms with the felt's
 /// compliance in series adding the rest.
@@ -130,8 +130,10 @@ fn c4_contact_matches_the_point_hammer_physics() {
     }
 }
 
-/// C4 with Chaigne & Askenfelt's string and hammer (REFERENCE.md) struck at 3 m/s:
-/// the first contact lasts 3 ms within 20 % (REFERENCE.md's figure, from Suzuki 1986).
+/// C4 with Chaigne & Askenfelt's string and hammer
+/// (`docs/reference-measurements.md`) struck at 3 m/s: the first contact lasts
+/// 3 ms within 20 % (the figure often quoted, from Suzuki 1986's lumped model
+/// of another hammer).
 #[test]
 #[ignore = "open (issue 8): these parameters physically give 2.0 ms (a finite-difference model of Chaigne & Askenfelt's string and hammer: 1.97 ms); Suzuki's 3 ms is his lumped model's result for another hammer"]
 fn c4_contact_lasts_about_three_ms() {

@@ -1,8 +1,8 @@
-//! A held note of the grand piano sings: a prompt sound that falls fast while
-//! the unison's in-phase motion drains into the bridge, then a long
-//! aftersound (Weinreich 1977), measured as `orchard analyze` and
-//! `orchard compare` measure it (REFERENCE.md: 50 ms windows, early T60 from
-//! the first 10 dB, late T60 from −15 to −45 dB or the end).
+//! A held note of the grand piano sings: a prompt sound that falls fast
+//! while the unison's in-phase motion drains into the bridge, then a long
+//! aftersound (Weinreich 1977), measured as `orchard analyze` and `orchard
+//! compare` measure it (`docs/reference-measurements.md`: 50 ms windows,
+//! early T60 from the first 10 dB, late T60 from −15 to −45 dB or the end).
 
 use orchard_engine::analysis::two_stage_decay;
 use orchard_engine::instrument::Preset;

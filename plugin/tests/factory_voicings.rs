@@ -3,13 +3,13 @@
 //! and all three in tune with one another.
 //!
 //! Brightness is the power-weighted spectral centroid of the first 0.3 s of
-//! a note from its onset, the measure REFERENCE.md ("Brightness and
-//! dynamics") gives for the recorded Steinway: from pp to ff its C4 centroid
-//! rises ×1.6. A voicing changes the felt (stiffness ×4 or ÷4: a contact
-//! shortened or lengthened by 4^(1/(p+1)) ≈ 1.41 at p = 3) and the strings'
-//! frequency-dependent loss (b2 ÷ or × 8^0.5 ≈ 2.83), so at one velocity it
-//! must move the centroid by a step a listener hears, though less than the
-//! whole dynamic range does.
+//! a note from its onset, the measure `docs/reference-measurements.md`
+//! ("Brightness and dynamics") gives for the recorded Steinway: from pp to
+//! ff its C4 centroid rises ×1.6. A voicing changes the felt (stiffness ×4
+//! or ÷4: a contact shortened or lengthened by 4^(1/(p+1)) ≈ 1.41 at p = 3)
+//! and the strings' frequency-dependent loss (b2 ÷ or × 8^0.5 ≈ 2.83), so
+//! at one velocity it must move the centroid by a step a listener hears,
+//! though less than the whole dynamic range does.
 
 use orchard::OrchardParams;
 use orchard::editor::presets;

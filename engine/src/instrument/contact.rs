@@ -101,11 +101,11 @@ impl ContactShape {
     /// `sample_rate` (Hz).
     ///
     /// Preset anchors give the hammer's mass and the felt's stiffness per
-    /// string, as in Chaigne & Askenfelt's single-string model (REFERENCE.md's
-    /// 2.97 g at C4 is a third of a real C4 hammer): the whole hammer weighs
-    /// `strings` times as much, and its felt, pressing on `struck` strings side
-    /// by side, is `struck` times as stiff. Each struck string then meets the
-    /// same hammer as in the single-string model.
+    /// string, as in Chaigne & Askenfelt's single-string model (the 2.97 g at
+    /// C4 of `docs/reference-measurements.md` is a third of a real C4 hammer):
+    /// the whole hammer weighs `strings` times as much, and its felt, pressing
+    /// on `struck` strings side by side, is `struck` times as stiff. Each
+    /// struck string then meets the same hammer as in the single-string model.
     ///
     /// Fails, naming the value, when the mass, felt or resistance is out of
     /// range.

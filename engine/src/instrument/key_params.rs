@@ -111,7 +111,7 @@ mod tests {
         let g = p.key_params(78).unwrap();
         assert!((g.string.length_m - (0.62f64 * 0.09).sqrt()).abs() < 1e-12);
         // The stretched tuning spans 35-60 cents from A0 to C8 beyond equal
-        // temperament, as on real grands (REFERENCE.md).
+        // temperament, as on real grands (`docs/reference-measurements.md`).
         let et = |key: u8| 440.0 * 2f64.powf((f64::from(key) - 69.0) / 12.0);
         let cents = |key: u8| 1200.0 * (p.fundamental_hz(key) / et(key)).log2();
         let total = cents(108) - cents(21);

@@ -339,7 +339,8 @@ mod tests {
     }
 
     /// Over the keyboard the stretch adds up to what tuners measure on grands:
-    /// 35–60 cents from A0 to C8 (REFERENCE.md), rising with pitch.
+    /// 35–60 cents from A0 to C8 (`docs/reference-measurements.md`), rising
+    /// with pitch.
     #[test]
     fn total_stretch_matches_real_grands() {
         let stretched = StretchedTuning::default().targets(21, 108, reference_b);
