@@ -11,22 +11,23 @@
 # where a reader's clone would: there `cargo` is a shell function that points
 # cargo at this workspace (`--manifest-path`, its `.cargo/config.toml`,
 # `--locked`), so the files a command names (`demo.wav`, `song.mid`, ...) are
-# read and written in the scratch directory, and `../shared/recordings/...`
-# leads through a link to the project's recordings beside this clone. An alias
+# read and written in the scratch directory, and every file and folder of the
+# clone (`cli/`, `presets/`, `python/`, ...) is there through a link, so a
+# command that names one (`cli/tests/fixtures/Orchard.A4.ogg`) reads it as in
+# a clone. Nothing outside the clone is reachable: the README needs nothing
+# beside it (no `../shared`). An alias
 # of `.cargo/config.toml` (`cargo xtask ...`) runs from the clone's root
 # instead (the xtask changes to it anyway). `song.mid`, the MIDI file the
 # README renders, is written first (`write_song_mid`), and `midi/song.mid`
 # for the commands that render a folder. `python` and `pip` are the tests'
 # virtual environment's ($ORCHARD_CI_VENV, as .ci/run makes it, where the
-# Python package step installed the package and maturin), and `python/`
-# leads through a link to the clone's, so `python python/examples/...` runs
-# as in a clone.
+# Python package step installed the package and maturin), so
+# `python python/examples/...` runs as in a clone.
 #
 # Short forms, where a command as written is long or belongs to another step
 # (`short_form`):
 #   cargo test --workspace, cargo test    skipped: .ci/run's tests step runs them
 #   sudo apt-get install ...              skipped: .ci/run's system packages step
-#   compare --keyboard ... --every N      --every 44: two keys instead of 22
 #   cargo bench ... --bench NAME          `-- --test`: each benchmark once
 #                                         (for `wdf` without the 1024-bipole
 #                                         tableau, which takes a minute to build)
@@ -55,7 +56,6 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/orchard-target}"
 export CARGO_TERM_COLOR=never
 export RAY_DISABLE_USAGE_STATS=1
-SHARED="$REPO/../shared"
 VENV="${ORCHARD_CI_VENV:-/var/tmp/orchard-ci-venv}"
 # The benchmarks of `--bench wdf` kept in its short form.
 WDF_QUICK='circuit|polyphonic|bct_vs_wt/[a-z]+/[0-9]{1,3}$'
@@ -98,8 +98,6 @@ short_form() {
       echo "skip: .ci/run's tests step runs it" ;;
     "sudo apt-get install "*)
       echo "skip: .ci/run's system packages step installs them" ;;
-    *" compare --keyboard "*)
-      sed -E 's/--every [0-9]+/--every 44/' <<<"$command" ;;
     "cargo bench "*"--bench wdf")
       echo "$command -- --test '$WDF_QUICK'" ;;
     "cargo bench "*)
@@ -238,20 +236,19 @@ run_one() {
 }
 
 main() {
-  if [ ! -d "$SHARED/recordings" ]; then
-    echo "FAIL: $SHARED/recordings is missing (the README compares with it)"
-    return 1
-  fi
   base=$(mktemp -d "${TMPDIR:-/tmp}/orchard-readme.XXXXXX")
   trap 'rm -rf "$base"' EXIT
-  ln -s "$(cd "$SHARED" && pwd)" "$base/shared"
   scratch="$base/orchard"
   mkdir "$scratch"
   cd "$scratch"
+  # The clone's files and folders, as a reader standing in the clone sees them.
+  local entry
+  while IFS= read -r entry; do
+    ln -s "$REPO/$entry" "$entry"
+  done < <(git -C "$REPO" ls-files | cut -d/ -f1 | sort -u)
   write_song_mid song.mid
   mkdir midi
   cp song.mid midi/song.mid
-  ln -s "$REPO/python" python
 
   local commands
   mapfile -t commands < <(readme_commands | awk '!seen[$0]++')
