@@ -12,8 +12,8 @@ plugin through the host's MIDI map and the pedal's proxy parameter): after
 the key is released the note rings on (within 40 dB of its peak until the
 pedal comes up; released without it, it is 60 dB down within 1.5 s), and the pedal's release silences it (60 dB below the peak
 within 1.5 s). Then chooses the chiming clock and checks that it ticks
-on its own, with no MIDI: clicks at its 0.2 s beat, from its mechanism on the
-worker's own thread. Exits non-zero with one line per failure.
+on its own, with no MIDI: clicks at its 0.2 s beat, from its mechanism
+(run in lock-step on the audio thread). Exits non-zero with one line per failure.
 """
 
 import sys

@@ -333,10 +333,22 @@ fn an_ogg_vorbis_note_is_decoded_and_measured() {
         let cents = 1200.0 * (hz / 440.0).log2();
         assert!(cents.abs() < 10.0, "{who}'s A4 at {hz} Hz\n{text}");
     }
-    assert_near(theirs, OGG_PARTIAL_1_HZ, 1e-4, "the Ogg file's partial 1", &text);
+    assert_near(
+        theirs,
+        OGG_PARTIAL_1_HZ,
+        1e-4,
+        "the Ogg file's partial 1",
+        &text,
+    );
     let (_, early) = numbers(&text, "early T60");
     let (_, late) = numbers(&text, "late T60  ");
-    assert_near(early, OGG_EARLY_T60_S, 0.02, "the Ogg file's early T60", &text);
+    assert_near(
+        early,
+        OGG_EARLY_T60_S,
+        0.02,
+        "the Ogg file's early T60",
+        &text,
+    );
     assert_near(late, OGG_LATE_T60_S, 0.02, "the Ogg file's late T60", &text);
     std::fs::remove_dir_all(dir).ok();
 }
@@ -372,7 +384,10 @@ fn a_real_recording_is_decoded_and_measured() {
     assert!(text.contains("at 44100 Hz"), "{text}");
     let (_, theirs) = numbers(&text, "partial 1, Hz");
     let cents = 1200.0 * (theirs / 440.0).log2();
-    assert!(cents.abs() < 10.0, "the recording's A4 at {theirs} Hz\n{text}");
+    assert!(
+        cents.abs() < 10.0,
+        "the recording's A4 at {theirs} Hz\n{text}"
+    );
     let (_, early) = numbers(&text, "early T60");
     let (_, late) = numbers(&text, "late T60  ");
     assert!((1.4..=2.6).contains(&early), "{text}");

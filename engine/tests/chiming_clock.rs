@@ -437,3 +437,61 @@ fn a_note_strikes_its_rod() {
     let second = peak_frequency(&x, FS, 0.97 * 6.267 * expected, 1.03 * 6.267 * expected).unwrap();
     assert!((second / found / 6.267 - 1.0).abs() < 0.01, "{second} Hz");
 }
+
+/// The going train's work per control step: over 15 s from 11:59:50 (ticks,
+/// then the quarters and the hour), the integrator tries at most
+/// `MAX_STEPS_PER_CALL` steps a control period, and in normal running it
+/// never needs them all: the movement ends every control step where it was
+/// asked to, so the bound that keeps the audio thread's cost finite changes
+/// nothing a listener hears.
+#[test]
+fn the_movement_keeps_up_within_its_steps_per_control_period() {
+    use orchard_engine::families::chiming_clock::movement::{MAX_STEPS_PER_CALL, Movement};
+    use orchard_engine::rt::CONTROL_RATE_HZ;
+    let preset = clock(11.0 + 59.0 / 60.0 + 50.0 / 3600.0, &[]);
+    let spec = preset.clock.values().next().unwrap();
+    let mut movement = Movement::new(spec);
+    let mut most = 0;
+    let control_steps = (15.0 * CONTROL_RATE_HZ) as usize;
+    for k in 1..=control_steps {
+        let t = k as f64 / CONTROL_RATE_HZ;
+        movement.step_towards(t, &mut |_| {});
+        most = most.max(movement.steps_tried());
+        assert_eq!(movement.lag_s(t), 0.0, "behind at {t} s");
+    }
+    assert!(
+        most < MAX_STEPS_PER_CALL,
+        "{most} steps in one control period"
+    );
+    assert!(
+        most > 20,
+        "the blows were stepped through ({most} steps at most)"
+    );
+    assert!(!movement.is_seized());
+}
+
+/// The whole clock in lock-step, as every front end plays it: 15 s from
+/// 11:59:50 (its ticks, its blows' retried steps, the quarters and the
+/// hour) without one allocation on the audio thread, the chime sounding
+/// after 12:00 over the ticks.
+#[test]
+fn the_clock_in_lock_step_allocates_nothing() {
+    let preset = clock(11.0 + 59.0 / 60.0 + 50.0 / 3600.0, &[]);
+    let mut synth = Synth::new(&preset, FS).unwrap();
+    let frames = (15.0 * FS) as usize;
+    let (mut left, mut right) = (vec![0.0f32; BLOCK], vec![0.0f32; BLOCK]);
+    let mut x = Vec::with_capacity(frames + BLOCK);
+    while x.len() < frames {
+        assert_no_alloc(|| synth.process(&mut left, &mut right));
+        x.extend(left.iter().zip(&right).map(|(l, r)| 0.5 * (l + r)));
+    }
+    let ticking = &x[FS as usize..(9.0 * FS) as usize];
+    assert!(clicks(ticking).len() >= 35, "{:?}", clicks(ticking));
+    let peak = |x: &[f32]| x.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    let chime = peak(&x[(10.5 * FS) as usize..]);
+    assert!(
+        chime > 4.0 * peak(ticking),
+        "chime {chime}, ticks {}",
+        peak(ticking)
+    );
+}

@@ -47,12 +47,8 @@ use sound::SoundSettings;
 pub struct Orchard {
     params: Arc<OrchardParams>,
     synth: Option<Box<Synth>>,
-    /// The host's sample rate and largest block, from `activate`.
-    host: Option<HostFormat>,
-    /// The audio thread's ends of the handoff of whole synthesisers.
-    swap: Option<SwapEnds>,
-    /// The background thread's ends of it.
-    handoff: Arc<Mutex<Option<Handoff>>>,
+    /// The host's sample rate, Hz, from `activate`.
+    sample_rate: Option<f64>,
     /// The running synthesiser's loader, used by the background thread only.
     loader: Arc<Mutex<Option<InstrumentLoader>>>,
     /// The settings of the instrument built last (or being built).
@@ -89,9 +85,7 @@ impl Default for Orchard {
         Self {
             params,
             synth: None,
-            host: None,
-            swap: None,
-            handoff: Arc::new(Mutex::new(None)),
+            sample_rate: None,
             loader: Arc::new(Mutex::new(None)),
             built: None,
             rebuilding: Arc::new(AtomicBool::new(false)),
@@ -114,117 +108,18 @@ pub enum Task {
 }
 
 /// The background task: build the instrument for these settings and hand it to
-/// the running synthesiser, or, when its mechanics run elsewhere than the
-/// running one's (inline or on their own thread), build a whole new
-/// synthesiser and hand that to the audio thread.
+/// the running synthesiser.
 #[derive(Debug, Clone, Copy)]
 pub struct Rebuild {
     settings: SoundSettings,
-    host: HostFormat,
-    /// Whether the running synthesiser's worker has its own thread.
-    realtime: bool,
-}
-
-/// The host's audio format, as `activate` gave it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct HostFormat {
-    /// Hz.
-    sample_rate: f64,
-    /// Frames.
-    max_block: u32,
-    /// Whether the host renders offline (a bounce, freewheeling): no
-    /// deadline, perhaps faster than real time.
-    offline: bool,
-}
-
-impl HostFormat {
-    /// Whether `preset`'s mechanics run on the worker's own thread here: in
-    /// live play when its family needs it; never offline, where the host
-    /// may render faster than a worker could follow and nothing waits on
-    /// the audio thread, so every family runs in lock-step, exact and
-    /// bit-identical as `orchard render` is.
-    fn mechanics_on_own_thread(self, preset: &Preset) -> bool {
-        !self.offline && orchard_engine::rt::needs_own_thread(preset).unwrap_or(false)
-    }
-
-    /// The synthesiser for `preset` in this format.
-    fn synth(self, preset: &Preset) -> Result<Synth, SynthError> {
-        if self.offline {
-            Synth::new(preset, self.sample_rate)
-        } else {
-            Synth::for_live_play(preset, self.sample_rate, self.max_block)
-        }
-    }
-}
-
-/// Whole synthesisers in flight between the background thread and the audio
-/// thread: a new one to take, a replaced one to free off the audio thread.
-struct SwapEnds {
-    incoming: rtrb::Consumer<Box<Synth>>,
-    retired: rtrb::Producer<Box<Synth>>,
-}
-
-/// The background thread's ends of [`SwapEnds`].
-struct Handoff {
-    outgoing: rtrb::Producer<Box<Synth>>,
-    retired: rtrb::Consumer<Box<Synth>>,
 }
 
 /// The plugin state's field holding the MIDI bindings.
 const BINDINGS_FIELD: &str = "midi-bindings";
 
-/// Synthesisers that may wait in each direction.
-const SWAPS_IN_FLIGHT: usize = 2;
-
-/// A new pair of handoff ends.
-fn swap_ends() -> (SwapEnds, Handoff) {
-    let (outgoing, incoming) = rtrb::RingBuffer::new(SWAPS_IN_FLIGHT);
-    let (retired_in, retired) = rtrb::RingBuffer::new(SWAPS_IN_FLIGHT);
-    (
-        SwapEnds {
-            incoming,
-            retired: retired_in,
-        },
-        Handoff { outgoing, retired },
-    )
-}
-
 /// How long the background thread waits for the last instrument to be taken
 /// before handing over the next, at most.
 const HANDOVER_WAIT: Duration = Duration::from_secs(2);
-
-/// Builds a whole synthesiser for `preset` (its mechanics inline or on their
-/// own thread, as its family needs) and hands it to the audio thread, with
-/// its loader and its views for the editor. Frees the synthesisers the audio
-/// thread has replaced. Runs off the audio thread.
-fn replace_synth(
-    preset: &Preset,
-    host: HostFormat,
-    loader: &Mutex<Option<InstrumentLoader>>,
-    link: &EditorLink,
-    handoff: &Mutex<Option<Handoff>>,
-) {
-    let Ok(mut handoff) = handoff.lock() else {
-        return;
-    };
-    let Some(handoff) = handoff.as_mut() else {
-        return;
-    };
-    while handoff.retired.pop().is_ok() {}
-    if handoff.outgoing.is_full() {
-        return;
-    }
-    match host.synth(preset) {
-        Ok(mut synth) => {
-            if let Ok(mut loader) = loader.lock() {
-                *loader = synth.take_loader();
-            }
-            link.set_views(synth.take_views());
-            let _ = handoff.outgoing.push(Box::new(synth));
-        }
-        Err(error) => nice_error!("Orchard cannot build the instrument: {error}"),
-    }
-}
 
 /// Translates a host note event into a synthesiser event, if it is one Orchard plays.
 fn synth_event(event: &NoteEvent<()>) -> Option<TimedEvent> {
@@ -314,8 +209,6 @@ impl Plugin for Orchard {
         let loader = Arc::clone(&self.loader);
         let rebuilding = Arc::clone(&self.rebuilding);
         let params = Arc::clone(&self.params);
-        let handoff = Arc::clone(&self.handoff);
-        let link = Arc::clone(&self.link);
         Box::new(move |task: Task| {
             let rebuild = match task {
                 Task::Rebuild(rebuild) => rebuild,
@@ -326,9 +219,7 @@ impl Plugin for Orchard {
                 }
             };
             let preset = rebuild.settings.instrument_with(&params.edits());
-            if rebuild.host.mechanics_on_own_thread(&preset) != rebuild.realtime {
-                replace_synth(&preset, rebuild.host, &loader, &link, &handoff);
-            } else if let Ok(mut guard) = loader.lock()
+            if let Ok(mut guard) = loader.lock()
                 && let Some(loader) = guard.as_mut()
             {
                 let step = Duration::from_millis(5);
@@ -354,34 +245,22 @@ impl Plugin for Orchard {
         context: &mut impl ActivateContext<Self>,
     ) -> bool {
         let sample_rate = f64::from(buffer_config.sample_rate);
-        // The piano's mechanics (88 keys of action at 3 kHz) cost a few percent
-        // of the audio thread, so they run inline, in lock-step: no added
-        // latency, sample-accurate and identical in live play and offline
-        // bounces, and allocation-free like the rest of `process`. A family
-        // whose mechanics are too heavy or irregular for that (the chiming
-        // clock's movement, stepping adaptively through every blow) runs them
-        // on the worker's own thread, answering two blocks later; the latency
-        // reported says so. Offline (a bounce) everything runs in lock-step.
+        // Every family's mechanics (88 keys of a grand's action, a clock's
+        // movement stepping through its blows with a bounded number of steps
+        // a control period) run inline, in lock-step: no added latency,
+        // sample-accurate, allocation-free like the rest of `process`, and
+        // the same samples whether the host plays live, renders faster than
+        // real time or bounces offline.
         let settings = SoundSettings::from_params(&self.params);
-        let host = HostFormat {
-            sample_rate,
-            max_block: buffer_config.max_buffer_size,
-            offline: buffer_config.process_mode == ProcessMode::Offline,
-        };
         let preset = settings.instrument_with(&self.params.edits());
-        match host.synth(&preset) {
+        match Synth::new(&preset, sample_rate) {
             Ok(mut synth) => {
                 context.set_latency_samples(synth.latency() as u32);
                 if let Ok(mut loader) = self.loader.lock() {
                     *loader = synth.take_loader();
                 }
                 self.link.set_views(synth.take_views());
-                let (swap, handoff) = swap_ends();
-                self.swap = Some(swap);
-                if let Ok(mut slot) = self.handoff.lock() {
-                    *slot = Some(handoff);
-                }
-                self.host = Some(host);
+                self.sample_rate = Some(sample_rate);
                 self.synth = Some(Box::new(synth));
                 self.built = Some(settings);
                 self.built_state = self.params.state.version();
@@ -414,13 +293,9 @@ impl Plugin for Orchard {
         if let Ok(mut loader) = self.loader.lock() {
             *loader = None;
         }
-        if let Ok(mut handoff) = self.handoff.lock() {
-            *handoff = None;
-        }
         self.link.set_views(None);
-        self.swap = None;
         self.synth = None;
-        self.host = None;
+        self.sample_rate = None;
         self.built = None;
     }
 
@@ -436,18 +311,6 @@ impl Plugin for Orchard {
         _aux: &mut AuxiliaryBuffers,
         context: &mut impl ProcessContext<Self>,
     ) -> ProcessStatus {
-        // A synthesiser whose mechanics run elsewhere takes over; the old
-        // one goes back to be freed off the audio thread.
-        if let (Some(swap), Some(synth)) = (self.swap.as_mut(), self.synth.as_mut())
-            && let Ok(mut next) = swap.incoming.pop()
-        {
-            std::mem::swap(synth, &mut next);
-            context.set_latency_samples(synth.latency() as u32);
-            if let Err(rtrb::PushError::Full(old)) = swap.retired.push(next) {
-                // Never free on the audio thread: keep the memory instead.
-                std::mem::forget(old);
-            }
-        }
         let Some(synth) = self.synth.as_mut() else {
             return ProcessStatus::Error("process called before activate");
         };
@@ -460,17 +323,10 @@ impl Plugin for Orchard {
         let wanted = SoundSettings::from_params(&self.params);
         let state = self.params.state.version();
         let changed = self.built != Some(wanted) || self.built_state != state;
-        if changed
-            && let Some(host) = self.host
-            && !self.rebuilding.swap(true, Ordering::AcqRel)
-        {
+        if changed && !self.rebuilding.swap(true, Ordering::AcqRel) {
             self.built = Some(wanted);
             self.built_state = state;
-            context.execute_background(Task::Rebuild(Rebuild {
-                settings: wanted,
-                host,
-                realtime: synth.is_realtime(),
-            }));
+            context.execute_background(Task::Rebuild(Rebuild { settings: wanted }));
         }
         // Notes from the on-screen keyboard play at the start of the block;
         // in the standalone app the MIDI file's notes join them, and the
@@ -482,7 +338,7 @@ impl Plugin for Orchard {
         // through the background thread; every controller is reported to
         // the editor for MIDI learn, and played (pedals) as well.
         let (params, link) = (&self.params, &self.link);
-        let sample_rate_hz = self.host.map_or(0.0, |h| h.sample_rate as f32);
+        let sample_rate_hz = self.sample_rate.unwrap_or(0.0) as f32;
         let from_host = std::iter::from_fn(|| context.next_event()).filter_map(|e| {
             if let Some(movement) = learn::Movement::of_event(&e) {
                 link.report_controller(movement);

@@ -27,6 +27,19 @@ impl HostHandlers for TestHost {
     type AudioProcessor<'a> = ();
 }
 
+/// How the test host calls `process`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Pace {
+    /// As fast as it can, in realtime mode (what a host rendering ahead
+    /// without saying it renders offline does).
+    Unpaced,
+    /// This many times faster than real time (1: one block per block
+    /// period, as a sound card), in realtime mode.
+    Faster(f64),
+    /// As fast as it can, having told the plugin that it renders offline.
+    Offline,
+}
+
 /// What the test host sends, at a frame.
 #[derive(Debug, Clone, Copy)]
 enum Send {
@@ -53,7 +66,7 @@ fn render_through_clap(
         (10, Send::NoteOn(69, 0.8)),
         (note_off_frame, Send::NoteOff(69)),
     ];
-    render_script(entry, sample_rate, block, total_s, &script, false)
+    render_script(entry, sample_rate, block, total_s, &script, Pace::Unpaced)
 }
 
 /// A new instance of the bundle's one plugin.
@@ -66,17 +79,18 @@ fn instance(entry: &PluginEntry) -> PluginInstance<TestHost> {
 }
 
 /// Renders `total_s` seconds at `sample_rate` in blocks of `block` frames,
-/// sending `script` (sorted by frame); `paced`, one block per block period, as
-/// a sound card asks for them. Returns the left and right channels.
+/// sending `script` (sorted by frame) at `pace` (`Pace::Faster(1.0)`: one
+/// block per block period, as a sound card asks for them). Returns the left
+/// and right channels.
 fn render_script(
     entry: &PluginEntry,
     sample_rate: f64,
     block: usize,
     total_s: f64,
     script: &[(usize, Send)],
-    paced: bool,
+    pace: Pace,
 ) -> [Vec<f32>; 2] {
-    render_from_state(entry, None, sample_rate, block, total_s, script, paced).0
+    render_from_state(entry, None, sample_rate, block, total_s, script, pace).0
 }
 
 /// [`render_script`] on an instance that first loads `state` (the bytes a host
@@ -88,7 +102,7 @@ fn render_from_state(
     block: usize,
     total_s: f64,
     script: &[(usize, Send)],
-    paced: bool,
+    pace: Pace,
 ) -> ([Vec<f32>; 2], Vec<u8>) {
     let mut instance = instance(entry);
     let state_extension: PluginState = instance
@@ -100,7 +114,7 @@ fn render_from_state(
             .load(&instance.plugin_handle(), &mut &bytes[..])
             .expect("the state loads");
     }
-    let out = render_on(&mut instance, sample_rate, block, total_s, script, paced);
+    let out = render_on(&mut instance, sample_rate, block, total_s, script, pace);
     let mut saved = Vec::new();
     state_extension
         .save(&instance.plugin_handle(), &mut saved)
@@ -108,16 +122,26 @@ fn render_from_state(
     (out, saved)
 }
 
-/// Activates `instance` at `sample_rate` for blocks of up to `block` frames,
-/// renders `total_s` seconds sending `script`, and deactivates it.
+/// Activates `instance` at `sample_rate` for blocks of up to `block` frames
+/// (offline first, if `pace` says so), renders `total_s` seconds sending
+/// `script` at `pace`, and deactivates it.
 fn render_on(
     instance: &mut PluginInstance<TestHost>,
     sample_rate: f64,
     block: usize,
     total_s: f64,
     script: &[(usize, Send)],
-    paced: bool,
+    pace: Pace,
 ) -> [Vec<f32>; 2] {
+    if pace == Pace::Offline {
+        let render: PluginRender = instance
+            .plugin_shared_handle()
+            .get_extension()
+            .expect("the render extension");
+        render
+            .set(&instance.plugin_handle(), RenderMode::Offline)
+            .expect("offline rendering");
+    }
     let config = PluginAudioConfiguration {
         sample_rate,
         min_frames_count: 1,
@@ -180,9 +204,9 @@ fn render_on(
                     out[0][start..start + len].copy_from_slice(&left[..len]);
                     out[1][start..start + len].copy_from_slice(&right[..len]);
                     start += len;
-                    if paced {
+                    if let Pace::Faster(speed) = pace {
                         std::thread::sleep(std::time::Duration::from_secs_f64(
-                            len as f64 / sample_rate,
+                            len as f64 / sample_rate / speed,
                         ));
                     }
                 }
@@ -295,7 +319,7 @@ fn activates_and_plays_in_tune_at_every_rate_a_host_may_ask_for() {
         // A4 fits every rate; C6 (1047 Hz) does not fit 1234.5678 Hz.
         for key in [69, 84] {
             let script = [(0, Send::NoteOn(key, 0.8))];
-            let play = |rate: f64| render_script(entry, rate, 256, 0.4, &script, false);
+            let play = |rate: f64| render_script(entry, rate, 256, 0.4, &script, Pace::Unpaced);
             let reference = pitch(&play(48_000.0)[0], 48_000.0, key);
             for rate in [
                 1_234.567_8,
@@ -389,7 +413,7 @@ fn parameters_are_stable_and_every_value_plays() {
             frame += 1_000;
         }
         let total_s = (frame + 24_000) as f64 / fs;
-        let out = render_script(entry, fs, block, total_s, &script, false);
+        let out = render_script(entry, fs, block, total_s, &script, Pace::Unpaced);
         for channel in &out {
             assert!(channel.iter().all(|s| s.is_finite()), "non-finite output");
         }
@@ -410,7 +434,7 @@ fn a4_tuning_retunes_the_instrument() {
             (96_000, Send::NoteOn(69, 0.8)),
         ];
         // Rendered at the pace of a sound card, so the rebuild has its time.
-        let out = render_script(entry, fs, 4_800, 3.0, &script, true);
+        let out = render_script(entry, fs, 4_800, 3.0, &script, Pace::Faster(1.0));
         let note = &out[0][100_000..];
         let found = orchard_engine::analysis::peak_frequency(note, fs, 420.0, 500.0).unwrap();
         assert!(
@@ -430,8 +454,8 @@ fn a_parameter_change_retunes_a_sounding_note() {
         let note = (10, Send::NoteOn(69, 0.8));
         let retune = (24_000, Send::Param(a4.0, 1.0));
         // At the pace of a sound card, so the rebuild has its time.
-        let out = render_script(entry, fs, 4_800, 3.0, &[note, retune], true);
-        let unedited = render_script(entry, fs, 4_800, 3.0, &[note], true);
+        let out = render_script(entry, fs, 4_800, 3.0, &[note, retune], Pace::Faster(1.0));
+        let unedited = render_script(entry, fs, 4_800, 3.0, &[note], Pace::Faster(1.0));
         let window = 96_000..144_000;
         let before = &out[0][4_800..24_000];
         let after = &out[0][window.clone()];
@@ -476,8 +500,9 @@ fn state_is_saved_and_restored_exactly() {
     with_plugin(|entry| {
         let fs = 48_000.0;
         let script = [(10, Send::NoteOn(60, 0.8)), (24_000, Send::NoteOff(60))];
-        let render =
-            |state: Option<&[u8]>| render_from_state(entry, state, fs, 512, 1.0, &script, false);
+        let render = |state: Option<&[u8]>| {
+            render_from_state(entry, state, fs, 512, 1.0, &script, Pace::Unpaced)
+        };
         let edited = br#"{"version":"0.2.0","params":{"hardness":{"f32":0.5},"a4":{"f32":442.0},"level":{"f32":0.7}},"fields":{"instrument-state":"{\"format\":1,\"edits\":{\"strings:detune_cents\":1.5}}"}}"#;
         let (first, saved) = render(Some(&clap_stream(edited)));
         let (again, _) = render(Some(&saved));
@@ -511,7 +536,7 @@ fn reactivates_at_another_sample_rate() {
                 block,
                 1.0,
                 &[(10, Send::NoteOn(69, 0.8))],
-                false,
+                Pace::Unpaced,
             );
             let found =
                 orchard_engine::analysis::peak_frequency(&out[0], fs, 420.0, 460.0).unwrap();
@@ -557,13 +582,6 @@ fn the_renderer_and_the_plugin_agree_bit_for_bit() {
         .unwrap();
 
         let mut instance = instance(entry);
-        let render: PluginRender = instance
-            .plugin_shared_handle()
-            .get_extension()
-            .expect("the render extension");
-        render
-            .set(&instance.plugin_handle(), RenderMode::Offline)
-            .expect("offline rendering");
         let script = [
             (48_000, Send::NoteOn(60, 100.0 / 127.0)),
             (72_000, Send::NoteOff(60)),
@@ -575,7 +593,7 @@ fn the_renderer_and_the_plugin_agree_bit_for_bit() {
             512,
             frames as f64 / 48_000.0,
             &script,
-            false,
+            Pace::Offline,
         );
         let n = frames.min(plugin[0].len());
         assert!(n > 80_000, "{n} frames: the note and its release");
@@ -592,9 +610,8 @@ fn the_renderer_and_the_plugin_agree_bit_for_bit() {
 }
 
 /// The chiming clock (a built-in instrument) plays in a host: its
-/// mechanism runs on the worker's own thread (the plugin swaps in a
-/// realtime synthesiser off the audio thread, with allocation checks on),
-/// and it ticks at its 0.2 s beat; its running parameter stops it.
+/// mechanism runs in lock-step on the audio thread (with allocation checks
+/// on), and it ticks at its 0.2 s beat; its running parameter stops it.
 #[test]
 fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
     with_plugin(|entry| {
@@ -608,7 +625,7 @@ fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
         let running = parameter_named(entry, "Mechanism running");
         let fs = 48_000.0;
         let clock = [(10, Send::Param(instrument.0, clock_choice))];
-        let out = render_script(entry, fs, 480, 4.0, &clock, true);
+        let out = render_script(entry, fs, 480, 4.0, &clock, Pace::Faster(1.0));
         let ticks: Vec<f64> =
             orchard_engine::analysis::click_onsets(&out[0][(1.5 * fs) as usize..], fs);
         assert!(ticks.len() >= 8, "ticks at {ticks:?}");
@@ -619,11 +636,61 @@ fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
             (10, Send::Param(instrument.0, clock_choice)),
             (10, Send::Param(running.0, 0.0)),
         ];
-        let out = render_script(entry, fs, 480, 3.0, &stopped, true);
+        let out = render_script(entry, fs, 480, 3.0, &stopped, Pace::Faster(1.0));
         assert!(
             peak(&out[0][(1.5 * fs) as usize..]) == 0.0,
             "a stopped clock is silent"
         );
+    });
+}
+
+/// The chiming clock from 11:59:50 for 15 s (its ticks, then the quarters
+/// and the hour at 12:00) is the same clock in every host: sample for sample
+/// the same whether the host calls `process` as a sound card does, ten times
+/// faster than real time without saying it renders offline, or offline. The
+/// mechanism runs in lock-step on the audio thread, allocating nothing (the
+/// allocation checks are on), so how fast a host calls cannot change it.
+#[test]
+fn the_clock_is_the_same_clock_in_every_host() {
+    with_plugin(|entry| {
+        let instrument = parameter_named(entry, "Instrument");
+        let clock_choice = orchard_engine::families::builtin_presets()
+            .iter()
+            .position(|(name, _)| *name == "chiming-clock")
+            .unwrap() as f64;
+        let fs = 48_000.0;
+        // A state that chooses the clock, so every run plays it from its
+        // first sample (the built-in clock's hands stand at 11:59:50).
+        let choose = [(0, Send::Param(instrument.0, clock_choice))];
+        let (_, clock_state) =
+            render_from_state(entry, None, fs, 480, 0.01, &choose, Pace::Unpaced);
+        let play =
+            |pace: Pace| render_from_state(entry, Some(&clock_state), fs, 480, 15.0, &[], pace).0;
+        let offline = play(Pace::Offline);
+        let ticks = orchard_engine::analysis::click_onsets(&offline[0][..(9.0 * fs) as usize], fs);
+        assert!(ticks.len() >= 40, "ticks at {ticks:?}");
+        let chime = peak(&offline[0][(10.5 * fs) as usize..]);
+        let ticking = peak(&offline[0][(1.0 * fs) as usize..(9.0 * fs) as usize]);
+        assert!(
+            chime > 4.0 * ticking,
+            "the chime ({chime}) over the ticks ({ticking})"
+        );
+        for (pace, name) in [
+            (Pace::Faster(10.0), "ten times faster than real time"),
+            (Pace::Faster(1.0), "in real time"),
+        ] {
+            let out = play(pace);
+            for (channel, (a, b)) in out.iter().zip(&offline).enumerate() {
+                let first = a
+                    .iter()
+                    .zip(b)
+                    .position(|(x, y)| x.to_bits() != y.to_bits());
+                assert_eq!(
+                    first, None,
+                    "channel {channel} played {name} differs from offline from frame {first:?}"
+                );
+            }
+        }
     });
 }
 
@@ -640,8 +707,8 @@ fn the_room_rings_on_in_a_host() {
         let (on, off) = ((2.0 * fs) as usize, (2.3 * fs) as usize);
         let note = [(on, Send::NoteOn(60, 0.8)), (off, Send::NoteOff(60))];
         let roomy = [(10, Send::Param(room.0, 0.5)), note[0], note[1]];
-        let dry = render_script(entry, fs, 4_800, 4.0, &note, true);
-        let wet = render_script(entry, fs, 4_800, 4.0, &roomy, true);
+        let dry = render_script(entry, fs, 4_800, 4.0, &note, Pace::Faster(1.0));
+        let wet = render_script(entry, fs, 4_800, 4.0, &roomy, Pace::Faster(1.0));
         assert!(wet.iter().flatten().all(|s| s.is_finite()));
         let energy = |x: &[f32]| x.iter().map(|s| f64::from(*s).powi(2)).sum::<f64>();
         let tail = (3.0 * fs) as usize..(3.5 * fs) as usize;
@@ -701,7 +768,15 @@ fn a_bound_controller_moves_a_host_parameter_and_the_project_keeps_it() {
             (24_000, Send::Midi([0xB3, 1, 127])),
             (24_000, Send::Midi([0xB5, 2, 127])),
         ];
-        let (out, saved) = render_from_state(entry, Some(&state), fs, 4_800, 2.5, &script, true);
+        let (out, saved) = render_from_state(
+            entry,
+            Some(&state),
+            fs,
+            4_800,
+            2.5,
+            &script,
+            Pace::Faster(1.0),
+        );
         let before = cents_from(&out[0][4_800..24_000], fs, 420.0, 500.0, 440.0);
         let after = cents_from(&out[0][72_000..120_000], fs, 420.0, 500.0, 466.0);
         assert!(before.abs() < 3.0, "first {before} cents from 440 Hz");
@@ -717,7 +792,8 @@ fn a_bound_controller_moves_a_host_parameter_and_the_project_keeps_it() {
         assert_eq!(kept.as_array().unwrap().len(), 2, "the bindings are saved");
 
         let corrupt = state_with_bindings(serde_json::json!({"a4": {"f32": 442.0}}), "{broken");
-        let (_, saved) = render_from_state(entry, Some(&corrupt), fs, 512, 0.05, &[], false);
+        let (_, saved) =
+            render_from_state(entry, Some(&corrupt), fs, 512, 0.05, &[], Pace::Unpaced);
         let saved = saved_json(&saved);
         assert_eq!(saved["params"]["a4"]["f32"], 442.0, "{saved}");
         assert_eq!(saved["fields"]["midi-bindings"], "[]");
@@ -756,7 +832,15 @@ fn a_bound_pitch_bend_moves_a_property_of_a_sounding_note() {
             ));
         }
         script.push((108_000, Send::Midi([0xE0, 0x00, 0x40])));
-        let (out, saved) = render_from_state(entry, Some(&state), fs, 4_800, 4.0, &script, true);
+        let (out, saved) = render_from_state(
+            entry,
+            Some(&state),
+            fs,
+            4_800,
+            4.0,
+            &script,
+            Pace::Faster(1.0),
+        );
         let before = cents_from(&out[0][4_800..24_000], fs, 420.0, 500.0, 440.0);
         let up = cents_from(&out[0][72_000..108_000], fs, 0.9 * hi, 1.1 * hi, hi);
         let rest = cents_from(

@@ -52,6 +52,14 @@ pub trait Model {
     /// The model's present state.
     fn save_state(&self) -> ModelState;
 
+    /// Writes the model's present state into `state`, as
+    /// [`Model::save_state`] would return it. Models that can override it
+    /// to reuse `state`'s memory, so that saving before each retried step
+    /// allocates nothing.
+    fn save_state_into(&self, state: &mut ModelState) {
+        *state = self.save_state();
+    }
+
     /// Whether [`Model::advance`] may ask for a shorter step. The scheduler
     /// saves the state before each sub-step only of models that may, so a
     /// model that never does (an analytic one) is advanced without allocating.

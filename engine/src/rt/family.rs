@@ -32,17 +32,11 @@ pub trait Family: Sync {
     /// lie in [`super::voices::SAMPLE_RATES_HZ`]).
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError>;
 
-    /// The mechanics of `preset`, for the worker.
+    /// The mechanics of `preset`, for the worker. They run in lock-step on
+    /// the audio thread: they allocate nothing and have a bounded cost per
+    /// control step, so that what sounds never depends on how fast a host
+    /// calls `process`.
     fn mechanics(&self, preset: &Preset) -> Box<dyn Mechanics>;
-
-    /// Whether its mechanics are too heavy or irregular to run inline on
-    /// the audio thread (adaptive steps through contacts, allocating as they
-    /// retry), so that a live front end runs them on the worker's own thread
-    /// ([`crate::rt::Synth::for_live_play`]). By default, no: they run in
-    /// lock-step, with no added latency.
-    fn mechanics_need_own_thread(&self) -> bool {
-        false
-    }
 }
 
 impl std::fmt::Debug for dyn Family {

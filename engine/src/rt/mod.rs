@@ -22,9 +22,7 @@ pub use mechanics::{Mechanics, Pedals};
 pub use ops::{IMPACT_SITE_KEYS, Operation, Stamped, ToWorker};
 pub use oversampling::{Decimator, MIN_INTERNAL_RATE_HZ, PASSBAND_EDGE};
 pub use score::{Score, ScorePlayer};
-pub use synth::{
-    Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth, needs_own_thread,
-};
+pub use synth::{Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth};
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
 pub use view::{
     ClockTrains, MAX_MECHANISM_POSITIONS, MIDI_KEYS, MechanicsView, MechanismSnapshot, MeterView,

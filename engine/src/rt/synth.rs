@@ -175,32 +175,6 @@ impl Synth {
         ))
     }
 
-    /// `preset` at `sample_rate` (Hz) for live play in blocks of at most
-    /// `max_block` frames: in lock-step, unless its family's mechanics need
-    /// their own thread ([`super::Family::mechanics_need_own_thread`]); then
-    /// in realtime mode, answering two blocks later ([`Synth::latency`] says
-    /// so).
-    ///
-    /// Allocates: every voice, the worker, the queues (and the thread).
-    pub fn for_live_play(
-        preset: &Preset,
-        sample_rate: f64,
-        max_block: u32,
-    ) -> Result<Self, SynthError> {
-        if needs_own_thread(preset)? {
-            Self::realtime(
-                preset,
-                sample_rate,
-                RealtimeOptions {
-                    latency: 2 * u64::from(max_block.max(1)),
-                    stall: None,
-                },
-            )
-        } else {
-            Self::new(preset, sample_rate)
-        }
-    }
-
     /// Whether the worker runs on its own thread.
     pub fn is_realtime(&self) -> bool {
         matches!(self.link, Link::Realtime { .. })
@@ -321,12 +295,6 @@ impl Synth {
             self.dropped_commands += 1;
         }
     }
-}
-
-/// Whether `preset`'s family runs its mechanics on a thread of their own in
-/// live play (see [`Synth::for_live_play`]).
-pub fn needs_own_thread(preset: &Preset) -> Result<bool, SynthError> {
-    Ok(crate::families::family_of(preset)?.mechanics_need_own_thread())
 }
 
 /// The host's rate and the whole multiple of it the instrument runs at.

@@ -272,7 +272,7 @@ impl Model for ClockMechanics {
             blows,
             ..
         } = self;
-        movement.run_to(t1, &mut |blow| {
+        movement.step_towards(t1, &mut |blow| {
             *blows += 1;
             if let Some(sent) = sent.get_mut(blow.site) {
                 *sent = Some((blow.speed_m_s, blow.mass_kg));

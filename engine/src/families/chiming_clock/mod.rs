@@ -58,11 +58,6 @@ impl Family for ChimingClock {
         Ok(Box::new(ClockVoices::new(preset, spec, sample_rate)?))
     }
 
-    /// The movement steps adaptively through every blow of its parts.
-    fn mechanics_need_own_thread(&self) -> bool {
-        true
-    }
-
     fn mechanics(&self, preset: &Preset) -> Box<dyn Mechanics> {
         match ClockMechanics::new(preset) {
             Some(clock) => Box::new(clock),

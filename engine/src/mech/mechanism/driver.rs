@@ -8,7 +8,9 @@
 //! same loop resumed slice by slice (a GUI frame at a time) with a bound on
 //! the work of each slice.
 
-use crate::mech::model::Model;
+use std::borrow::Cow;
+
+use crate::mech::model::{Model, ModelState};
 
 /// Counts from a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -37,11 +39,40 @@ impl RunStats {
     }
 }
 
+/// Why a run stopped: a retry would have been shorter than the minimum
+/// step. Holds the model's fixed message, so that failing allocates
+/// nothing; [`std::fmt::Display`] writes the whole sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepFailure {
+    /// Where the model stands, s.
+    pub time_s: f64,
+    /// The retry it would have needed, s.
+    pub step_s: f64,
+    /// The model's reason for the last refusal.
+    pub reason: Cow<'static, str>,
+}
+
+impl std::fmt::Display for StepFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "at t = {} s, step {:.3e} s < minimum: {}",
+            self.time_s, self.step_s, self.reason
+        )
+    }
+}
+
+impl std::error::Error for StepFailure {}
+
 /// The adaptive loop of [`run`], resumable: its time and the step it will try
 /// next carry over from one [`Stepper::advance`] to the next, so advancing a
 /// model slice by slice steps it exactly as one run to the last slice's end
 /// would, except that every slice ends on a step boundary.
-#[derive(Debug, Clone, Copy, PartialEq)]
+///
+/// It keeps the state it saves before each step in memory of its own, so a
+/// model whose [`Model::save_state_into`] reuses memory is stepped without
+/// allocating.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Stepper {
     /// Time the model has reached (s).
     time: f64,
@@ -49,18 +80,42 @@ pub struct Stepper {
     step: f64,
     /// A retry shorter than this fails the run (s).
     min_step: f64,
+    /// The model's state before the step under way.
+    saved: ModelState,
 }
 
 impl Stepper {
     /// Starts `model` at `t0` (s): initializes it there; the first step tried
     /// is `h0` (s), and a retry that would fall below `h_min` (s) fails.
+    ///
+    /// Allocates: room for one saved state.
     pub fn start<M: Model>(model: &mut M, t0: f64, h0: f64, h_min: f64) -> Self {
+        let mut saved = ModelState::default();
+        model.save_state_into(&mut saved);
         model.initialize(t0);
         Self {
             time: t0,
             step: h0,
             min_step: h_min,
+            saved,
         }
+    }
+
+    /// Starts `model` again at `t0` (s), trying `h0` (s) first, as
+    /// [`Stepper::start`] does, keeping this stepper's memory.
+    pub fn restart<M: Model>(&mut self, model: &mut M, t0: f64, h0: f64) {
+        model.initialize(t0);
+        self.time = t0;
+        self.step = h0;
+    }
+
+    /// Takes `other`'s place: its time and next step (and its minimum),
+    /// keeping this stepper's memory where it is large enough.
+    pub fn continue_from(&mut self, other: &Stepper) {
+        self.time = other.time;
+        self.step = other.step;
+        self.min_step = other.min_step;
+        self.saved.0.clone_from(&other.saved.0);
     }
 
     /// The time the model has reached (s).
@@ -80,7 +135,7 @@ impl Stepper {
         t_end: f64,
         max_steps: usize,
         mut on_step: impl FnMut(&mut M, f64, f64),
-    ) -> Result<RunStats, String> {
+    ) -> Result<RunStats, StepFailure> {
         let mut stats = RunStats::new();
         while self.time < t_end && stats.attempts() < max_steps {
             let t = self.time;
@@ -88,7 +143,7 @@ impl Stepper {
             if let Some(limit) = model.max_step_size() {
                 step = step.min(limit);
             }
-            let saved = model.save_state();
+            model.save_state_into(&mut self.saved);
             let t1 = if t_end - (t + step) < 1e-12 * t_end.abs().max(1.0) {
                 t_end
             } else {
@@ -97,16 +152,17 @@ impl Stepper {
             let step = t1 - t;
             match model.advance(t, t1) {
                 Some(adj) if adj.scaling < 1.0 => {
-                    model.restore_state(&saved);
+                    model.restore_state(&self.saved);
                     model.initialize(t);
                     stats.rejected += 1;
                     let scaling = if adj.scaling > 0.0 { adj.scaling } else { 0.5 };
                     self.step = step * scaling;
                     if self.step < self.min_step {
-                        return Err(format!(
-                            "at t = {t} s, step {:.3e} s < minimum: {}",
-                            self.step, adj.message
-                        ));
+                        return Err(StepFailure {
+                            time_s: t,
+                            step_s: self.step,
+                            reason: adj.message,
+                        });
                     }
                 }
                 adj => {
@@ -134,7 +190,9 @@ pub fn run<M: Model>(
     h_min: f64,
     on_step: impl FnMut(&mut M, f64, f64),
 ) -> Result<RunStats, String> {
-    Stepper::start(model, t0, h0, h_min).advance(model, t_end, usize::MAX, on_step)
+    Stepper::start(model, t0, h0, h_min)
+        .advance(model, t_end, usize::MAX, on_step)
+        .map_err(|failure| failure.to_string())
 }
 
 #[cfg(test)]

@@ -55,7 +55,8 @@ impl Workspace {
             local: s.primitives.iter().map(|p| pose(p.placement)).collect(),
             world: vec![Pose::IDENTITY; s.primitives.len()],
             bounds: vec![Bounds::default(); s.primitives.len()],
-            contacts: Vec::with_capacity(16),
+            // At most one contact a pair: finding them never allocates.
+            contacts: Vec::with_capacity(s.pairs.len()),
             acc: vec![0.0; n],
             jac_q: vec![0.0; n * n],
             jac_v: vec![0.0; n * n],

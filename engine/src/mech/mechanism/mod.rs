@@ -38,7 +38,7 @@ pub mod structure;
 
 pub use build::BuildError;
 pub use description::MechanismDescription;
-pub use driver::{RunStats, Stepper, run};
+pub use driver::{RunStats, StepFailure, Stepper, run};
 pub use impacts::ContactSite;
 pub use integrator::IntegrationParameters;
 pub use properties::{PROPERTIES, PropertyInfo};

@@ -23,6 +23,20 @@ pub struct Mechanism {
     pub(super) work: Workspace,
     integrator: Integrator,
     time: f64,
+    /// Why the last step was refused, for [`Mechanism::last_rejection`].
+    last_rejection: Option<Rejection>,
+}
+
+/// Why [`Mechanism`] refused a step, kept without formatting (a refusal
+/// on the audio thread allocates nothing).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Rejection {
+    /// A step of this length (s) is no step.
+    BadStep(f64),
+    /// The step (s) was longer than the state allows (s).
+    TooLong { step_s: f64, limit_s: f64 },
+    /// The integrator failed.
+    Failed(Failure),
 }
 
 impl Mechanism {
@@ -39,6 +53,7 @@ impl Mechanism {
             work,
             integrator: Integrator::new(n),
             time: 0.0,
+            last_rejection: None,
         })
     }
 
@@ -136,11 +151,18 @@ impl Mechanism {
         }
     }
 
-    fn failure_message(&self, f: Failure) -> String {
-        match f {
-            Failure::Newton => "Newton iteration did not converge".into(),
-            Failure::Error(e) => format!("error estimate {e:.3} × tolerance"),
-            Failure::Overlap(o, (i, j)) => {
+    /// Why the last refused step was refused, in full (names and numbers);
+    /// `None` if no step was refused yet. Allocates: call it off the audio
+    /// thread (the refusal itself carries only a fixed text).
+    pub fn last_rejection(&self) -> Option<String> {
+        Some(match self.last_rejection? {
+            Rejection::BadStep(h) => format!("bad step {h} s"),
+            Rejection::TooLong { step_s, limit_s } => {
+                format!("step {step_s:.3e} s longer than the limit {limit_s:.3e} s")
+            }
+            Rejection::Failed(Failure::Newton) => "Newton iteration did not converge".into(),
+            Rejection::Failed(Failure::Error(e)) => format!("error estimate {e:.3} × tolerance"),
+            Rejection::Failed(Failure::Overlap(o, (i, j))) => {
                 let part = |k: usize| &self.structure.parts[self.structure.primitives[k].part].name;
                 format!(
                     "contact between `{}` and `{}` would overlap {o:.4} u (max {})",
@@ -149,8 +171,25 @@ impl Mechanism {
                     self.params.max_overlap
                 )
             }
-            Failure::Singular => "non-finite state or singular Newton matrix".into(),
-        }
+            Rejection::Failed(Failure::Singular) => {
+                "non-finite state or singular Newton matrix".into()
+            }
+        })
+    }
+
+    /// Refuses a step for `why`, asking for `scaling` times its length; the
+    /// message is fixed text ([`Mechanism::last_rejection`] has the detail).
+    fn reject(&mut self, scaling: f64, why: Rejection) -> StepAdjustment {
+        self.last_rejection = Some(why);
+        let message = match why {
+            Rejection::BadStep(_) => "bad step",
+            Rejection::TooLong { .. } => "step longer than the state allows",
+            Rejection::Failed(Failure::Newton) => "Newton iteration did not converge",
+            Rejection::Failed(Failure::Error(_)) => "error estimate above the tolerance",
+            Rejection::Failed(Failure::Overlap(..)) => "a contact would overlap too deep",
+            Rejection::Failed(Failure::Singular) => "non-finite state or singular Newton matrix",
+        };
+        StepAdjustment::reduce(scaling, message)
     }
 
     /// Whether part `p` turns (its position is an angle).
@@ -206,13 +245,16 @@ impl Model for Mechanism {
     fn advance(&mut self, t0: f64, t1: f64) -> Option<StepAdjustment> {
         let h = t1 - t0;
         if h.is_nan() || h <= 0.0 || !h.is_finite() {
-            return Some(StepAdjustment::reduce(0.0, format!("bad step {h} s")));
+            return Some(self.reject(0.0, Rejection::BadStep(h)));
         }
         let limit = self.step_limit();
         if h > limit * (1.0 + 1e-9) {
-            return Some(StepAdjustment::reduce(
+            return Some(self.reject(
                 limit / h,
-                format!("step {h:.3e} s longer than the limit {limit:.3e} s"),
+                Rejection::TooLong {
+                    step_s: h,
+                    limit_s: limit,
+                },
             ));
         }
         let outcome = self.integrator.step(
@@ -224,10 +266,9 @@ impl Model for Mechanism {
             &self.params,
         );
         match outcome {
-            Outcome::Rejected { scaling, failure } => Some(StepAdjustment::reduce(
-                scaling,
-                self.failure_message(failure),
-            )),
+            Outcome::Rejected { scaling, failure } => {
+                Some(self.reject(scaling, Rejection::Failed(failure)))
+            }
             Outcome::Accepted { growth } => {
                 self.time = t1;
                 (growth > 1.0).then(|| StepAdjustment {
@@ -243,10 +284,16 @@ impl Model for Mechanism {
     }
 
     fn save_state(&self) -> ModelState {
-        let mut s = Vec::with_capacity(2 * self.q.len());
-        s.extend_from_slice(&self.q);
-        s.extend_from_slice(&self.v);
-        ModelState(s)
+        let mut s = ModelState(Vec::with_capacity(2 * self.q.len()));
+        self.save_state_into(&mut s);
+        s
+    }
+
+    /// Reuses `state`'s memory: allocates nothing once it has held a state.
+    fn save_state_into(&self, state: &mut ModelState) {
+        state.0.clear();
+        state.0.extend_from_slice(&self.q);
+        state.0.extend_from_slice(&self.v);
     }
 
     /// Restores a state saved by this mechanism; a state of the wrong length

@@ -183,8 +183,9 @@ impl LiveMechanism {
         );
         let cost_s = started.elapsed().as_secs_f64();
         self.account(self.stepper.time() - t0, frame_s, cost_s);
-        if let Err(message) = result {
-            self.status = Status::Failed(message);
+        if let Err(failure) = result {
+            let detail = self.mechanism.last_rejection().unwrap_or_default();
+            self.status = Status::Failed(format!("{failure} ({detail})"));
         } else if let Some(reason) = self.non_finite() {
             self.status = Status::Failed(reason);
         }
