@@ -117,7 +117,7 @@ fn simulate(
     // gone and how long it has left (drawn only when stderr is a terminal).
     let bar = indicatif::ProgressBar::new((duration * 1000.0).ceil() as u64).with_style(
         indicatif::ProgressStyle::with_template(
-            "simulating {msg} [{bar:30}] {pos}/{len} ms simulated, {eta} left",
+            "simulating {msg} {bar:20} {pos}/{len} ms, {eta} left",
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
