@@ -41,6 +41,7 @@ fn run_mechanism(mechanism: &str, args: &AnalyzeArgs) -> Result<String, String> 
     }
     if let Some(path) = &args.plot {
         require_png("--plot", path)?;
+        super::outputs::check(&[("--plot", path)], &[("MECHANISM", Path::new(mechanism))])?;
     }
     let description = load(mechanism)?;
     let duration = match (args.duration, description.analysis_duration_s) {
@@ -105,12 +106,25 @@ fn load(preset: &str) -> Result<MechanismDescription, String> {
 /// Simulates the mechanism `description` (of preset `preset`, the name
 /// errors give) from rest for `duration` seconds and records it (see
 /// [`mechanism::record::record`]: every state variable and the kinetic
-/// energy every 5 ms).
+/// energy every 5 ms), with a progress bar on a terminal.
 fn simulate(
     preset: &str,
     description: &MechanismDescription,
     duration: f64,
 ) -> Result<Trace, String> {
     let model = Mechanism::new(description).map_err(|e| format!("`{preset}`: {e}"))?;
-    mechanism::record::record(model, duration).map_err(|e| format!("`{preset}`: {e}"))
+    // A large mechanism can take minutes: a bar shows how far the run has
+    // gone and how long it has left (drawn only when stderr is a terminal).
+    let bar = indicatif::ProgressBar::new((duration * 1000.0).ceil() as u64).with_style(
+        indicatif::ProgressStyle::with_template(
+            "simulating {msg} {bar:20} {pos}/{len} ms, {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(format!("`{}`", orchard_engine::input::name(preset)));
+    let trace = mechanism::record::record_with_progress(model, duration, &mut |t| {
+        bar.set_position((t * 1000.0) as u64);
+    });
+    bar.finish_and_clear();
+    trace.map_err(|e| format!("`{preset}`: {e}"))
 }

@@ -1,11 +1,15 @@
 //! Reading sound files for measurement: WAV (through hound) and Ogg Vorbis
 //! (through lewton), mixed down to one channel.
 
-use std::fs::File;
-use std::io::{BufReader, Read, Seek};
+use std::io::{Cursor, Read, Seek};
 use std::path::Path;
 
 use lewton::inside_ogg::OggStreamReader;
+use orchard_engine::rt::check_sample_rate;
+
+/// The largest sound file read, bytes: a quarter of an hour of 24-bit
+/// stereo at 96 kHz (a note's recording is a few MB).
+pub const MAX_AUDIO_BYTES: u64 = 512 << 20;
 
 /// A sound file's samples, mixed to mono.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,17 +33,17 @@ impl MonoAudio {
 /// naming it.
 pub fn read_mono(path: &Path) -> Result<MonoAudio, String> {
     let fail = |reason: String| format!("cannot read {}: {reason}", path.display());
-    let mut file = File::open(path).map_err(|e| fail(e.to_string()))?;
-    let mut magic = [0u8; 4];
-    file.read_exact(&mut magic)
-        .map_err(|_| fail("too short for a WAV or Ogg Vorbis file".into()))?;
-    file.rewind().map_err(|e| fail(e.to_string()))?;
-    let audio = match &magic {
-        b"RIFF" => read_wav(BufReader::new(file)),
-        b"OggS" => read_ogg(BufReader::new(file)),
-        _ => Err("neither a WAV nor an Ogg Vorbis file".into()),
+    let bytes = orchard_engine::input::read_capped(path, MAX_AUDIO_BYTES).map_err(fail)?;
+    let audio = match bytes.get(..4) {
+        Some(b"RIFF") => read_wav(Cursor::new(&bytes)),
+        Some(b"OggS") => read_ogg(Cursor::new(&bytes)),
+        Some(_) => Err("neither a WAV nor an Ogg Vorbis file".into()),
+        None => Err("too short for a WAV or Ogg Vorbis file".into()),
     }
     .map_err(fail)?;
+    // A rate no renderer plays (1 Hz) would put every time measured
+    // thousands of seconds off.
+    check_sample_rate(audio.sample_rate).map_err(|e| fail(e.to_string()))?;
     if audio.signal.is_empty() {
         return Err(fail("no samples".into()));
     }
@@ -60,7 +64,7 @@ fn mix(interleaved: &[f32], channels: usize, scale: f32, into: &mut Vec<f32>) {
     );
 }
 
-fn read_wav(reader: BufReader<File>) -> Result<MonoAudio, String> {
+fn read_wav(reader: impl Read) -> Result<MonoAudio, String> {
     let mut wav = hound::WavReader::new(reader).map_err(|e| e.to_string())?;
     let spec = wav.spec();
     let channels = usize::from(spec.channels);
@@ -83,7 +87,7 @@ fn read_wav(reader: BufReader<File>) -> Result<MonoAudio, String> {
     })
 }
 
-fn read_ogg(reader: BufReader<File>) -> Result<MonoAudio, String> {
+fn read_ogg(reader: impl Read + Seek) -> Result<MonoAudio, String> {
     let mut ogg = OggStreamReader::new(reader).map_err(|e| e.to_string())?;
     let channels = usize::from(ogg.ident_hdr.audio_channels);
     let sample_rate = ogg.ident_hdr.audio_sample_rate;

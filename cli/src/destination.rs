@@ -1,12 +1,18 @@
 //! Where an output file is written. A regular file is written beside its
 //! destination and renamed over it only once complete, so an existing file is
-//! never lost to a failed render and no partial file is left behind. A device
-//! or pipe that already exists (`/dev/null`, a FIFO) is written straight
-//! into: it is never replaced by a regular file. `-` is the standard output.
+//! never lost to a failed render and no partial file is left behind; a
+//! symbolic link is followed, and the file it points to is the one replaced
+//! (the link stays a link). A device or pipe that already exists
+//! (`/dev/null`, a FIFO), and any name under `/dev` or `/proc` (such as
+//! `/dev/stdout`, whatever file it stands for), is written straight into: it
+//! is never replaced by a regular file. `-` is the standard output.
 
 use std::fs::File;
 use std::io::Write;
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
+
+use super::print;
 
 /// The name that means the standard output.
 pub const STDOUT: &str = "-";
@@ -14,8 +20,10 @@ pub const STDOUT: &str = "-";
 /// An output being written.
 #[derive(Debug)]
 pub struct Destination {
-    /// Where the finished output goes.
+    /// Where the finished output goes, as given (for messages).
     destination: PathBuf,
+    /// The file written: `destination` with symbolic links followed.
+    written: PathBuf,
     /// How it is written.
     kind: Kind,
 }
@@ -24,8 +32,8 @@ pub struct Destination {
 enum Kind {
     /// A regular file: the partial file written first, gone once committed.
     File { partial: Option<PathBuf> },
-    /// A device or a pipe, written into.
-    Device,
+    /// A device or a pipe, or a name under `/dev` or `/proc`, written into.
+    InPlace,
     /// The standard output.
     Stdout,
 }
@@ -43,14 +51,16 @@ impl Write for Output {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         match self {
             Self::File(file) => file.write(bytes),
-            Self::Stream(stream) => stream.write(bytes),
+            // A pipe whose reader has gone is noted: the program ends
+            // quietly once its partial files are gone.
+            Self::Stream(stream) => stream.write(bytes).map_err(print::note),
         }
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
         match self {
             Self::File(file) => file.flush(),
-            Self::Stream(stream) => stream.flush(),
+            Self::Stream(stream) => stream.flush().map_err(print::note),
         }
     }
 }
@@ -62,17 +72,18 @@ impl Destination {
         let is_device = destination
             .metadata()
             .is_ok_and(|m| !m.is_file() && !m.is_dir());
-        let kind = if is_stdout(destination) {
-            Kind::Stdout
-        } else if is_device {
-            Kind::Device
+        let (kind, written) = if is_stdout(destination) {
+            (Kind::Stdout, destination.to_path_buf())
+        } else if is_device || is_system_name(destination) {
+            (Kind::InPlace, destination.to_path_buf())
         } else {
-            Kind::File {
-                partial: Some(partial_path(destination)?),
-            }
+            let target = link_target(destination);
+            let partial = Some(partial_path(&target)?);
+            (Kind::File { partial }, target)
         };
         Ok(Self {
             destination: destination.to_path_buf(),
+            written,
             kind,
         })
     }
@@ -83,12 +94,19 @@ impl Destination {
         let fail = |e: std::io::Error| format!("cannot write {}: {e}", self.display());
         match &self.kind {
             Kind::File { partial } => {
-                let path = partial.as_deref().unwrap_or(&self.destination);
+                let path = partial.as_deref().unwrap_or(&self.written);
                 File::create(path).map(Output::File).map_err(fail)
             }
-            Kind::Device => File::create(&self.destination)
-                .map(|file| Output::Stream(Box::new(file)))
-                .map_err(fail),
+            Kind::InPlace => {
+                let file = File::create(&self.written).map_err(fail)?;
+                // A regular file (`/dev/stdout` sent to one) can be gone
+                // back over; a device or pipe is a stream.
+                if file.metadata().is_ok_and(|m| m.is_file()) {
+                    Ok(Output::File(file))
+                } else {
+                    Ok(Output::Stream(Box::new(file)))
+                }
+            }
             Kind::Stdout => Ok(Output::Stream(Box::new(std::io::stdout()))),
         }
     }
@@ -101,12 +119,16 @@ impl Destination {
     /// The output is complete: it takes the destination's place.
     pub fn commit(&mut self) -> Result<(), String> {
         match &mut self.kind {
-            Kind::File { partial } => match partial.take() {
-                Some(partial) => std::fs::rename(&partial, &self.destination)
-                    .map_err(|e| format!("cannot write {}: {e}", self.destination.display())),
-                None => Ok(()),
-            },
-            Kind::Device | Kind::Stdout => Ok(()),
+            Kind::File { partial } => {
+                if let Some(path) = partial.as_deref() {
+                    // Kept on failure, so that dropping removes it.
+                    std::fs::rename(path, &self.written)
+                        .map_err(|e| format!("cannot write {}: {e}", self.destination.display()))?;
+                }
+                *partial = None;
+                Ok(())
+            }
+            Kind::InPlace | Kind::Stdout => Ok(()),
         }
     }
 }
@@ -123,9 +145,71 @@ impl Drop for Destination {
     }
 }
 
+/// Writes `bytes` to `path` as every output is written (see
+/// [`Destination`]): a regular file takes the destination's place only once
+/// all of it is on the disk, so a failed write (a full disk) leaves the old
+/// file whole. Errors are one line naming `path`.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut destination = Destination::new(path)?;
+    let mut output = destination.open()?;
+    let written = output.write_all(bytes).and_then(|()| match &output {
+        Output::File(file) => file.sync_all(),
+        Output::Stream(_) => output.flush(),
+    });
+    drop(output);
+    written.map_err(|e| format!("cannot write {}: {e}", destination.display()))?;
+    destination.commit()
+}
+
 /// Whether `path` names the standard output (`-`).
 pub fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == STDOUT
+}
+
+/// Whether `path` names something under `/dev` or `/proc`, where a name
+/// stands for a device or an open file (`/dev/stdout`, `/dev/fd/3`,
+/// `/proc/self/fd/1`), not a place in a folder: such an output is written
+/// into, never renamed over.
+fn is_system_name(path: &Path) -> bool {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    absolute.starts_with("/dev") || absolute.starts_with("/proc")
+}
+
+/// Most symbolic links followed in a chain (as the kernel's limit).
+const MAX_LINKS: usize = 40;
+
+/// The file `path` stands for: symbolic links followed to the file they
+/// end at (which may not exist yet), or `path` itself.
+fn link_target(path: &Path) -> PathBuf {
+    let mut target = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let Ok(next) = std::fs::read_link(&target) else {
+            break;
+        };
+        target = match target.parent() {
+            Some(folder) => folder.join(next),
+            None => next,
+        };
+    }
+    target
+}
+
+/// Whether output `path` is the file the standard output goes to: `-`, or a
+/// name for the same file (`/dev/stdout`, or the file it was sent to).
+pub fn goes_to_stdout(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+
+    if is_stdout(path) {
+        return true;
+    }
+    let stdout = std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .and_then(|fd| File::from(fd).metadata());
+    match (stdout, path.metadata()) {
+        (Ok(out), Ok(file)) => (out.dev(), out.ino()) == (file.dev(), file.ino()),
+        _ => false,
+    }
 }
 
 /// The hidden partial file written beside `destination` until it is complete.

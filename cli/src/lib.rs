@@ -24,6 +24,7 @@ pub mod outputs;
 pub mod overrides;
 pub mod pin;
 pub mod plot;
+pub mod print;
 pub mod probe;
 pub mod ranged;
 pub mod render;
@@ -158,6 +159,16 @@ pub struct InstrumentArgs {
 }
 
 impl InstrumentArgs {
+    /// The files the instrument may be read from, with their options: the
+    /// preset, the scale and the keyboard mapping (a built-in name among
+    /// them is no file, and [`outputs::check`] passes over it).
+    pub fn input_files(&self) -> Vec<outputs::Named<'_>> {
+        let mut inputs = vec![("--preset", Path::new(&self.preset))];
+        inputs.extend(self.scale.as_deref().map(|scale| ("--tuning", scale)));
+        inputs.extend(self.keymap.as_deref().map(|keymap| ("--keymap", keymap)));
+        inputs
+    }
+
     /// Loads the preset and applies `--seed` and the `--set`s; errors are one
     /// line naming the preset or the setting.
     pub fn load(&self) -> Result<Preset, String> {
@@ -366,8 +377,13 @@ impl RenderArgs {
     /// Whether an output goes to the standard output (`-`), which the
     /// summary must then leave to the WAV or CSV.
     pub fn writes_to_stdout(&self) -> bool {
-        self.output.as_deref().is_some_and(is_stdout)
-            || self.probe_out.as_deref().is_some_and(is_stdout)
+        self.output
+            .as_deref()
+            .is_some_and(destination::goes_to_stdout)
+            || self
+                .probe_out
+                .as_deref()
+                .is_some_and(destination::goes_to_stdout)
     }
 }
 
@@ -474,7 +490,11 @@ pub fn render_one(args: &RenderArgs) -> Result<String, String> {
     let probe_every = probe_interval_frames(args, rate)?;
     let mut outputs = vec![("-o", output)];
     outputs.extend(args.probe_out.as_deref().map(|csv| ("--probe-out", csv)));
-    outputs::check(&outputs)?;
+    let mut inputs = args.instrument.input_files();
+    if !args.demo {
+        inputs.extend(args.midi.iter().map(|midi| ("MIDI", midi.as_path())));
+    }
+    outputs::check(&outputs, &inputs)?;
     let mut preset = args.instrument.load()?;
     if let Some(time_h) = args.start {
         set_clock(&mut preset, &args.instrument.preset, time_h)?;

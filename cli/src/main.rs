@@ -7,7 +7,7 @@ use orchard_cli::analyze::run_analyze;
 use orchard_cli::bench::run_bench;
 use orchard_cli::compare::run_compare;
 use orchard_cli::pin::run_pin;
-use orchard_cli::{Cli, Command, interrupt, run_presets, run_render};
+use orchard_cli::{Cli, Command, interrupt, print, run_presets, run_render};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -28,17 +28,22 @@ fn main() -> ExitCode {
         Command::Bench(args) => run_bench(args),
         Command::Pin(args) => run_pin(args),
     };
-    match result {
+    // Nothing is printed with `println!`, which panics on a closed pipe.
+    let printed = match result {
         Ok(summary) if summary_to_stderr => {
-            eprintln!("{summary}");
-            ExitCode::SUCCESS
+            print::err(&summary);
+            Ok(())
         }
-        Ok(summary) => {
-            println!("{summary}");
-            ExitCode::SUCCESS
-        }
+        Ok(summary) => print::out(&summary),
+        Err(reason) => Err(reason),
+    };
+    match printed {
+        // The reader of the standard output (or of a pipe written to) has
+        // gone: the output is not wanted, and ending is not an error.
+        _ if print::reader_gone() => print::end_by_sigpipe(),
+        Ok(()) => ExitCode::SUCCESS,
         Err(reason) => {
-            eprintln!("orchard: error: {reason}");
+            print::err(&format!("orchard: error: {reason}"));
             ExitCode::FAILURE
         }
     }
@@ -75,6 +80,8 @@ fn usage_error(error: &clap::Error) -> ExitCode {
         .nth(1)
         .filter(|a| ["render", "analyze", "compare", "presets", "bench"].contains(&a.as_str()))
         .map_or_else(|| "orchard".to_owned(), |sub| format!("orchard {sub}"));
-    eprintln!("orchard: error: {reason} (see `{command} --help`)");
+    print::err(&format!(
+        "orchard: error: {reason} (see `{command} --help`)"
+    ));
     ExitCode::from(2)
 }

@@ -50,6 +50,11 @@ pub fn run(args: &AnalyzeArgs, key: u8) -> Result<String, String> {
     if let Some(path) = &args.spectrogram {
         require_png("--spectrogram", path)?;
     }
+    let outputs: Vec<_> = [("--wav", &args.wav), ("--spectrogram", &args.spectrogram)]
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect();
+    super::outputs::check(&outputs, &args.instrument.input_files())?;
     let preset = args.instrument.load()?;
     check_on_keyboard(&preset, "--note", key)?;
     // Created before playing so that an unwritable path fails at once.

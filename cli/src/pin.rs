@@ -9,7 +9,7 @@ use orchard_engine::families::music_box::arrange::{arrange, nominal_speed_rad_s,
 use orchard_engine::instrument::{Preset, note_name};
 use orchard_engine::rt::SynthEvent;
 
-use super::midi_file;
+use super::{destination, midi_file, outputs};
 
 /// Largest preset file read, bytes (as `--preset` reads them).
 const MAX_PRESET_BYTES: u64 = 16 << 20;
@@ -52,6 +52,10 @@ pub fn run_pin(args: &PinArgs) -> Result<String, String> {
         .map_err(|e| e.to_string())?
         .hammers
         .start_gap_m;
+    outputs::check(
+        &[("-o", &args.output)],
+        &[("MIDI", &args.midi), ("--preset", Path::new(&args.preset))],
+    )?;
     let score = midi_file::read(&args.midi)?;
     let notes: Vec<(f64, u8)> = score
         .events
@@ -67,16 +71,16 @@ pub fn run_pin(args: &PinArgs) -> Result<String, String> {
     let arrangement = arrange(spec, lead_m, &notes);
     let name_of = |key: i32| u8::try_from(key).map_or_else(|_| format!("key {key}"), note_name);
     for &(time_s, key) in &arrangement.missing {
-        eprintln!(
+        super::print::err(&format!(
             "orchard pin: {} at {time_s:.3} s ({} after the transposition) is not on the comb",
             name_of(key - arrangement.transpose),
             name_of(key)
-        );
+        ));
     }
     let text = with_pins(&preset_text(&args.preset)?, name, &arrangement.pins);
     // What is written must load.
     Preset::from_toml(&text).map_err(|e| format!("the pinned preset does not load: {e}"))?;
-    std::fs::write(&args.output, text).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    destination::write_whole(&args.output, text.as_bytes())?;
     let turn_s = std::f64::consts::TAU / nominal_speed_rad_s(spec);
     let mut summary = format!(
         "pinned {} notes on the cylinder of `{}` ({} semitones), one turn in {turn_s:.1} s",

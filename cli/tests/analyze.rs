@@ -319,11 +319,11 @@ fn bad_note_analyses_fail_cleanly() {
         (&["--wav", "x.wav"][..], "required"),
         (
             &["--note", "60", "--wav", "/no/such/dir/n.wav"][..],
-            "cannot write /no/such/dir/n.wav",
+            "--wav /no/such/dir/n.wav: there is no directory /no/such/dir",
         ),
         (
             &["--note", "60", "--spectrogram", "/no/such/dir/s.png"][..],
-            "cannot write spectrogram",
+            "--spectrogram /no/such/dir/s.png: there is no directory",
         ),
     ] {
         let full = [&["analyze"][..], args].concat();

@@ -6,9 +6,16 @@ use std::io::Read;
 use std::path::Path;
 
 /// The bytes of the file at `path`, or a one-line reason: it cannot be
-/// read, or it holds more than `cap` bytes (the reason names the cap).
+/// read, it is not a regular file (a folder, a device such as `/dev/zero`,
+/// a FIFO or a socket), or it holds more than `cap` bytes (the reason names
+/// the cap). Every input file the command line and the standalone app read
+/// comes through here.
+///
+/// Never blocks: the file is opened without waiting for a writer (on Unix
+/// `O_NONBLOCK`, which a FIFO would otherwise wait on for ever), and its
+/// type is checked on the open file before a byte is read.
 pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let file = open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(cap + 1)
         .read_to_end(&mut bytes)
@@ -21,6 +28,29 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
         });
     }
     Ok(bytes)
+}
+
+/// `path` opened for reading if it is a regular file (symbolic links
+/// followed), without blocking on a FIFO; else a one-line reason.
+fn open_regular(path: &Path) -> Result<std::fs::File, String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Opening a FIFO returns at once instead of waiting for a writer;
+        // on a regular file the flag changes nothing.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| e.to_string())?;
+    let kind = file.metadata().map_err(|e| e.to_string())?.file_type();
+    if kind.is_file() {
+        Ok(file)
+    } else if kind.is_dir() {
+        Err("is a folder, not a file".into())
+    } else {
+        Err("is not a regular file (a device, FIFO or socket is not read)".into())
+    }
 }
 
 /// The text of the file at `path`, as [`read_capped`] reads it; text that is
@@ -229,10 +259,27 @@ mod tests {
         );
     }
 
+    /// A device without end, a FIFO nobody writes to and a folder are
+    /// refused at once (the FIFO would block a plain `open` for ever); a
+    /// regular file larger than the cap is refused at the cap.
+    #[cfg(unix)]
     #[test]
-    fn a_device_without_end_is_refused_at_the_cap() {
+    fn only_regular_files_are_read_and_only_up_to_the_cap() {
         let reason = read_capped(Path::new("/dev/zero"), 1 << 20).unwrap_err();
-        assert_eq!(reason, "larger than 1 MiB");
+        assert!(reason.contains("not a regular file"), "{reason}");
+        let dir = std::env::temp_dir().join(format!("orchard-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reason = read_capped(&fifo, 1 << 20).unwrap_err();
+        assert!(reason.contains("not a regular file"), "{reason}");
+        let reason = read_capped(&dir, 1 << 20).unwrap_err();
+        assert!(reason.contains("is a folder"), "{reason}");
+        std::fs::remove_dir_all(dir).ok();
         let text = std::env::temp_dir().join(format!("orchard-cap-{}", std::process::id()));
         std::fs::write(&text, "tuning = 1").unwrap();
         assert_eq!(read_capped_text(&text, 10).unwrap(), "tuning = 1");

@@ -60,11 +60,12 @@ fn job(input: PathBuf, output: PathBuf) -> Job {
     }
 }
 
-/// Refuses, before anything is rendered, two jobs writing the same file.
+/// Refuses, before anything is rendered, two jobs writing the same file,
+/// however it is spelt (`x.wav`, `sub/../x.wav`).
 pub fn check_distinct(jobs: &[Job]) -> Result<(), String> {
     let mut seen = std::collections::HashMap::new();
     for job in jobs {
-        if let Some(first) = seen.insert(job.output.clone(), &job.input) {
+        if let Some(first) = seen.insert(crate::outputs::place(&job.output), &job.input) {
             return Err(format!(
                 "{} and {} would both be written to {}; render them separately",
                 first.display(),
@@ -82,14 +83,23 @@ fn is_midi(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("mid") || e.eq_ignore_ascii_case("midi"))
 }
 
-/// The MIDI files in `dir` and its sub-folders, in name order.
+/// The MIDI files in `dir` and its sub-folders, in name order. Each folder
+/// is searched once, however many names lead to it (a symbolic link to a
+/// folder above, or two links to one folder): folders are told apart by
+/// device and inode, so the search ends, in time linear in the folders.
 fn midi_files_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    use std::os::unix::fs::MetadataExt;
+
+    let folder_id = |path: &Path| path.metadata().ok().map(|m| (m.dev(), m.ino()));
+    let mut visited: std::collections::HashSet<_> = folder_id(dir).into_iter().collect();
     let mut found = Vec::new();
     let mut folders = vec![dir.to_path_buf()];
     while let Some(folder) = folders.pop() {
         for entry in read_dir(&folder)? {
             if entry.is_dir() {
-                folders.push(entry);
+                if folder_id(&entry).is_some_and(|id| visited.insert(id)) {
+                    folders.push(entry);
+                }
             } else if is_midi(&entry) {
                 found.push(entry);
             }
@@ -167,6 +177,25 @@ mod tests {
         );
         let error = from_paths(&[dir.join("*.midi")], out).unwrap_err();
         assert!(error.ends_with("no file matches"), "{error}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// A folder holding a link to itself is searched once: each file is
+    /// found once (not once a level down to the 40 links the kernel
+    /// follows). `tests/inputs.rs` has two links, which made the search
+    /// exponential.
+    #[test]
+    fn links_back_up_are_followed_once() {
+        let dir = std::env::temp_dir().join(format!("orchard-loops-{}", std::process::id()));
+        let songs = dir.join("songs");
+        std::fs::create_dir_all(songs.join("deep")).unwrap();
+        std::fs::write(songs.join("a.mid"), b"").unwrap();
+        std::fs::write(songs.join("deep").join("b.mid"), b"").unwrap();
+        std::os::unix::fs::symlink(".", songs.join("self")).unwrap();
+        let found = midi_files_in(&songs).unwrap();
+        let names: Vec<_> = found.iter().filter_map(|f| f.file_name()).collect();
+        assert_eq!(names.len(), 2, "{found:?}");
+        assert!(names.contains(&"a.mid".as_ref()) && names.contains(&"b.mid".as_ref()));
         std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -14,7 +14,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::destination::is_stdout;
-use crate::{RenderArgs, interrupt, render_one};
+use crate::{RenderArgs, interrupt, outputs, render_one};
 use jobs::Job;
 
 /// Whether `args` ask for a batch: a manifest, --out-dir, several inputs,
@@ -68,6 +68,7 @@ pub fn run(args: &RenderArgs) -> Result<String, String> {
     if jobs.is_empty() {
         return Err("no MIDI files (.mid, .midi) to render".into());
     }
+    check_inputs_kept(args, &jobs)?;
     // No more threads than files.
     let threads = match args.jobs {
         Some(n) => n as usize,
@@ -86,7 +87,9 @@ pub fn run(args: &RenderArgs) -> Result<String, String> {
             .map(|job| {
                 let outcome = render_job(args, job);
                 if let Outcome::Failed(reason) = &outcome {
-                    bar.suspend(|| eprintln!("orchard: {}: {reason}", job.input.display()));
+                    bar.suspend(|| {
+                        crate::print::err(&format!("orchard: {}: {reason}", job.input.display()));
+                    });
                 }
                 bar.inc(1);
                 outcome
@@ -111,6 +114,23 @@ pub fn run(args: &RenderArgs) -> Result<String, String> {
         Ok(()) if failed > 0 => Err(line),
         Ok(()) => Ok(line),
     }
+}
+
+/// Refuses, before anything is rendered, a batch whose output would be
+/// one of its inputs: any job's MIDI file or preset file, the manifest, or
+/// the command line's preset, scale or keyboard mapping.
+fn check_inputs_kept(args: &RenderArgs, jobs: &[Job]) -> Result<(), String> {
+    let mut inputs: Vec<outputs::Named<'_>> = args.instrument.input_files();
+    inputs.extend(args.manifest.as_deref().map(|m| ("--manifest", m)));
+    for job in jobs {
+        inputs.push(("input", &job.input));
+        inputs.extend(job.preset.as_deref().map(|p| ("preset", Path::new(p))));
+    }
+    let outputs: Vec<outputs::Named<'_>> = jobs
+        .iter()
+        .map(|job| ("output", job.output.as_path()))
+        .collect();
+    outputs::check_apart(&outputs, &inputs)
 }
 
 /// The folder outputs go to: --out-dir, or -o naming a folder; created if

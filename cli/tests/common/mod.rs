@@ -209,3 +209,55 @@ pub fn signal_while_rendering(
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
     (status, stderr)
 }
+
+/// Runs `orchard` with `args` in `dir` (the current directory if `None`),
+/// failing if it has not ended within `limit` (as a run that blocks for ever
+/// would not); returns what it printed and its status.
+pub fn orchard_within(dir: Option<&Path>, args: &[&str], limit: std::time::Duration) -> Output {
+    use std::io::Read;
+
+    let mut command = Command::new(env!("CARGO_BIN_EXE_orchard"));
+    command
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().unwrap();
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).ok();
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let status = wait_at_most(&mut child, limit);
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+/// Makes a FIFO (named pipe) at `path`: opening it to read waits for a
+/// writer, which never comes.
+pub fn mkfifo(path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+
+    let name = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: `name` is a NUL-terminated path that outlives the call.
+    assert_eq!(
+        unsafe { libc::mkfifo(name.as_ptr(), 0o600) },
+        0,
+        "mkfifo {path:?}"
+    );
+}
+
+/// A short file to render: one note of half a second, at 120 beats a minute.
+pub fn short_note(path: &Path) {
+    one_note(path, 60, 90, 0, 1);
+}

@@ -42,7 +42,11 @@ pub fn parse(bytes: &[u8]) -> Result<Score, String> {
         Timing::Timecode(_, 0) => return Err("its time division is 0 ticks per frame".into()),
         _ => {}
     }
-    let tracks: Vec<Vec<(u64, Item)>> = smf.tracks.iter().map(|track| track_items(track)).collect();
+    let tracks: Vec<Vec<(u64, Item)>> = smf
+        .tracks
+        .iter()
+        .map(|track| track_items(track))
+        .collect::<Result<_, _>>()?;
     let track_ends: Vec<u64> = smf
         .tracks
         .iter()
@@ -96,14 +100,21 @@ fn frame_rate_of_minus_128(bytes: &[u8]) -> bool {
     false
 }
 
-/// The events of one track that matter, at absolute ticks.
-fn track_items(track: &[midly::TrackEvent<'_>]) -> Vec<(u64, Item)> {
+/// The events of one track that matter, at absolute ticks; a tempo of 0
+/// microseconds per quarter note (no time between beats) is refused.
+fn track_items(track: &[midly::TrackEvent<'_>]) -> Result<Vec<(u64, Item)>, String> {
     let mut tick = 0u64;
     let mut items = Vec::new();
     for event in track {
         tick += u64::from(event.delta.as_int());
         let item = match event.kind {
-            TrackEventKind::Meta(MetaMessage::Tempo(us)) => Item::Tempo(us.as_int().max(1)),
+            TrackEventKind::Meta(MetaMessage::Tempo(us)) if us.as_int() == 0 => {
+                return Err(format!(
+                    "a tempo of 0 microseconds per quarter note at tick {tick} \
+                     (every beat would take no time)"
+                ));
+            }
+            TrackEventKind::Meta(MetaMessage::Tempo(us)) => Item::Tempo(us.as_int()),
             TrackEventKind::Midi { message, .. } => match super::message::event_of(message) {
                 Some(event) => Item::Play(event),
                 None => continue,
@@ -112,7 +123,7 @@ fn track_items(track: &[midly::TrackEvent<'_>]) -> Vec<(u64, Item)> {
         };
         items.push((tick, item));
     }
-    items
+    Ok(items)
 }
 
 /// Converts tick-stamped items (sorted by tick) to seconds, following tempo changes.

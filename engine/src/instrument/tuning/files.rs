@@ -31,16 +31,8 @@ pub fn read(path: &Path, keymap: bool) -> Result<String, String> {
             return Ok(if keymap { kbm } else { scl }.to_string());
         }
     }
-    let shown = path.display();
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read {shown}: {e}"))?
-        .len();
-    if size > MAX_TUNING_FILE_BYTES {
-        return Err(format!(
-            "{shown} is {size} bytes, more than a tuning file's 1 MiB"
-        ));
-    }
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))
+    crate::input::read_capped_text(path, MAX_TUNING_FILE_BYTES)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 /// The file name errors quote: the last part of the path, as given.

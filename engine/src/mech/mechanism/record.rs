@@ -29,6 +29,17 @@ const KINETIC_ENERGY: &str = "energy:kinetic";
 ///
 /// Allocates: the trace, about `duration_s / SAMPLE_INTERVAL_S` samples.
 pub fn record(model: Mechanism, duration_s: f64) -> Result<Trace, String> {
+    record_with_progress(model, duration_s, &mut |_| {})
+}
+
+/// [`record`], telling `progress` the simulated time reached, s, after every
+/// step of at most [`MAX_STEP_S`] (so a caller can show how far a long run
+/// has gone); the run and the trace are the same as [`record`]'s.
+pub fn record_with_progress(
+    model: Mechanism,
+    duration_s: f64,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Trace, String> {
     let variables: Vec<Variable> = model
         .state_names()
         .iter()
@@ -45,7 +56,18 @@ pub fn record(model: Mechanism, duration_s: f64) -> Result<Trace, String> {
         .map_err(|e| e.to_string())?;
     root.agents_mut(None).output_probes.push(probe);
     root.initialize().map_err(|e| e.to_string())?;
-    root.run_until(duration_s).map_err(|e| e.to_string())?;
+    // In steps on the scheduler's own grid of maximum steps, which one run
+    // to the end would take too.
+    let mut step = 0u64;
+    loop {
+        step += 1;
+        let until = (step as f64 * MAX_STEP_S).min(duration_s);
+        root.run_until(until).map_err(|e| e.to_string())?;
+        progress(until);
+        if until >= duration_s {
+            break;
+        }
+    }
 
     let rows = root.agents(None).output_probes[0].rows();
     let mut trace = Trace::with_capacity(variables, rows.len());
@@ -71,4 +93,28 @@ pub fn variable(model: &Mechanism, path: &str) -> Variable {
         (_, false) => Unit::Other("u/s".into()),
     };
     Variable::new(format!("{part} {quantity}"), unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mech::mechanism::{MechanismDescription, builtin};
+
+    /// A run tells its progress at least once per maximum step, in time
+    /// order, up to its end, and records what a run without a listener
+    /// records.
+    #[test]
+    fn progress_is_told_step_by_step_and_changes_nothing() {
+        let description = MechanismDescription::from_toml(builtin("escapement").unwrap()).unwrap();
+        let model = || Mechanism::new(&description).unwrap();
+        let duration_s = 1.23;
+        let mut told = Vec::new();
+        let trace = record_with_progress(model(), duration_s, &mut |t| told.push(t)).unwrap();
+        assert!(told.len() as f64 >= duration_s / MAX_STEP_S, "{told:?}");
+        assert!(told.windows(2).all(|w| w[1] > w[0]), "{told:?}");
+        assert!(told.windows(2).all(|w| w[1] - w[0] <= MAX_STEP_S + 1e-12));
+        assert_eq!(told.last(), Some(&duration_s));
+        assert_eq!(trace, record(model(), duration_s).unwrap());
+        assert!(trace.len() as f64 >= duration_s / SAMPLE_INTERVAL_S);
+    }
 }
