@@ -24,7 +24,7 @@ pub fn mechanism_toml(data: &[u8]) {
             let _ = mechanism.shapes().count();
             let mut stepper = Stepper::start(&mut mechanism, 0.0, 1e-3, 1e-12);
             if let Err(error) = stepper.advance(&mut mechanism, RUN_S, MAX_STEPS, |_, _, _| {}) {
-                check::one_line(&error);
+                check::one_line(&error.to_string());
             }
         }
     }
