@@ -24,7 +24,7 @@ pub mod standalone;
 mod test_host;
 pub mod tuning_choices;
 // The VST3 entry point (`GetPluginFactory`): nice-plug's wrapper, offering
-// the host fewer MIDI controller proxies.
+// the host fewer MIDI controller proxies, with Orchard's own editor view.
 mod vst3_export;
 
 use std::num::NonZeroU32;
@@ -176,8 +176,14 @@ impl Plugin for Orchard {
         self.params.clone()
     }
 
+    /// The editor, except in Orchard's VST3: there the parameters and the
+    /// link go to Orchard's own editor view ([`vst3_export`]) and nice-plug's
+    /// wrapper gets none.
     #[cfg(feature = "editor")]
     fn editor(&mut self, _executor: AsyncExecutor<Self>) -> Option<Self::Editor> {
+        if vst3_export::hand_over_editor(&self.params, &self.link) {
+            return None;
+        }
         editor::create(Arc::clone(&self.params), Arc::clone(&self.link))
     }
 

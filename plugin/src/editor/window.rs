@@ -32,6 +32,16 @@ pub fn create(
     params: Arc<OrchardParams>,
     link: Arc<EditorLink>,
 ) -> Option<EguiEditor<OrchardWindow>> {
+    create_with(params, link, RepaintNotifier::new())
+}
+
+/// The plugin's editor, as [`create`] makes it, redrawn whenever anyone
+/// calls `repaint` (from any thread: it is one atomic flag).
+pub fn create_with(
+    params: Arc<OrchardParams>,
+    link: Arc<EditorLink>,
+    repaint: RepaintNotifier,
+) -> Option<EguiEditor<OrchardWindow>> {
     let layout = params.layout();
     let state = EguiEditorState::from_size(
         Size::Logical(LogicalSize::new(
@@ -51,7 +61,7 @@ pub fn create(
         gui: None,
         params,
     };
-    create_egui_editor(state, RepaintNotifier::new(), settings, window)
+    create_egui_editor(state, repaint, settings, window)
 }
 
 impl OrchardWindow {

@@ -7,11 +7,17 @@
 //! host sends them. The ones it sees keep the wrapper's ids and indices
 //! relative to one another, so automation and MIDI mapping are unchanged;
 //! they are named as [`controllers::proxy_name`] says.
+//!
+//! The editor is Orchard's own ([`super::view`]): `createView` answers
+//! with Orchard's view of the instance's editor, which the wrapper never
+//! has ([`super::handoff`]). When the host changes a parameter, sets a state
+//! or sends parameter changes to `process`, the open editor is only asked to
+//! redraw (an atomic flag); it reads the values themselves when it draws.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use nice_plug::wrapper::vst3::Wrapper;
-use nice_plug::wrapper::vst3::vst3::Class;
 use nice_plug::wrapper::vst3::vst3::Steinberg::Vst::ChannelContext::{
     IInfoListener, IInfoListenerTrait,
 };
@@ -19,16 +25,17 @@ use nice_plug::wrapper::vst3::vst3::Steinberg::Vst::{
     BusDirection, BusInfo, CString, CtrlNumber, IAttributeList, IAudioProcessor,
     IAudioProcessorTrait, IComponent, IComponentHandler, IComponentTrait, IEditController,
     IEditControllerTrait, IMidiMapping, IMidiMappingTrait, INoteExpressionController,
-    INoteExpressionControllerTrait, IProcessContextRequirements, IProcessContextRequirementsTrait,
-    IUnitInfo, IUnitInfoTrait, IoMode, MediaType, NoteExpressionTypeID, NoteExpressionTypeInfo,
-    NoteExpressionValue, ParamID, ParamValue, ParameterInfo, ProcessData, ProcessSetup,
-    ProgramListID, ProgramListInfo, RoutingInfo, SpeakerArrangement, String128, TChar, UnitID,
-    UnitInfo,
+    INoteExpressionControllerTrait, IParameterChangesTrait, IProcessContextRequirements,
+    IProcessContextRequirementsTrait, IUnitInfo, IUnitInfoTrait, IoMode, MediaType,
+    NoteExpressionTypeID, NoteExpressionTypeInfo, NoteExpressionValue, ParamID, ParamValue,
+    ParameterInfo, ProcessData, ProcessSetup, ProgramListID, ProgramListInfo, RoutingInfo,
+    SpeakerArrangement, String128, TChar, UnitID, UnitInfo,
 };
 use nice_plug::wrapper::vst3::vst3::Steinberg::{
     FIDString, FUnknown, IBStream, IPlugView, IPluginBaseTrait, TBool, TUID, int16, int32,
     kInvalidArgument, kResultFalse, kResultOk, tresult, uint32,
 };
+use nice_plug::wrapper::vst3::vst3::{Class, ComRef};
 
 use super::controllers::{self, CHANNELS};
 use crate::Orchard;
@@ -36,16 +43,19 @@ use crate::Orchard;
 /// The wrapper every call goes on to.
 type Inner = Wrapper<Orchard>;
 
-/// One instance: nice-plug's wrapper, and which of its parameters the host
-/// sees.
+/// One instance: nice-plug's wrapper, which of its parameters the host
+/// sees, and the editor.
 pub struct Component {
-    inner: Inner,
+    inner: Arc<Inner>,
     /// The wrapper's indices of the parameters the host sees, in order: the
     /// host's parameter `i` is the wrapper's `visible[i]`.
     visible: Vec<int32>,
     /// The proxies the host sees: parameter id to (channel from 0,
     /// controller).
     proxies: HashMap<ParamID, (int16, CtrlNumber)>,
+    /// The editor, if the plugin handed it over.
+    #[cfg(feature = "editor")]
+    editor: Option<editor_side::EditorSide>,
 }
 
 impl Class for Component {
@@ -64,17 +74,172 @@ impl Class for Component {
 impl Component {
     /// A new instance.
     pub fn new() -> Self {
+        #[cfg(feature = "editor")]
+        let (inner, parts) = super::handoff::claim(Inner::new);
+        #[cfg(not(feature = "editor"))]
         let inner = Inner::new();
         let (offered, hidden): (Vec<_>, Vec<_>) = proxies(&inner)
             .into_iter()
             .partition(|&(_, (_, controller))| controllers::is_offered(controller));
         let hidden: HashSet<ParamID> = hidden.into_iter().map(|(id, _)| id).collect();
         let visible = visible_parameters(&inner, &hidden);
+        let inner = Arc::new(inner);
         Self {
+            #[cfg(feature = "editor")]
+            editor: parts.and_then(|parts| editor_side::EditorSide::new(&inner, parts)),
             inner,
             visible,
             proxies: offered.into_iter().collect(),
         }
+    }
+
+    /// Asks the open editor, if any, to redraw. Wait-free: any thread.
+    fn repaint(&self) {
+        #[cfg(feature = "editor")]
+        if let Some(editor) = &self.editor {
+            editor.repaint();
+        }
+    }
+
+    /// The editor's side of the instance (for the tests).
+    #[cfg(all(test, feature = "editor"))]
+    pub fn editor_side(&self) -> Option<&editor_side::EditorSide> {
+        self.editor.as_ref()
+    }
+
+    /// What the wrapper itself answers to `createView` (for the tests).
+    #[cfg(test)]
+    pub unsafe fn wrapper_view(&self, name: FIDString) -> *mut IPlugView {
+        // SAFETY: the caller's name, as the host would pass it.
+        unsafe { self.inner.createView(name) }
+    }
+}
+
+#[cfg(feature = "editor")]
+pub mod editor_side {
+    //! What an instance keeps for its editor.
+
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    use nice_plug::context::gui::GuiContext;
+    use nice_plug::params::Params;
+    use nice_plug::prelude::nice_error;
+    use nice_plug::wrapper::vst3::vst3::Steinberg::Vst::{
+        IComponentHandler, IEditControllerTrait, ParameterInfo,
+    };
+    use nice_plug::wrapper::vst3::vst3::Steinberg::{IPlugView, kResultOk};
+    use nice_plug::wrapper::vst3::vst3::{ComPtr, ComRef};
+    use nice_plug_egui::RepaintNotifier;
+
+    use super::Inner;
+    use crate::editor::window;
+    use crate::params::OrchardParams;
+    use crate::vst3_export::gui_context::{EditorContext, HostHandler};
+    use crate::vst3_export::handoff::EditorParts;
+    use crate::vst3_export::view::{OrchardEditor, View};
+
+    /// The editor, its context, and the instance's shared flags.
+    pub struct EditorSide {
+        editor: Arc<OrchardEditor>,
+        context: GuiContext,
+        handler: Arc<HostHandler>,
+        repaint: RepaintNotifier,
+        open: Arc<AtomicBool>,
+        #[cfg(test)]
+        params: Arc<OrchardParams>,
+    }
+
+    impl EditorSide {
+        /// The editor side of the instance whose wrapper is `inner`, from
+        /// the parts its plugin handed over; `None` (logged) if the
+        /// editor cannot be made.
+        pub fn new(inner: &Arc<Inner>, parts: EditorParts) -> Option<Self> {
+            let ids = parameter_ids(inner, &parts.params);
+            let handler = Arc::new(HostHandler::default());
+            let repaint = RepaintNotifier::new();
+            let editor =
+                window::create_with(Arc::clone(&parts.params), parts.link, repaint.clone());
+            let Some(editor) = editor else {
+                nice_error!("Orchard's editor could not be made");
+                return None;
+            };
+            let context = EditorContext::new(Arc::downgrade(inner), Arc::clone(&handler), ids);
+            Some(Self {
+                editor: Arc::new(editor),
+                context: GuiContext::new(Arc::new(context)),
+                handler,
+                repaint,
+                open: Arc::new(AtomicBool::new(false)),
+                #[cfg(test)]
+                params: parts.params,
+            })
+        }
+
+        /// Asks the editor to redraw.
+        pub fn repaint(&self) {
+            self.repaint.request_repaint();
+        }
+
+        /// Keeps the host's component handler for the editor's edits.
+        pub fn set_handler(&self, handler: *mut IComponentHandler) {
+            // SAFETY: the host's handler or null.
+            self.handler
+                .set(unsafe { ComRef::from_raw(handler) }.map(|handler| handler.to_com_ptr()));
+        }
+
+        /// A new view for the host.
+        pub fn view(&self) -> Option<ComPtr<IPlugView>> {
+            View::create(
+                Arc::clone(&self.editor),
+                self.context.clone(),
+                Arc::clone(&self.open),
+            )
+        }
+
+        /// The context the editor edits through (for the tests).
+        #[cfg(test)]
+        pub fn context(&self) -> &GuiContext {
+            &self.context
+        }
+
+        /// The parameters the editor shows (for the tests).
+        #[cfg(test)]
+        pub fn params(&self) -> &Arc<OrchardParams> {
+            &self.params
+        }
+    }
+
+    /// Each of `params`' parameters' VST3 id, as the wrapper lists them:
+    /// its own parameters first, in the order `param_map` gives, each
+    /// checked by name. A parameter that does not match is left out (and
+    /// logged): the editor's edits of it would not reach the host.
+    fn parameter_ids(
+        inner: &Inner,
+        params: &OrchardParams,
+    ) -> HashMap<nice_plug::params::internals::ParamPtr, u32> {
+        let mut ids = HashMap::new();
+        for (index, (name, param, _)) in params.param_map().into_iter().enumerate() {
+            let mut info: ParameterInfo = unsafe { std::mem::zeroed() };
+            // SAFETY: `info` is a valid place for the answer.
+            let found = unsafe { inner.getParameterInfo(index as i32, &mut info) };
+            let end = info
+                .title
+                .iter()
+                .position(|&unit| unit == 0)
+                .unwrap_or(info.title.len());
+
+            // SAFETY: the parameter belongs to the live plugin.
+            let matches = found == kResultOk
+                && String::from_utf16_lossy(&info.title[..end]) == unsafe { param.name() };
+            if matches {
+                ids.insert(param, info.id);
+            } else {
+                nice_error!("the VST3 does not list parameter {name} where expected");
+            }
+        }
+        ids
     }
 }
 
@@ -150,9 +315,15 @@ pass_on!(IComponentTrait {
     fn getRoutingInfo(in_info: *mut RoutingInfo, out_info: *mut RoutingInfo) -> tresult;
     fn activateBus(media: MediaType, dir: BusDirection, index: int32, state: TBool) -> tresult;
     fn setActive(state: TBool) -> tresult;
-    fn setState(state: *mut IBStream) -> tresult;
     fn getState(state: *mut IBStream) -> tresult;
-});
+}
+    unsafe fn setState(&self, state: *mut IBStream) -> tresult {
+        // SAFETY: the host's call, unchanged.
+        let restored = unsafe { IComponentTrait::setState(&*self.inner, state) };
+        self.repaint();
+        restored
+    }
+);
 
 pass_on!(IEditControllerTrait {
     fn setComponentState(state: *mut IBStream) -> tresult;
@@ -163,10 +334,37 @@ pass_on!(IEditControllerTrait {
     fn normalizedParamToPlain(id: ParamID, value: ParamValue) -> ParamValue;
     fn plainParamToNormalized(id: ParamID, plain: ParamValue) -> ParamValue;
     fn getParamNormalized(id: ParamID) -> ParamValue;
-    fn setParamNormalized(id: ParamID, value: ParamValue) -> tresult;
-    fn setComponentHandler(handler: *mut IComponentHandler) -> tresult;
-    fn createView(name: FIDString) -> *mut IPlugView;
 }
+    unsafe fn setParamNormalized(&self, id: ParamID, value: ParamValue) -> tresult {
+        // SAFETY: the host's call, unchanged.
+        let set = unsafe { self.inner.setParamNormalized(id, value) };
+        self.repaint();
+        set
+    }
+
+    unsafe fn setComponentHandler(&self, handler: *mut IComponentHandler) -> tresult {
+        #[cfg(feature = "editor")]
+        if let Some(editor) = &self.editor {
+            editor.set_handler(handler);
+        }
+        // SAFETY: the host's call, unchanged.
+        unsafe { self.inner.setComponentHandler(handler) }
+    }
+
+    /// Orchard's own view of the editor (the wrapper has none).
+    unsafe fn createView(&self, name: FIDString) -> *mut IPlugView {
+        #[cfg(feature = "editor")]
+        // SAFETY: the host's name, null-terminated.
+        if !name.is_null() && unsafe { std::ffi::CStr::from_ptr(name) } == c"editor" {
+            return self
+                .editor
+                .as_ref()
+                .and_then(|editor| editor.view())
+                .map_or(std::ptr::null_mut(), |view| view.into_raw());
+        }
+        let _ = name;
+        std::ptr::null_mut()
+    }
     unsafe fn getParameterCount(&self) -> int32 {
         self.visible.len() as int32
     }
@@ -216,9 +414,22 @@ pass_on!(IAudioProcessorTrait {
     fn getLatencySamples() -> uint32;
     fn setupProcessing(setup: *mut ProcessSetup) -> tresult;
     fn setProcessing(state: TBool) -> tresult;
-    fn process(data: *mut ProcessData) -> tresult;
     fn getTailSamples() -> uint32;
-});
+}
+    unsafe fn process(&self, data: *mut ProcessData) -> tresult {
+        // SAFETY: the host's call, unchanged.
+        let processed = unsafe { self.inner.process(data) };
+        // SAFETY: the host's block (checked for null) and its list of
+        // parameter changes, valid for this call.
+        let changed = !data.is_null()
+            && unsafe { ComRef::from_raw((*data).inputParameterChanges) }
+                .is_some_and(|changes| unsafe { changes.getParameterCount() } > 0);
+        if changed {
+            self.repaint();
+        }
+        processed
+    }
+);
 
 pass_on!(INoteExpressionControllerTrait {
     fn getNoteExpressionCount(bus_index: int32, channel: int16) -> int32;

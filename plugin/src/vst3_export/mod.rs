@@ -2,12 +2,29 @@
 //! so that each instance can be wrapped ([`component`]): the host is
 //! offered the MIDI controller proxies of the controllers Orchard plays
 //! ([`controllers`]) instead of all 2080 nice-plug registers, and loads
-//! the plugin in a fraction of the time. The factory is otherwise
-//! nice-plug's: one class, Orchard, described by nice-plug's
-//! [`PluginInfo`].
+//! the plugin in a fraction of the time, and the editor is Orchard's own
+//! view ([`view`]), which nice-plug's wrapper never sees ([`handoff`]).
+//! The factory is otherwise nice-plug's: one class, Orchard, described by
+//! nice-plug's [`PluginInfo`].
 
 mod component;
 mod controllers;
+#[cfg(feature = "editor")]
+mod gui_context;
+#[cfg(feature = "editor")]
+mod handoff;
+#[cfg(feature = "editor")]
+mod stream;
+#[cfg(feature = "editor")]
+mod view;
+#[cfg(all(feature = "editor", target_family = "unix", not(target_os = "macos")))]
+mod wakeup;
+
+#[cfg(all(test, feature = "editor"))]
+mod editor_tests;
+
+#[cfg(feature = "editor")]
+pub use handoff::hand_over as hand_over_editor;
 
 use std::ffi::c_void;
 use std::sync::OnceLock;
