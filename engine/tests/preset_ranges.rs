@@ -98,12 +98,7 @@ fn fault(preset: &Preset, keys: &[u8]) -> Option<String> {
 fn every_property_at_the_ends_of_its_range_renders_finite_audio() {
     let mut faults = Vec::new();
     let mut renders = 0;
-    let only = std::env::var("ZZ_ONLY").ok();
     for (name, _) in builtin_presets() {
-        if only.as_deref().is_some_and(|o| o != name) {
-            continue;
-        }
-        let started = std::time::Instant::now();
         let base = Preset::builtin(name).unwrap().unwrap();
         assert!(
             fault(&base, &keys_for(&base, "")).is_none(),
@@ -120,12 +115,10 @@ fn every_property_at_the_ends_of_its_range_renders_finite_audio() {
                 }
                 renders += 1;
                 if let Some(why) = fault(&preset, &keys_for(&preset, &path)) {
-                    eprintln!("{name} {path}={value}: {why}");
                     faults.push(format!("{name} {path}={value}: {why}"));
                 }
             }
         }
-        eprintln!("{name}: {:?}", started.elapsed());
     }
     eprintln!("{renders} renders");
     assert!(faults.is_empty(), "{}", faults.join("\n"));
