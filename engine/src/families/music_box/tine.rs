@@ -306,7 +306,7 @@ impl Tine {
             .iter()
             .map(|&(leaf, weight)| weight * self.tree.voltage(leaf))
             .sum();
-        if !(out.abs() < RUNAWAY_M_S) {
+        if !out.is_finite() || out.abs() >= RUNAWAY_M_S {
             self.reset();
             self.non_finite_resets = self.non_finite_resets.saturating_add(1);
             return 0.0;
