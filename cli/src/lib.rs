@@ -172,7 +172,25 @@ impl InstrumentArgs {
     /// Loads the preset and applies `--seed` and the `--set`s; errors are one
     /// line naming the preset or the setting.
     pub fn load(&self) -> Result<Preset, String> {
+        self.load_then_set(|_| {})
+    }
+
+    /// The preset as [`InstrumentArgs::load`] gives it, with every music
+    /// box's cylinder turning unless a `--set` holds it: what `render`
+    /// plays without a MIDI file.
+    pub fn load_turning_cylinders(&self) -> Result<Preset, String> {
+        self.load_then_set(|preset| {
+            for spec in preset.music_box.values_mut() {
+                spec.running = true;
+            }
+        })
+    }
+
+    /// Loads the preset and its tuning files, changes it with `change`,
+    /// then applies the `--set` settings and the seed.
+    fn load_then_set(&self, change: impl FnOnce(&mut Preset)) -> Result<Preset, String> {
         let mut preset = Preset::load(&self.preset).map_err(|e| e.to_string())?;
+        change(&mut preset);
         tuning_files::apply(
             &mut preset,
             self.temperament.as_deref(),
@@ -442,7 +460,7 @@ pub fn require_png(flag: &str, path: &Path) -> Result<(), String> {
 /// for a preset that has no pinned cylinder, an error for one that does
 /// not load.
 fn pinned_tune_s(instrument: &InstrumentArgs) -> Result<Option<f64>, String> {
-    let preset = instrument.load()?;
+    let preset = instrument.load_turning_cylinders()?;
     Ok(preset
         .music_box
         .values()
@@ -495,7 +513,13 @@ pub fn render_one(args: &RenderArgs) -> Result<String, String> {
         inputs.extend(args.midi.iter().map(|midi| ("MIDI", midi.as_path())));
     }
     outputs::check(&outputs, &inputs)?;
-    let mut preset = args.instrument.load()?;
+    // Without a MIDI file a music box plays its cylinder; with one, the
+    // file's notes alone (its cylinder held, as the preset has it).
+    let mut preset = if args.midi.is_empty() && !args.demo {
+        args.instrument.load_turning_cylinders()?
+    } else {
+        args.instrument.load()?
+    };
     if let Some(time_h) = args.start {
         set_clock(&mut preset, &args.instrument.preset, time_h)?;
     }

@@ -1,11 +1,11 @@
 //! `orchard pin` and the music box on the command line: a MIDI file's notes
 //! pinned on the cylinder in their order, at angles in proportion to their
 //! times, transposed into the comb; the pinned box renders without a MIDI
-//! file and plays every pin.
+//! file and plays every pin, and a MIDI file plays its own notes alone.
 
 mod common;
 
-use common::{end, note, orchard, orchard_ok, scratch, write_midi};
+use common::{end, note, one_note, orchard, orchard_ok, read_left, scratch, write_midi};
 use midly::Format;
 use orchard_engine::instrument::Preset;
 
@@ -86,6 +86,38 @@ fn pin_round_trips_a_tunes_notes_and_order() {
         seconds > last_s,
         "{seconds} s for a tune ending at {last_s} s: {summary}"
     );
+}
+
+/// A MIDI file on the music box plays its notes and nothing else (issue
+/// 29): keys the comb lacks, held 2 s, render silence (the cylinder used to
+/// turn under them, its pins sounding from 1.11 s); without a MIDI file
+/// the cylinder turns and its tune sounds.
+#[test]
+fn a_midi_file_plays_its_notes_alone() {
+    let dir = scratch("box_midi_alone");
+    for key in [59u8, 90] {
+        let midi = dir.join(format!("held-{key}.mid"));
+        one_note(&midi, key, 100, 0, 4);
+        let wav = dir.join(format!("held-{key}.wav"));
+        common::render(&midi, &wav, &["--preset", "music-box"]);
+        let left = read_left(&wav);
+        assert!(left.len() >= 2 * 48_000, "{} frames", left.len());
+        assert!(left.iter().all(|&s| s == 0.0), "key {key}: the box played");
+    }
+    let wav = dir.join("tune.wav");
+    let path = wav.to_str().unwrap();
+    orchard_ok(&[
+        "render",
+        "--preset",
+        "music-box",
+        "--duration",
+        "1.5",
+        "-o",
+        path,
+    ]);
+    let left = read_left(&wav);
+    let peak = left[48_000..].iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    assert!(peak > 1e-3, "the cylinder's first pins: peak {peak}");
 }
 
 #[test]

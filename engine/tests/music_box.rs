@@ -17,10 +17,17 @@ static ALLOCATOR: AllocDisabler = AllocDisabler;
 const FS: f64 = 48_000.0;
 const BLOCK: usize = 256;
 
-/// The built-in box with `pins` on its cylinder (`(key, angle°)`) and
-/// `edits` applied.
-fn music_box(pins: &[(u8, f64)], edits: &[(&str, f64)]) -> Preset {
+/// The built-in box with its cylinder turning (the preset holds it).
+fn turning() -> Preset {
     let mut preset = Preset::builtin("music-box").unwrap().unwrap();
+    preset.set("box:running", 1.0).unwrap();
+    preset
+}
+
+/// The built-in box with `pins` on its cylinder (`(key, angle°)`), turning,
+/// and `edits` applied.
+fn music_box(pins: &[(u8, f64)], edits: &[(&str, f64)]) -> Preset {
+    let mut preset = turning();
     preset.music_box.get_mut("box").unwrap().pins = pins
         .iter()
         .map(|&(key, angle_deg)| PinSpec { key, angle_deg })
@@ -228,6 +235,44 @@ fn heard_notes(preset: &Preset, x: &[f32]) -> Vec<(f64, u8)> {
         .collect()
 }
 
+/// MIDI notes on the built-in box play themselves and nothing else (issue
+/// 29, item 6): a note held 3.5 s sounds once, at its time, on its tine,
+/// and keys the comb lacks (59 below it, 61 between its tines, 90 above
+/// it) are silent however long they are held. (The cylinder used to turn
+/// under MIDI too, its pins at 10°, 15.4°, 20.8° and 26.2° sounding at
+/// 1.11, 1.72, 2.33 and 2.93 s whatever was held.)
+#[test]
+fn held_notes_play_exactly_the_onsets_asked_for() {
+    let preset = Preset::builtin("music-box").unwrap().unwrap();
+    for (key, expected) in [
+        (72u8, vec![72u8]),
+        (60, vec![60]),
+        (59, vec![]),
+        (61, vec![]),
+        (90, vec![]),
+    ] {
+        let mut synth = Synth::new(&preset, FS).unwrap();
+        let mut x = render(&mut synth, 0.1);
+        assert!(
+            x.iter().all(|&s| s == 0.0),
+            "key {key}: sound before the note"
+        );
+        synth.note_on(key, 0.8);
+        x.extend(render(&mut synth, 3.5));
+        synth.note_off(key);
+        let heard = heard_notes(&preset, &x);
+        let keys: Vec<u8> = heard.iter().map(|&(_, k)| k).collect();
+        assert_eq!(keys, expected, "key {key}: heard {heard:?}");
+        if let Some(&(t, _)) = heard.first() {
+            assert!((t - 0.1).abs() < 0.01, "key {key}: sounded at {t:.3} s");
+        } else {
+            let peak = x.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+            assert!(peak == 0.0, "key {key}: peak {peak}");
+        }
+        assert_eq!(mechanics(&synth).movement().angle_rad(), 0.0, "key {key}");
+    }
+}
+
 #[test]
 fn a_pinned_scale_plays_in_order_at_the_cylinders_speed() {
     let scale = [60u8, 62, 64, 65, 67, 69, 71, 72];
@@ -334,7 +379,7 @@ fn a_dense_chord_slows_the_cylinder() {
 
 #[test]
 fn playing_the_box_allocates_nothing() {
-    let preset = Preset::builtin("music-box").unwrap().unwrap();
+    let preset = turning();
     let mut synth = Synth::new(&preset, FS).unwrap();
     let (mut left, mut right) = (vec![0.0f32; BLOCK], vec![0.0f32; BLOCK]);
     for block in 0..(4.0 * FS) as usize / BLOCK {
@@ -347,7 +392,7 @@ fn playing_the_box_allocates_nothing() {
 
 #[test]
 fn offline_renders_of_the_box_are_bit_identical() {
-    let preset = Preset::builtin("music-box").unwrap().unwrap();
+    let preset = turning();
     let frames = (3.0 * FS) as usize;
     let run = |block: usize| {
         let mut synth = Synth::new(&preset, FS).unwrap();

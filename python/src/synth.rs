@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use orchard_cli::overrides;
 use orchard_engine::instrument::Preset;
 use orchard_engine::midi::event_of_bytes;
-use orchard_engine::rt::{InstrumentLoader, Synth as EngineSynth, SynthEvent};
+use orchard_engine::rt::{InstrumentLoader, Synth as EngineSynth, SynthError, SynthEvent};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict};
 
@@ -28,30 +28,52 @@ struct Playing {
     synth: EngineSynth,
     loader: InstrumentLoader,
     preset: Preset,
-    /// Whether `preset` has edits the synthesiser has not loaded yet.
+    /// Whether `preset` has edits the synthesiser has not been given yet.
     edited: bool,
 }
 
 impl Playing {
-    /// Renders `frames` frames, loading the latest edits first.
+    /// Renders `frames` frames, giving the synthesiser the latest edits
+    /// first. Edits coalesce: `preset` holds them all, and it is loaded
+    /// whole. While an instrument loaded before is still on its way in (it
+    /// waits for the crossfade of the one before it to end), the latest
+    /// edits wait too and are loaded at the next chunk that can take them,
+    /// in this call or a later one; the audio never stops for them.
     fn process(&mut self, frames: usize) -> Result<Interleaved, String> {
-        if self.edited {
-            self.loader
-                .load_live(&self.preset)
-                .map_err(|e| e.to_string())?;
-            self.edited = false;
-        }
         let mut out = Interleaved::with_capacity(frames);
         let (mut left, mut right) = (vec![0.0f32; CHUNK_FRAMES], vec![0.0f32; CHUNK_FRAMES]);
+        self.load_edits()?;
         let mut done = 0;
         while done < frames {
             let n = (frames - done).min(CHUNK_FRAMES);
             self.synth.process(&mut left[..n], &mut right[..n]);
             out.extend(&left[..n], &right[..n]);
             done += n;
+            self.load_edits()?;
         }
         self.loader.collect();
         Ok(out)
+    }
+
+    /// Gives the synthesiser the preset as edited, if it has edits it has
+    /// not been given and it can take them now (see [`Playing::process`]).
+    fn load_edits(&mut self) -> Result<(), String> {
+        if !self.edited {
+            return Ok(());
+        }
+        match self.loader.load_live(&self.preset) {
+            Ok(()) => {
+                self.edited = false;
+                Ok(())
+            }
+            Err(SynthError::SwitchPending) => Ok(()),
+            Err(error) => {
+                // An edit `set_property` accepted that does not build stays
+                // out, and the next edits are tried again.
+                self.edited = false;
+                Err(error.to_string())
+            }
+        }
     }
 }
 

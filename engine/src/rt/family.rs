@@ -28,6 +28,14 @@ pub trait Family: Sync {
         self.fits(preset)
     }
 
+    /// The kinds of object (`soundboard`, `grand-action`, `clock`…) it
+    /// plays beside the strike's hammers and target. A preset of the
+    /// family holding another kind is refused: the family would render it
+    /// as if it were absent. By default, none.
+    fn companions(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Every key's voice of `preset` at `sample_rate` (Hz, already checked to
     /// lie in [`super::voices::SAMPLE_RATES_HZ`]).
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError>;

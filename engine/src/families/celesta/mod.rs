@@ -54,6 +54,10 @@ impl Family for Celesta {
             .is_ok_and(|t| t.celesta.is_some() && matches!(t.resonators, Resonators::Bars(..)))
     }
 
+    fn companions(&self) -> &'static [&'static str] {
+        &["celesta"]
+    }
+
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
         let spec = spec(preset)
             .ok_or_else(|| SynthError::Family("a celesta needs a [celesta.NAME]".to_string()))?;

@@ -50,6 +50,10 @@ impl Family for ChimingClock {
             .is_ok_and(|t| t.clock.is_some() && matches!(t.resonators, Resonators::Bars(..)))
     }
 
+    fn companions(&self) -> &'static [&'static str] {
+        &["clock"]
+    }
+
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
         let topology = preset.topology().map_err(SynthError::Preset)?;
         let spec = topology.clock.ok_or_else(|| {

@@ -43,6 +43,10 @@ impl Family for GrandPiano {
             .is_ok_and(|t| matches!(t.resonators, Resonators::Strings(_)))
     }
 
+    fn companions(&self) -> &'static [&'static str] {
+        &["dampers", "grand-action", "soundboard"]
+    }
+
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
         Ok(Box::new(PianoVoices::new(preset, sample_rate)?))
     }

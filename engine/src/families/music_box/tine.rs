@@ -33,6 +33,14 @@ use super::tine_tree::{PIN_CONTACT, TineTree};
 /// tenth of a newton it slows the pin by 0.1 µm/s.
 const PIN_RESISTANCE: f64 = 1e-6;
 
+/// Speed of a tine's pickup point past which it has surely run away, m/s:
+/// the hardest pluck the velocity curve allows (20 m/s) leaves a tine
+/// moving at a few tens of metres per second, and a steel tine moving at a
+/// kilometre per second is no longer simulating anything. Past it the
+/// tine is silenced as a non-finite one is, before its motion overflows
+/// the output.
+const RUNAWAY_M_S: f64 = 1000.0;
+
 /// Where the pin is put once it has let go, m from the tip: far beyond any
 /// swing of the tine.
 const GONE_M: f64 = 0.01;
@@ -284,7 +292,8 @@ impl Tine {
         self.sounding
     }
 
-    /// How many times the simulation went non-finite and was silenced.
+    /// How many times the simulation went non-finite (or ran away past
+    /// [`RUNAWAY_M_S`]) and was silenced.
     pub fn non_finite_resets(&self) -> u32 {
         self.non_finite_resets
     }
@@ -297,7 +306,7 @@ impl Tine {
             .iter()
             .map(|&(leaf, weight)| weight * self.tree.voltage(leaf))
             .sum();
-        if !out.is_finite() {
+        if !out.is_finite() || out.abs() >= RUNAWAY_M_S {
             self.reset();
             self.non_finite_resets = self.non_finite_resets.saturating_add(1);
             return 0.0;

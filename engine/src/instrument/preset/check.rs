@@ -73,6 +73,11 @@ impl Checker {
         self.child(&format!("{}/anchor/{key}", self.component))
     }
 
+    /// The component it checks (`hammers`, `strings/anchor/60`).
+    pub fn component(&self) -> &str {
+        &self.component
+    }
+
     /// The path of `property` of this component.
     pub fn path(&self, property: &str) -> String {
         format!("{}:{property}", self.component)

@@ -91,6 +91,38 @@ impl ClockSpec {
         ]
     }
 
+    /// The rods its hammers strike, by name: the four quarter bells' and
+    /// the hour's.
+    pub fn rod_keys(&self) -> [(&'static str, u8); 5] {
+        [
+            ("bell_1_key", self.bell_1_key),
+            ("bell_2_key", self.bell_2_key),
+            ("bell_3_key", self.bell_3_key),
+            ("bell_4_key", self.bell_4_key),
+            ("hour_key", self.hour_key),
+        ]
+    }
+
+    /// Every rod it strikes must be one the instrument has: a key of its
+    /// `keyboard` (`lowest..=highest`), each of which has a rod. A key
+    /// outside would strike nothing, or another rod.
+    pub(super) fn check_rods(
+        &self,
+        c: &Checker,
+        (lowest, highest): (u8, u8),
+    ) -> Result<(), PresetError> {
+        for (name, key) in self.rod_keys() {
+            c.range(
+                name,
+                f64::from(key),
+                f64::from(lowest),
+                f64::from(highest),
+                "a key that has a rod: keyboard:lowest_key to keyboard:highest_key",
+            )?;
+        }
+        Ok(())
+    }
+
     pub(super) fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         c.range("time_h", self.time_h, 0.0, 24.0, "0 to 24 h")?;
         c.range("wound", self.wound, 0.0, 1.0, "0 to 1")?;
@@ -187,13 +219,7 @@ impl ClockSpec {
             "1e-7 to 1e-2 kg·m²",
         )?;
         c.range("hammer_arm_m", self.hammer_arm_m, 0.01, 0.3, "1 to 30 cm")?;
-        for (name, key) in [
-            ("bell_1_key", self.bell_1_key),
-            ("bell_2_key", self.bell_2_key),
-            ("bell_3_key", self.bell_3_key),
-            ("bell_4_key", self.bell_4_key),
-            ("hour_key", self.hour_key),
-        ] {
+        for (name, key) in self.rod_keys() {
             c.range(name, f64::from(key), 0.0, 127.0, "a MIDI key, 0 to 127")?;
         }
         Ok(())

@@ -376,9 +376,19 @@ impl Preset {
             check_bar_strikes(self, bars, ends, topology.strike, root)?;
         }
         if let Resonators::Comb(spec) = topology.resonators {
-            check_comb(self, spec, &root.child(&topology.strike.target))?;
+            let lead_m = topology.hammers.start_gap_m;
+            check_comb(self, spec, lead_m, &root.child(&topology.strike.target))?;
+            check_pins(
+                spec,
+                topology.hammers,
+                &root.child(&topology.strike.hammers),
+            )?;
         }
-        check_family(self)?;
+        let keys = (self.keyboard.lowest_key, self.keyboard.highest_key);
+        for (name, clock) in &self.clock {
+            clock.check_rods(&root.child(name), keys)?;
+        }
+        check_family(self, topology.strike)?;
         if topology.action.is_some() {
             let (lo, hi) = ActionSpec::NOTES;
             let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
@@ -471,18 +481,80 @@ impl Preset {
 /// Every key's mallet must strike its bar off a node of at least one of the
 /// bar's modes (a strike at nodes only would excite nothing): checked at
 /// each key's strike position, named `strike/key/KEY:position`.
-/// Every tine of a music box's comb can be cut for its key's pitch (a
+/// A music box's dampers press less than half the pins' lead `lead_m`
+/// (m), and every tine of its comb is on the keyboard (a tine off it
+/// would have no voice) and can be cut for its key's pitch (a
 /// key far below the longest tine's pitch would need more lead than
 /// [`crate::families::music_box::comb::MAX_TIP_MASS_RATIO`] times the
 /// tine's mass): checked as `NAME:keys`.
-fn check_comb(preset: &Preset, spec: &MusicBoxSpec, c: &Checker) -> Result<(), PresetError> {
+fn check_comb(
+    preset: &Preset,
+    spec: &MusicBoxSpec,
+    lead_m: f64,
+    c: &Checker,
+) -> Result<(), PresetError> {
     use crate::families::music_box::comb::TineDesign;
+    if spec.keys.iter().any(|&key| key < spec.damped_below_key) {
+        c.require(
+            2.0 * spec.damper_press_m < lead_m,
+            "damper_press_m",
+            spec.damper_press_m,
+            "under half the pins' start_gap_m: the pin lifts a damper's wire over the first \
+             half of its lead, before it reaches the tip",
+        )?;
+    }
     for &key in &spec.keys {
+        c.require(
+            (preset.keyboard.lowest_key..=preset.keyboard.highest_key).contains(&key),
+            "keys",
+            f64::from(key),
+            "keys of the keyboard, keyboard:lowest_key to keyboard:highest_key",
+        )?;
         c.require(
             TineDesign::new(spec, key, preset.fundamental_hz(key)).is_ok(),
             "keys",
             f64::from(key),
             "keys a tine can be cut for: with the tine at longest_tine_m, at most 50 times its mass in lead",
+        )?;
+    }
+    Ok(())
+}
+
+/// The least Hunt–Crossley loss of a music box's pin on its tine, s/m.
+///
+/// A pin is no lossless spring: it is an oiled steel wire standing proud of
+/// the cylinder, and it bends as it pushes, so a pin that comes to a tine
+/// still ringing stills it within a few cycles (the built-in box's 2 s/m:
+/// a blow at 0.3 m/s keeps about 60 % of its speed). Below about 1 s/m that
+/// chatter of the tine on the steadily driven pin gains energy in the
+/// contact's discrete solution until the tine's motion overflows, so a
+/// box's pins take 1 s/m or more (up to the felts' 2 s/m).
+pub const MIN_PIN_HYSTERESIS_S_PER_M: f64 = 1.0;
+
+/// A music box's pins have at least [`MIN_PIN_HYSTERESIS_S_PER_M`] of loss:
+/// at every anchor (`PINS/anchor/KEY:felt_hysteresis_s_per_m`, the range
+/// an editor offers) and at every tine of `spec`'s comb, where an anchor
+/// that does not give it would leave the lossless default.
+fn check_pins(spec: &MusicBoxSpec, pins: &HammerSet, c: &Checker) -> Result<(), PresetError> {
+    let least = MIN_PIN_HYSTERESIS_S_PER_M;
+    let range = "1 to 2 s/m for a music box's pins: a lossless pin catching a ringing tine \
+                 gains energy";
+    c.each_anchor(&pins.anchor, |c, a| {
+        c.range(
+            "felt_hysteresis_s_per_m",
+            a.felt_hysteresis_s_per_m,
+            least,
+            2.0,
+            range,
+        )
+    })?;
+    for &key in &spec.keys {
+        let loss = pins.felt(key).map_or(0.0, |law| law.hysteresis_s_per_m);
+        c.child(&format!("{}/key/{key}", c.component())).require(
+            loss >= least,
+            "felt_hysteresis_s_per_m",
+            loss,
+            range,
         )?;
     }
     Ok(())
@@ -510,18 +582,39 @@ fn check_bar_strikes(
 
 /// A family must play the preset: the one it names, which must be known and
 /// [play](crate::rt::Family::plays) its objects, or else the first that fits
-/// them.
-fn check_family(preset: &Preset) -> Result<(), PresetError> {
+/// them; and it must play every object the preset holds, so that none is
+/// silently left out (a soundboard in a mallet preset): each object beside
+/// the strike's hammers and target must be one of the family's
+/// [companions](crate::rt::Family::companions).
+fn check_family(preset: &Preset, strike: &StrikeSpec) -> Result<(), PresetError> {
     let family =
         crate::families::family_of(preset).map_err(|e| PresetError::Family(e.to_string()))?;
-    if preset.family.is_none() || family.plays(preset) {
-        Ok(())
-    } else {
-        Err(PresetError::Family(format!(
+    if preset.family.is_some() && !family.plays(preset) {
+        return Err(PresetError::Family(format!(
             "`{}` does not play these objects",
             family.name()
-        )))
+        )));
     }
+    let companions = family.companions();
+    for (name, object) in preset.objects_in_order() {
+        let kind = object.kind();
+        if *name == strike.hammers || *name == strike.target || companions.contains(&kind) {
+            continue;
+        }
+        let plays = if companions.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", companions.join(", "))
+        };
+        return Err(PresetError::Family(format!(
+            "[{kind}.{}]: the {} family plays no {kind} (it plays its hammers, their \
+             target{plays}) and would sound as if it were absent; take it out or name a \
+             family that plays it",
+            crate::input::name(name),
+            family.name()
+        )));
+    }
+    Ok(())
 }
 
 /// The velocity curve's ranges: speeds 0.05 to 20 m/s, the softest at most
@@ -573,6 +666,99 @@ mod tests {
         ));
         assert!(t.celesta.is_some() && t.action.is_none() && t.clock.is_none());
         assert!(Preset::builtin("harpsichord").is_none());
+    }
+
+    /// A soundboard or a grand action added to a mallet preset (and a
+    /// clock's movement added to a music box) would be built into nothing:
+    /// the preset is refused, naming the object's table and the family.
+    #[test]
+    fn objects_another_family_plays_are_refused() {
+        let grand = Preset::default_grand();
+        let mut board = grand.soundboard["soundboard"].clone();
+        board.driven_by = "bars".into();
+        let mut action = grand.grand_action["action"].clone();
+        action.drives = "mallets".into();
+        let mallets = Preset::builtin("mallet-bar").unwrap().unwrap();
+        let mut with_board = mallets.clone();
+        with_board.soundboard.insert("board".into(), board);
+        let mut with_action = mallets.clone();
+        with_action.grand_action.insert("action".into(), action);
+        let clock = Preset::builtin("chiming-clock").unwrap().unwrap();
+        let mut with_clock = Preset::builtin("music-box").unwrap().unwrap();
+        let mut movement = clock.clock["clock"].clone();
+        movement.drives = "pins".into();
+        // Its rods on the comb's keys, so that only the family refuses it.
+        (movement.bell_1_key, movement.bell_2_key) = (79, 77);
+        (movement.bell_3_key, movement.bell_4_key) = (76, 72);
+        movement.hour_key = 60;
+        with_clock.clock.insert("clock".into(), movement);
+        for (preset, table, family) in [
+            (&with_board, "[soundboard.board]", "the mallet-bar family"),
+            (
+                &with_action,
+                "[grand-action.action]",
+                "the mallet-bar family",
+            ),
+            (&with_clock, "[clock.clock]", "the music-box family"),
+        ] {
+            let message = preset.validate().unwrap_err().to_string();
+            assert!(
+                message.contains(table) && message.contains(family),
+                "{message}"
+            );
+        }
+        let mut unnamed = with_board.clone();
+        unnamed.family = None;
+        assert!(
+            unnamed.validate().is_err(),
+            "a mallet preset naming no family"
+        );
+    }
+
+    /// A clock's hammer on a key that has no rod, or a comb's tine on a
+    /// key off the keyboard, is refused by name (it used to validate and
+    /// strike nothing); the range an editor offers is the rods'.
+    #[test]
+    fn rods_and_tines_off_the_keyboard_are_refused() {
+        let clock = Preset::builtin("chiming-clock").unwrap().unwrap();
+        let (lowest, highest) = (clock.keyboard.lowest_key, clock.keyboard.highest_key);
+        for (path, key) in [
+            ("clock:bell_1_key", 0),
+            ("clock:bell_2_key", highest + 1),
+            ("clock:bell_4_key", lowest - 1),
+            ("clock:hour_key", 127),
+        ] {
+            let message = clock
+                .clone()
+                .set(path, f64::from(key))
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                message,
+                format!(
+                    "{path} = {key} is outside its range (a key that has a rod: \
+                     keyboard:lowest_key to keyboard:highest_key)"
+                )
+            );
+        }
+        assert!(
+            clock
+                .clone()
+                .set("clock:bell_1_key", f64::from(lowest))
+                .is_ok()
+        );
+        let range = clock.property_info("clock:bell_1_key").unwrap().range;
+        assert_eq!(range, (f64::from(lowest), f64::from(highest)));
+        let mut music_box = Preset::builtin("music-box").unwrap().unwrap();
+        let highest = music_box.keyboard.highest_key;
+        music_box
+            .music_box
+            .get_mut("box")
+            .unwrap()
+            .keys
+            .push(highest + 1);
+        let message = music_box.validate().unwrap_err().to_string();
+        assert!(message.starts_with("box:keys = 90 is outside"), "{message}");
     }
 
     #[test]

@@ -15,6 +15,10 @@ use super::objects::{
     ActionSpec, BarEnds, BarSet, DamperSet, HammerSet, Object, SoundboardSpec, StringSet,
 };
 
+/// The nearest a music box's pin may meet its tine to the clamp, as a
+/// fraction of the tine's length (see [`resolve`]).
+pub const MIN_PIN_POSITION: f64 = 0.5;
+
 /// One `[[strike]]`: a set of hammers striking a resonator, key by key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -121,30 +125,41 @@ pub(super) fn resolve<'a>(
             )));
         }
     };
-    let (resonators, max_position) = match object("strike:target", &strike.target)? {
-        Object::StiffStrings(set) => (Resonators::Strings(set), 0.5),
-        Object::FreeFreeBars(set) => (Resonators::Bars(set, BarEnds::FreeFree), 0.99),
-        Object::ClampedFreeBars(set) => (Resonators::Bars(set, BarEnds::ClampedFree), 0.99),
-        Object::MusicBox(spec) => (Resonators::Comb(spec), 0.99),
-        other => {
-            return Err(topology(format!(
-                "strike:target `{}` is a {}, which cannot be struck",
-                strike.target,
-                other.kind()
-            )));
-        }
-    };
+    let string = (0.01, 0.5, "0.01 to 0.5 of a string");
+    let bar = (0.01, 0.99, "0.01 to 0.99 of a bar");
+    let (resonators, (min_position, max_position, positions)) =
+        match object("strike:target", &strike.target)? {
+            Object::StiffStrings(set) => (Resonators::Strings(set), string),
+            Object::FreeFreeBars(set) => (Resonators::Bars(set, BarEnds::FreeFree), bar),
+            Object::ClampedFreeBars(set) => (Resonators::Bars(set, BarEnds::ClampedFree), bar),
+            // A pin bends its tine by the lift where it meets it, and the tip
+            // swings by that bend times the length's ratio to the pin's distance
+            // from the clamp, cubed and more: met nearer the clamp than half its
+            // length, a tine would be bent far past what steel bears (and swing
+            // at tens of metres per second).
+            Object::MusicBox(spec) => (
+                Resonators::Comb(spec),
+                (
+                    MIN_PIN_POSITION,
+                    0.99,
+                    "0.5 to 0.99 of a tine: pins pluck near the tip",
+                ),
+            ),
+            other => {
+                return Err(topology(format!(
+                    "strike:target `{}` is a {}, which cannot be struck",
+                    strike.target,
+                    other.kind()
+                )));
+            }
+        };
     root.child("strike").each_anchor(&strike.anchor, |c, a| {
         c.range(
             "position",
             a.position,
-            0.01,
+            min_position,
             max_position,
-            if max_position < 0.9 {
-                "0.01 to 0.5 of a string"
-            } else {
-                "0.01 to 0.99 of a bar"
-            },
+            positions,
         )
     })?;
 

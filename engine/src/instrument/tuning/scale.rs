@@ -6,7 +6,10 @@
 //! `2`, meaning 2/1) or a value in cents (anything with a `.`: `701.955`),
 //! text after the value (separated by white space) ignored. The first degree,
 //! 1/1, is implied; the last pitch is the period the scale repeats at
-//! (usually the octave, 2/1). A file with zero pitches is the one-note scale
+//! (usually the octave, 2/1). The pitches must rise, each above the one
+//! before (the first above 1/1), so that the last is the highest: a scale
+//! whose steps fall is refused at the line of the pitch that falls. A file
+//! with zero pitches is the one-note scale
 //! repeating at the unison, refused here since it cannot tune a keyboard.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -42,7 +45,7 @@ pub(super) fn line_error(file: &str, line: usize, what: &str) -> String {
 /// Reads one pitch: a ratio `p/q` or whole number, or cents with a `.`;
 /// the error says what was found.
 fn parse_pitch(line: &str) -> Result<f64, String> {
-    let word = line.split_whitespace().next().unwrap_or("");
+    let word = pitch_word(line);
     let expected =
         || format!("expected a ratio like 3/2 or a cents value like 701.955, found '{word}'");
     let cents = if word.contains('.') {
@@ -60,6 +63,26 @@ fn parse_pitch(line: &str) -> Result<f64, String> {
         Ok(cents)
     } else {
         Err(expected())
+    }
+}
+
+/// The first word of a pitch line: the pitch as written.
+fn pitch_word(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
+/// Why the pitch written `word` cannot follow the one written `before`
+/// (`None` for the first pitch, which follows 1/1): a scale's steps must
+/// rise, each pitch above the one before and the last, the period,
+/// highest. A falling or zero step would tune a key at or below the key
+/// under it, and through the period put keys far outside the
+/// instrument's range.
+fn falling_step(word: &str, before: Option<&str>) -> String {
+    match before {
+        None => format!("the scale's steps must rise: its first pitch, '{word}', is not above 1/1"),
+        Some(before) => format!(
+            "the scale's steps must rise: '{word}' is not above the pitch before it, '{before}'"
+        ),
     }
 }
 
@@ -90,22 +113,22 @@ impl Scale {
                 &format!("the number of pitches must be 1 to {MAX_SCALE_PITCHES}, found {count}"),
             ));
         }
-        let mut pitches_cents = Vec::with_capacity(count);
+        let mut pitches_cents: Vec<f64> = Vec::with_capacity(count);
+        let mut before = None;
         for (number, line) in lines.by_ref().take(count) {
-            pitches_cents.push(parse_pitch(line).map_err(|e| line_error(file, number, &e))?);
+            let cents = parse_pitch(line).map_err(|e| line_error(file, number, &e))?;
+            if cents <= pitches_cents.last().copied().unwrap_or(0.0) {
+                let why = falling_step(pitch_word(line), before);
+                return Err(line_error(file, number, &why));
+            }
+            pitches_cents.push(cents);
+            before = Some(pitch_word(line));
         }
         if pitches_cents.len() < count {
             return Err(end(&format!(
                 "its {count} pitches (found {})",
                 pitches_cents.len()
             )));
-        }
-        if pitches_cents[count - 1] <= 0.0 {
-            return Err(line_error(
-                file,
-                last_line,
-                "the last pitch, the period the scale repeats at, must lie above 1/1",
-            ));
         }
         Ok(Self {
             text: text.to_string(),
@@ -205,6 +228,22 @@ mod tests {
             (
                 "scale\n1\n0/2\n",
                 "tuning.scl line 3: a ratio must be positive, found '0/2'",
+            ),
+            (
+                "scale\n3\n700.0\n500.0\n2/1\n",
+                "tuning.scl line 4: the scale's steps must rise: '500.0' is not above the pitch before it, '700.0'",
+            ),
+            (
+                "! negative steps\nscale\n2\n-100.0 down a semitone\n1200.0\n",
+                "tuning.scl line 4: the scale's steps must rise: its first pitch, '-100.0', is not above 1/1",
+            ),
+            (
+                "scale\n2\n3/2\n3/2\n",
+                "tuning.scl line 4: the scale's steps must rise: '3/2' is not above the pitch before it, '3/2'",
+            ),
+            (
+                "scale\n2\n3/2\n4/3\n",
+                "tuning.scl line 4: the scale's steps must rise: '4/3' is not above the pitch before it, '3/2'",
             ),
             (
                 "! only a comment\n",
