@@ -99,7 +99,7 @@ pub struct BenchArgs {
     /// Seconds rendered after each scenario's last strike.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = bench::TAIL)]
     pub tail: f64,
-    /// Sample rate, Hz (1000 to 768000).
+    /// Sample rate, Hz (1000 to 2000000).
     #[arg(long, default_value_t = 48_000, value_parser = parse_sample_rate)]
     pub sample_rate: u32,
     /// The instrument measured, changed as `render` changes it (e.g. with a
@@ -240,7 +240,7 @@ pub struct AnalyzeArgs {
     /// channels the note as measured), e.g. for `orchard compare`.
     #[arg(long, value_name = "FILE.wav", requires = "note")]
     pub wav: Option<PathBuf>,
-    /// Note: sample rate, Hz (1000 to 768000).
+    /// Note: sample rate, Hz (1000 to 2000000).
     #[arg(long, default_value_t = 48_000, requires = "note", value_parser = parse_sample_rate)]
     pub sample_rate: u32,
     /// Note: the instrument.
@@ -288,7 +288,7 @@ pub struct CompareArgs {
     /// Keyboard: how long each key is held and rendered, s (default 8).
     #[arg(long, value_name = "SECONDS")]
     pub duration: Option<f64>,
-    /// Keyboard: sample rate of the renders, Hz, 1000 to 768000 (default 48000).
+    /// Keyboard: sample rate of the renders, Hz, 1000 to 2000000 (default 48000).
     #[arg(long, value_parser = parse_sample_rate)]
     pub sample_rate: Option<u32>,
     /// Keyboard: the instrument (--preset, --set, --seed).
@@ -344,7 +344,7 @@ pub struct RenderArgs {
     /// finished render: one under way never has the output's name).
     #[arg(long)]
     pub resume: bool,
-    /// Sample rate of the output, Hz (1000 to 768000; below 44100 the
+    /// Sample rate of the output, Hz (1000 to 2000000; below 44100 the
     /// instrument runs at a multiple of it and is filtered down).
     #[arg(long, default_value_t = 48_000, value_parser = parse_sample_rate)]
     pub sample_rate: u32,

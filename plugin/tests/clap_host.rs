@@ -305,7 +305,7 @@ fn plays_in_a_clap_host_at_every_rate_and_block_size() {
 }
 
 /// Every rate clap-validator, the VST3 validator and DawDreamer try, 1234.5678 Hz
-/// to 768 kHz: the plugin activates and processes at each without allocating,
+/// to 1234567.8 Hz, and 2 MHz: the plugin activates and processes at each without allocating,
 /// its output stays finite, and a key sounds at its 48 kHz pitch wherever the
 /// rate carries it and stays silent where it cannot.
 #[test]
@@ -330,6 +330,8 @@ fn activates_and_plays_in_tune_at_every_rate_a_host_may_ask_for() {
                 192_000.0,
                 384_000.0,
                 768_000.0,
+                1_234_567.8,
+                2_000_000.0,
             ] {
                 let [left, right] = play(rate);
                 assert!(

@@ -4,6 +4,12 @@
 //! location's metadata, one plugin id throughout), then every preset found
 //! loaded through the `preset-load` extension into one instance, whose
 //! parameters and saved state must then be that preset's.
+//!
+//! Every location holds two or more presets. Crawled normally, no single
+//! `get_metadata` call declares more than one (clap-validator 0.4.1 hangs
+//! on a container's second preset: docs/clap-validator-limits.md); where the
+//! factory preset folder cannot be written, the factory presets come as one
+//! container, which a host crawls and loads by load key.
 
 mod common;
 
@@ -186,8 +192,8 @@ impl HostHandlers for PresetHost {
     }
 }
 
-/// The user preset folder of these tests, with one preset of each kind a
-/// folder may hold: a good one, a broken one and another program's JSON.
+/// The user preset folder of these tests, with each kind of file a folder
+/// may hold: two good presets, a broken one and another program's JSON.
 fn user_folder() -> PathBuf {
     let folder = std::env::temp_dir().join(format!("orchard-clap-presets-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
@@ -202,6 +208,13 @@ fn user_folder() -> PathBuf {
         }],
     };
     presets::write(&folder.join("Parlour box.orchard.json"), &preset).unwrap();
+    let chimes = UserPreset {
+        format: PRESET_FORMAT,
+        instrument: "celesta".into(),
+        parameters: BTreeMap::from([("a4".to_string(), 430.0)]),
+        edits: Vec::new(),
+    };
+    presets::write(&folder.join("Studio celesta.orchard.json"), &chimes).unwrap();
     std::fs::write(folder.join("Broken.orchard.json"), "{\"format\": 1,").unwrap();
     std::fs::write(folder.join("notes.json"), "{\"not\": \"a preset\"}").unwrap();
     folder.canonicalize().unwrap()
@@ -260,98 +273,138 @@ fn load(
     preset_load.load_from_location(&instance.plugin_handle(), location, key.as_deref())
 }
 
+/// Checks what the provider said of the factory preset `preset`: for
+/// Orchard, factory content, by Orchard, described and with keywords.
+fn check_factory(preset: &Found) {
+    let ours = ("clap".to_string(), PLUGIN_ID.to_string());
+    assert_eq!(
+        preset.plugin_ids,
+        std::slice::from_ref(&ours),
+        "{}",
+        preset.name
+    );
+    assert_eq!(preset.flags, Some(Flags::IS_FACTORY_CONTENT));
+    assert_eq!(preset.creators, ["Orchard"]);
+    assert!(
+        !preset.description.is_empty(),
+        "{} undescribed",
+        preset.name
+    );
+    assert!(preset.features.iter().any(|f| f == "instrument"));
+}
+
+/// The factory presets every crawl finds, by name.
+const FACTORY_NAMES: [&str; 5] = [
+    "Grand piano",
+    "Bright grand",
+    "Mellow grand",
+    "Mallet and bar",
+    "Music box",
+];
+
+/// A provider made and initialised as a host does, with its declarations.
+fn provider(entry: &PluginEntry) -> Provider<Declared> {
+    let factory: PresetDiscoveryFactory =
+        entry.get_factory().expect("the preset discovery factory");
+    let descriptors: Vec<_> = factory.provider_descriptors().collect();
+    assert_eq!(descriptors.len(), 1, "one provider");
+    let id = descriptors[0].id().expect("the provider has an id");
+    let provider = Provider::instantiate(Declared::default(), entry, id, &host_info())
+        .expect("the provider initialises");
+    // The descriptor stored on the provider is the factory's.
+    let (stored, listed) = (provider.descriptor(), descriptors[0]);
+    assert_eq!(stored.id(), listed.id());
+    assert_eq!(stored.name(), listed.name());
+    assert_eq!(stored.vendor(), listed.vendor());
+    provider
+}
+
+/// The presets of the file at `file`, crawled as clap-validator does: one
+/// `get_metadata` call. Declaring a second preset in one call would hang
+/// clap-validator 0.4.1, so a file here holds one preset at most.
+fn file_metadata(provider: &mut Provider<Declared>, file: &Path) -> Receiver {
+    let path = CString::new(file.to_str().unwrap()).unwrap();
+    let mut receiver = Receiver::default();
+    provider.get_metadata(Location::File { path: &path }, &mut receiver);
+    assert!(
+        receiver.presets.len() <= 1,
+        "{}: {} presets in one call",
+        file.display(),
+        receiver.presets.len()
+    );
+    receiver
+}
+
+/// The id of the factory preset whose file is `file` (`ID.orchard.json`).
+fn factory_id(file: &Path) -> String {
+    let name = file.file_name().unwrap().to_str().unwrap();
+    name.strip_suffix(".orchard.json").unwrap().to_string()
+}
+
 #[test]
 fn hosts_find_every_preset_and_load_each_into_the_plugin() {
     let folder = user_folder();
+    let factory_folder =
+        std::env::temp_dir().join(format!("orchard-clap-factory-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&factory_folder);
     // SAFETY: set before the plugin is loaded, under the host lock, and
     // read by no other test of this file.
-    unsafe { std::env::set_var("ORCHARD_PRESET_DIR", &folder) };
+    unsafe {
+        std::env::set_var("ORCHARD_PRESET_DIR", &folder);
+        std::env::set_var("ORCHARD_FACTORY_PRESET_DIR", &factory_folder);
+    }
     with_plugin(|entry| {
-        let factory: PresetDiscoveryFactory =
-            entry.get_factory().expect("the preset discovery factory");
-        let descriptors: Vec<_> = factory.provider_descriptors().collect();
-        assert_eq!(descriptors.len(), 1, "one provider");
-        let id = descriptors[0].id().expect("the provider has an id");
-        let mut provider = Provider::instantiate(Declared::default(), entry, id, &host_info())
-            .expect("the provider initialises");
-        // The descriptor stored on the provider is the factory's.
-        let (stored, listed) = (provider.descriptor(), descriptors[0]);
-        assert_eq!(stored.id(), listed.id());
-        assert_eq!(stored.name(), listed.name());
-        assert_eq!(stored.vendor(), listed.vendor());
-
+        let mut provider = provider(entry);
         let declared = provider.indexer();
         assert_eq!(declared.file_types, ["json"]);
         assert_eq!(declared.soundpacks, 0);
         let locations = declared.locations.clone();
         assert_eq!(locations.len(), 2, "{locations:?}");
+        // The factory presets: a folder of files, written at `init`.
         assert_eq!(locations[0].1, Flags::IS_FACTORY_CONTENT);
-        assert_eq!(
-            locations[0].2, None,
-            "factory presets are inside the plugin"
-        );
+        let factory_folder = factory_folder.canonicalize().expect("the folder was made");
+        assert_eq!(locations[0].2.as_deref(), Some(factory_folder.as_path()));
         assert_eq!(locations[1].1, Flags::IS_USER_CONTENT);
         assert_eq!(locations[1].2.as_deref(), Some(folder.as_path()));
         let extensions = declared.file_types.clone();
 
-        // The factory presets: every one named, for Orchard, with a load key
-        // of its own, marked factory content, described and given keywords.
-        let mut factory_presets = Receiver::default();
-        provider.get_metadata(Location::Plugin, &mut factory_presets);
-        assert!(
-            factory_presets.errors.is_empty(),
-            "{:?}",
-            factory_presets.errors
-        );
-        let found = factory_presets.presets;
-        let names: Vec<_> = found.iter().map(|p| p.name.as_str()).collect();
-        for wanted in [
-            "Grand piano",
-            "Bright grand",
-            "Mellow grand",
-            "Mallet and bar",
-            "Music box",
-        ] {
+        // Every factory preset: a file of its own, named by its id, holding
+        // one preset without a load key, for Orchard, factory content,
+        // described and given keywords.
+        let factory_files = crawl(&factory_folder, &extensions);
+        assert_eq!(factory_files.len(), orchard::factory::all().len());
+        let mut found = Vec::new();
+        for file in &factory_files {
+            let receiver = file_metadata(&mut provider, file);
+            assert!(receiver.errors.is_empty(), "{:?}", receiver.errors);
+            let [preset] = &receiver.presets[..] else {
+                panic!("one preset in {}", file.display());
+            };
+            check_factory(preset);
+            assert_eq!(preset.load_key, None);
+            let id = factory_id(file);
+            assert_eq!(preset.name, orchard::factory::named(&id).unwrap().name);
+            found.push((file.clone(), preset.clone()));
+        }
+        let names: Vec<_> = found.iter().map(|(_, p)| p.name.as_str()).collect();
+        for wanted in FACTORY_NAMES {
             assert!(names.contains(&wanted), "{wanted} missing from {names:?}");
         }
-        let ours = ("clap".to_string(), PLUGIN_ID.to_string());
-        for preset in &found {
-            assert_eq!(
-                preset.plugin_ids,
-                std::slice::from_ref(&ours),
-                "{}",
-                preset.name
-            );
-            assert_eq!(preset.flags, Some(Flags::IS_FACTORY_CONTENT));
-            assert_eq!(preset.creators, ["Orchard"]);
-            assert!(
-                !preset.description.is_empty(),
-                "{} undescribed",
-                preset.name
-            );
-            assert!(preset.features.iter().any(|f| f == "instrument"));
-            let key = preset.load_key.as_deref().expect("a load key");
-            assert_eq!(
-                found
-                    .iter()
-                    .filter(|p| p.load_key.as_deref() == Some(key))
-                    .count(),
-                1
-            );
-        }
-        let grand = found.iter().find(|p| p.name == "Bright grand").unwrap();
-        assert!(grand.features.iter().any(|f| f == "piano"), "{grand:?}");
+        let grand = found
+            .iter()
+            .find(|(_, p)| p.name == "Bright grand")
+            .unwrap();
+        assert!(grand.1.features.iter().any(|f| f == "piano"), "{grand:?}");
 
-        // The user folder, crawled file by file: the preset described as the
-        // user's, the broken file reported in a line that names it, the other
-        // program's JSON passed over without a word.
+        // The user folder, crawled file by file: the presets described as
+        // the user's, the broken file reported in a line that names it, the
+        // other program's JSON passed over without a word.
+        let ours = ("clap".to_string(), PLUGIN_ID.to_string());
         let files = crawl(&folder, &extensions);
-        assert_eq!(files.len(), 3, "{files:?}");
+        assert_eq!(files.len(), 4, "{files:?}");
         let mut user = Vec::new();
         for file in &files {
-            let path = CString::new(file.to_str().unwrap()).unwrap();
-            let mut receiver = Receiver::default();
-            provider.get_metadata(Location::File { path: &path }, &mut receiver);
+            let receiver = file_metadata(&mut provider, file);
             let name = file.file_name().unwrap().to_str().unwrap();
             match name {
                 "Broken.orchard.json" => {
@@ -365,20 +418,69 @@ fn hosts_find_every_preset_and_load_each_into_the_plugin() {
                 }
                 _ => {
                     assert!(receiver.errors.is_empty(), "{:?}", receiver.errors);
-                    let [preset] = &receiver.presets[..] else {
-                        panic!("one preset in {name}: {:?}", receiver.presets);
+                    let preset = &receiver.presets[0];
+                    let (wanted, instrument) = match name {
+                        "Parlour box.orchard.json" => ("Parlour box", "Music box"),
+                        _ => ("Studio celesta", "Celesta"),
                     };
-                    assert_eq!(preset.name, "Parlour box");
+                    assert_eq!(preset.name, wanted);
                     assert_eq!(preset.load_key, None);
                     assert_eq!(preset.plugin_ids, std::slice::from_ref(&ours));
                     assert_eq!(preset.flags, Some(Flags::IS_USER_CONTENT));
-                    assert!(preset.description.contains("Music box"), "{preset:?}");
-                    user.push(path);
+                    assert!(preset.description.contains(instrument), "{preset:?}");
+                    user.push(CString::new(file.to_str().unwrap()).unwrap());
                 }
             }
         }
-        assert_eq!(user.len(), 1);
+        assert_eq!(user.len(), 2);
         drop(provider);
+
+        // A second scan writes nothing: every file is left as it was.
+        let modified = |file: &Path| std::fs::metadata(file).unwrap().modified().unwrap();
+        let before: Vec<_> = factory_files.iter().map(|f| modified(f)).collect();
+        drop(self::provider(entry));
+        let after: Vec<_> = factory_files.iter().map(|f| modified(f)).collect();
+        assert_eq!(before, after);
+
+        // Where the folder cannot be made (here, below a file), the factory
+        // presets are inside the plugin: one container, every preset named
+        // and under a load key of its own.
+        let blocked = folder.join("notes.json").join("factory");
+        // SAFETY: as above; the plugin reads it in `init`, on this thread.
+        unsafe { std::env::set_var("ORCHARD_FACTORY_PRESET_DIR", &blocked) };
+        let mut provider = self::provider(entry);
+        let locations = provider.indexer().locations.clone();
+        assert_eq!(locations.len(), 2, "{locations:?}");
+        assert_eq!(locations[0].1, Flags::IS_FACTORY_CONTENT);
+        assert_eq!(locations[0].2, None, "factory presets inside the plugin");
+        let mut container = Receiver::default();
+        provider.get_metadata(Location::Plugin, &mut container);
+        assert!(container.errors.is_empty(), "{:?}", container.errors);
+        let contained = container.presets;
+        assert_eq!(contained.len(), found.len());
+        for preset in &contained {
+            check_factory(preset);
+            let key = preset.load_key.as_deref().expect("a load key");
+            assert_eq!(
+                contained
+                    .iter()
+                    .filter(|p| p.load_key.as_deref() == Some(key))
+                    .count(),
+                1
+            );
+            let file = factory_folder.join(format!("{key}.orchard.json"));
+            let as_file = found.iter().find(|(f, _)| *f == file).expect("its file");
+            assert_eq!(
+                Found {
+                    load_key: None,
+                    ..preset.clone()
+                },
+                as_file.1
+            );
+        }
+        drop(provider);
+        // SAFETY: as above.
+        unsafe { std::env::set_var("ORCHARD_FACTORY_PRESET_DIR", &factory_folder) };
 
         // Every preset found loads into one instance, and the host hears
         // of each; the parameters and the saved state are then the preset's.
@@ -399,21 +501,35 @@ fn hosts_find_every_preset_and_load_each_into_the_plugin() {
             &host_info(),
         )
         .unwrap();
-        for preset in &found {
-            let key = preset.load_key.as_deref();
-            load(&mut instance, Location::Plugin, key).expect("the factory preset loads");
-            let state = saved_state(&mut instance);
-            let instrument = orchard::factory::named(key.unwrap())
+        let instrument_of = |id: &str| {
+            orchard::factory::named(id)
                 .unwrap()
                 .preset
                 .instrument
-                .clone();
+                .clone()
+        };
+        for (file, _) in &found {
+            let path = CString::new(file.to_str().unwrap()).unwrap();
+            load(&mut instance, Location::File { path: &path }, None)
+                .expect("the factory preset loads");
+            let state = saved_state(&mut instance);
+            let instrument = instrument_of(&factory_id(file));
+            assert!(
+                state.contains(&format!("\"{instrument}\"")),
+                "{file:?}: {state}"
+            );
+        }
+        for preset in &contained {
+            let key = preset.load_key.as_deref();
+            load(&mut instance, Location::Plugin, key).expect("the factory preset loads");
+            let state = saved_state(&mut instance);
+            let instrument = instrument_of(key.unwrap());
             assert!(
                 state.contains(&format!("\"{instrument}\"")),
                 "{key:?}: {state}"
             );
         }
-        assert_eq!(log.0.borrow().len(), found.len());
+        assert_eq!(log.0.borrow().len(), found.len() + contained.len());
         assert!(
             log.0
                 .borrow()
@@ -423,18 +539,35 @@ fn hosts_find_every_preset_and_load_each_into_the_plugin() {
 
         // Voicings: the bright grand's felt is harder and its strings
         // brighter than the defaults, the mellow grand's softer and duller.
-        // Both parameters run from −1 to 1.
+        // Both parameters run from −1 to 1. A factory preset's file stands
+        // for the preset compiled in: gone or overwritten, it loads the same.
         let close = |normalized: f64, plain: f64| (normalized - (plain + 1.0) / 2.0).abs() < 1e-6;
-        load(&mut instance, Location::Plugin, Some("bright-grand")).unwrap();
+        let bright = factory_folder.join("bright-grand.orchard.json");
+        std::fs::remove_file(&bright).unwrap();
+        let bright = CString::new(bright.to_str().unwrap()).unwrap();
+        load(&mut instance, Location::File { path: &bright }, None).unwrap();
         assert!(close(value_of(&mut instance, "Hammer hardness"), 1.0));
         assert!(close(value_of(&mut instance, "Brightness"), 0.5));
-        load(&mut instance, Location::Plugin, Some("mellow-grand")).unwrap();
+        let mellow = factory_folder.join("mellow-grand.orchard.json");
+        std::fs::write(&mellow, "not a preset").unwrap();
+        let mellow = CString::new(mellow.to_str().unwrap()).unwrap();
+        load(&mut instance, Location::File { path: &mellow }, None).unwrap();
         assert!(close(value_of(&mut instance, "Hammer hardness"), -1.0));
         assert!(close(value_of(&mut instance, "Brightness"), -0.5));
+        load(&mut instance, Location::Plugin, Some("bright-grand")).unwrap();
+        assert!(close(value_of(&mut instance, "Hammer hardness"), 1.0));
+        // The next scan puts both files back.
+        drop(self::provider(entry));
+        for id in ["bright-grand", "mellow-grand"] {
+            let file = factory_folder.join(format!("{id}.orchard.json"));
+            let preset = presets::read(&file).unwrap();
+            assert_eq!(preset, orchard::factory::named(id).unwrap().preset);
+        }
 
         // The user's preset: its instrument, its parameters (the others at
         // their defaults again) and its property edit in the saved state.
-        load(&mut instance, Location::File { path: &user[0] }, None).unwrap();
+        let parlour = &user[0];
+        load(&mut instance, Location::File { path: parlour }, None).unwrap();
         assert!(close(value_of(&mut instance, "Hammer hardness"), 0.0));
         // A4 runs from 415 to 466 Hz.
         let a4 = 415.0 + 51.0 * value_of(&mut instance, "A4 tuning");
@@ -447,8 +580,12 @@ fn hosts_find_every_preset_and_load_each_into_the_plugin() {
         );
         assert_eq!(
             log.0.borrow().last().unwrap(),
-            &format!("loaded {}", user[0].to_str().unwrap())
+            &format!("loaded {}", parlour.to_str().unwrap())
         );
+        load(&mut instance, Location::File { path: &user[1] }, None).unwrap();
+        let a4 = 415.0 + 51.0 * value_of(&mut instance, "A4 tuning");
+        assert!((a4 - 430.0).abs() < 1e-3, "{a4}");
+        assert!(saved_state(&mut instance).contains("\"celesta\""));
 
         // What cannot load says why, and changes nothing.
         let before = saved_state(&mut instance);
@@ -469,4 +606,5 @@ fn hosts_find_every_preset_and_load_each_into_the_plugin() {
         );
     });
     let _ = std::fs::remove_dir_all(&folder);
+    let _ = std::fs::remove_dir_all(&factory_folder);
 }

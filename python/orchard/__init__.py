@@ -166,7 +166,7 @@ def render(
     After the last event the instrument rings until silent, for at most
     ``max_tail`` seconds (0 to 600). A performance longer than
     ``max_duration`` seconds is refused. ``sample_rate`` is in Hz (1000 to
-    768000). The GIL is released while rendering; Ctrl-C stops it.
+    2000000). The GIL is released while rendering; Ctrl-C stops it.
     """
     played = instrument(
         preset, set, seed, temperament=temperament, tuning=tuning, keymap=keymap

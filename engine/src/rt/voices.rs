@@ -20,12 +20,12 @@ pub const SILENCE_LEVEL: f64 = 1e-6;
 /// Below [`super::MIN_INTERNAL_RATE_HZ`] the synthesiser runs at a whole
 /// multiple of the rate and decimates its output (see [`super::Decimator`]);
 /// a family is only ever built for a rate of at least that.
-pub const SAMPLE_RATES_HZ: std::ops::RangeInclusive<f64> = 1_000.0..=768_000.0;
+pub const SAMPLE_RATES_HZ: std::ops::RangeInclusive<f64> = 1_000.0..=2_000_000.0;
 
 /// Why a synthesiser could not be prepared.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SynthError {
-    /// The sample rate is not a finite number between 1 kHz and 768 kHz.
+    /// The sample rate is not a finite number between 1 kHz and 2 MHz.
     SampleRate(f64),
     /// The preset's objects do not fit together.
     Preset(PresetError),

@@ -1,8 +1,15 @@
 //! The CLAP preset discovery factory: one provider, which declares Orchard's
-//! factory presets (inside the plugin, each under its id as load key) and the
-//! user preset folder (files `NAME.orchard.json`, when the folder exists),
-//! and describes each preset: name, plugin, creator, description, keywords,
-//! factory or user content.
+//! factory presets and the user preset folder (files `NAME.orchard.json`,
+//! when the folder exists), and describes each preset: name, plugin,
+//! creator, description, keywords, factory or user content.
+//!
+//! The factory presets are declared as a folder of files, one preset per
+//! file ([`factory_files`]), so that no location a host crawls is a
+//! container of several presets (clap-validator 0.4.1 hangs on those:
+//! docs/clap-validator-limits.md). Only when that folder cannot be written
+//! are they declared inside the plugin instead, as one container, each
+//! under its id as load key; loading by that key always works, for hosts
+//! that indexed them so.
 
 use std::ffi::{CStr, c_char, c_void};
 use std::path::{Path, PathBuf};
@@ -20,6 +27,7 @@ use clap_sys::universal_plugin_id::clap_universal_plugin_id;
 use clap_sys::version::CLAP_VERSION;
 use nice_plug::prelude::ClapPlugin;
 
+use super::factory_files;
 use super::text::{c_string, str_at};
 use crate::Orchard;
 use crate::editor::presets::{self, UserPreset};
@@ -122,11 +130,18 @@ unsafe extern "C" fn init(provider: *const clap_preset_discovery_provider) -> bo
     else {
         return false;
     };
+    let factory_folder = factory_files::folder()
+        .and_then(|folder| factory_files::write_all(&folder).ok())
+        .and_then(|folder| folder.to_str().map(c_string));
+    let (kind, location) = match &factory_folder {
+        Some(folder) => (CLAP_PRESET_DISCOVERY_LOCATION_FILE, folder.as_ptr()),
+        None => (CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN, std::ptr::null()),
+    };
     let factory_location = clap_preset_discovery_location {
         flags: CLAP_PRESET_DISCOVERY_IS_FACTORY_CONTENT,
         name: c"Orchard factory presets".as_ptr(),
-        kind: CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN,
-        location: std::ptr::null(),
+        kind,
+        location,
     };
     // SAFETY: the host's functions with its indexer and tables that live
     // through the calls.
@@ -171,6 +186,22 @@ struct Metadata<'a> {
     features: &'a [&'a str],
     /// Seconds since 1970, or `CLAP_TIMESTAMP_UNKNOWN`.
     modified_s: u64,
+}
+
+/// The metadata of a factory preset, with `load_key` inside the plugin and
+/// none as a file of its own.
+fn factory_metadata<'a>(
+    preset: &'a crate::factory::FactoryPreset,
+    load_key: Option<&'a str>,
+) -> Metadata<'a> {
+    Metadata {
+        name: &preset.name,
+        load_key,
+        flags: CLAP_PRESET_DISCOVERY_IS_FACTORY_CONTENT,
+        description: &preset.description,
+        features: preset.features,
+        modified_s: CLAP_TIMESTAMP_UNKNOWN,
+    }
 }
 
 /// Sends `preset` to the host's receiver. Returns false if the host wants
@@ -257,16 +288,8 @@ unsafe extern "C" fn get_metadata(
     match kind {
         CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN => {
             for preset in crate::factory::all() {
-                let metadata = Metadata {
-                    name: &preset.name,
-                    load_key: Some(preset.id),
-                    flags: CLAP_PRESET_DISCOVERY_IS_FACTORY_CONTENT,
-                    description: &preset.description,
-                    features: preset.features,
-                    modified_s: CLAP_TIMESTAMP_UNKNOWN,
-                };
                 // SAFETY: the host's receiver.
-                if !unsafe { send(receiver, &metadata) } {
+                if !unsafe { send(receiver, &factory_metadata(preset, Some(preset.id))) } {
                     break;
                 }
             }
@@ -282,6 +305,15 @@ unsafe extern "C" fn get_metadata(
                 .to_str()
                 .is_some_and(|p| p.ends_with(presets::EXTENSION))
             {
+                return true;
+            }
+            // A factory preset's file: one preset, no load key. Other files
+            // in that folder (left by another version) are passed over.
+            if factory_files::in_folder(path) {
+                if let Some(preset) = factory_files::preset_of(path) {
+                    // SAFETY: the host's receiver.
+                    unsafe { send(receiver, &factory_metadata(preset, None)) };
+                }
                 return true;
             }
             match user_preset(path) {

@@ -128,7 +128,11 @@ unsafe fn preset_at(
         CLAP_PRESET_DISCOVERY_LOCATION_FILE => {
             // SAFETY: as the caller promises.
             let path = unsafe { str_at(location) }.ok_or("a preset file location needs a path")?;
-            presets::read(Path::new(path))
+            // A factory preset's file stands for the preset compiled in.
+            match super::factory_files::preset_of(Path::new(path)) {
+                Some(preset) => Ok(preset.preset.clone()),
+                None => presets::read(Path::new(path)),
+            }
         }
         other => Err(format!("unknown preset location kind {other}")),
     }

@@ -6,11 +6,12 @@
 //!   each instance is wrapped ([`instance`]) to add the `preset-load`
 //!   extension;
 //! - the preset discovery factory ([`discovery`]), which lists the factory
-//!   presets and the user preset folder.
+//!   presets (as files: [`factory_files`]) and the user preset folder.
 //!
 //! Both factories answer the CLAP 1.2 ids and the draft ids older hosts ask for.
 
 mod discovery;
+mod factory_files;
 mod instance;
 mod text;
 

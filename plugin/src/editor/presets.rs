@@ -166,14 +166,16 @@ pub fn file_for(folder: &Path, name: &str) -> Result<PathBuf, String> {
 }
 
 /// Writes `preset` to `path`, creating the folder; never leaves a half-written
-/// file in place of an old one (it writes a temporary file and renames it).
+/// file in place of an old one (it writes a temporary file, named for this
+/// process so that two programs writing the same preset do not share it, and
+/// renames it).
 pub fn write(path: &Path, preset: &UserPreset) -> Result<(), String> {
     let fail = |e: std::io::Error| format!("{}: {e}", path.display());
     if let Some(folder) = path.parent() {
         std::fs::create_dir_all(folder).map_err(fail)?;
     }
     let text = serde_json::to_string_pretty(preset).map_err(|e| e.to_string())?;
-    let temporary = path.with_extension("tmp");
+    let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
     std::fs::write(&temporary, text).map_err(fail)?;
     std::fs::rename(&temporary, path).map_err(fail)
 }

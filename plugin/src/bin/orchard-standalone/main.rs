@@ -104,7 +104,7 @@ struct Args {
     #[arg(short, long, value_name = "DEVICE")]
     output_device: Option<String>,
 
-    /// ALSA only: the sample rate in Hz, 1000 to 768000 as the device allows
+    /// ALSA only: the sample rate in Hz, 1000 to 2000000 as the device allows
     /// [default: 48000]. JACK plays at its server's rate.
     #[arg(short = 'r', long, value_name = "HZ",
           value_parser = orchard_engine::rt::parse_sample_rate)]
