@@ -292,14 +292,9 @@ fn the_note_comes_from_note_or_from_the_sound() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-/// Orchard's A4 written by `analyze --note --wav`, beside the committed Ogg
-/// Vorbis A4 that Orchard made: the Ogg file is decoded at its own rate and
-/// measured as it was when it was made (first partial 440.20 Hz, early T60
-/// 1.39 s, late T60 11.67 s over its 3 s), and both first partials lie
-/// within 10 cents of 440 Hz.
-#[test]
-fn an_ogg_vorbis_note_is_decoded_and_measured() {
-    let dir = scratch("ogg");
+/// Orchard's A4 at velocity 100, held 2 s, written by `analyze --note --wav`
+/// into `dir` as `a4.wav`; returns its path.
+fn orchard_a4(dir: &Path) -> PathBuf {
     let wav = dir.join("a4.wav");
     let analysed = orchard_ok(&[
         "analyze",
@@ -318,6 +313,18 @@ fn an_ogg_vorbis_note_is_decoded_and_measured() {
             .ends_with(&format!("wrote {}", wav.display())),
         "{analysed}"
     );
+    wav
+}
+
+/// Orchard's A4 written by `analyze --note --wav`, beside the committed Ogg
+/// Vorbis A4 that Orchard made: the Ogg file is decoded at its own rate and
+/// measured as it was when it was made (first partial 440.20 Hz, early T60
+/// 1.39 s, late T60 11.67 s over its 3 s), and both first partials lie
+/// within 10 cents of 440 Hz.
+#[test]
+fn an_ogg_vorbis_note_is_decoded_and_measured() {
+    let dir = scratch("ogg");
+    let wav = orchard_a4(&dir);
     let text = orchard_ok(&[
         "compare",
         wav.to_str().unwrap(),
@@ -363,18 +370,7 @@ fn a_real_recording_is_decoded_and_measured() {
         return;
     };
     let dir = scratch("real");
-    let wav = dir.join("a4.wav");
-    orchard_ok(&[
-        "analyze",
-        "--note",
-        "69",
-        "--velocity",
-        "100",
-        "--duration",
-        "2",
-        "--wav",
-        wav.to_str().unwrap(),
-    ]);
+    let wav = orchard_a4(&dir);
     let a4 = recordings.join("Piano.ff.A4.ogg");
     let text = orchard_ok(&["compare", wav.to_str().unwrap(), a4.to_str().unwrap()]);
     assert!(

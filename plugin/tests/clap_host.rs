@@ -611,6 +611,16 @@ fn the_renderer_and_the_plugin_agree_bit_for_bit() {
     });
 }
 
+/// The chiming clock's place among the built-in instruments: the
+/// "Instrument" parameter's plain value that chooses it (a stepped
+/// parameter's plain value is the choice's index).
+fn clock_choice() -> f64 {
+    orchard_engine::families::builtin_presets()
+        .iter()
+        .position(|(name, _)| *name == "chiming-clock")
+        .unwrap() as f64
+}
+
 /// The chiming clock (a built-in instrument) plays in a host: its
 /// mechanism runs in lock-step on the audio thread (with allocation checks
 /// on), and it ticks at its 0.2 s beat; its running parameter stops it.
@@ -618,12 +628,7 @@ fn the_renderer_and_the_plugin_agree_bit_for_bit() {
 fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
     with_plugin(|entry| {
         let instrument = parameter_named(entry, "Instrument");
-        // The clock's place among the built-in instruments (a stepped
-        // parameter's plain value is the choice's index).
-        let clock_choice = orchard_engine::families::builtin_presets()
-            .iter()
-            .position(|(name, _)| *name == "chiming-clock")
-            .unwrap() as f64;
+        let clock_choice = clock_choice();
         let running = parameter_named(entry, "Mechanism running");
         let fs = 48_000.0;
         let clock = [(10, Send::Param(instrument.0, clock_choice))];
@@ -656,14 +661,10 @@ fn the_clock_ticks_in_a_host_and_its_parameter_stops_it() {
 fn the_clock_is_the_same_clock_in_every_host() {
     with_plugin(|entry| {
         let instrument = parameter_named(entry, "Instrument");
-        let clock_choice = orchard_engine::families::builtin_presets()
-            .iter()
-            .position(|(name, _)| *name == "chiming-clock")
-            .unwrap() as f64;
         let fs = 48_000.0;
         // A state that chooses the clock, so every run plays it from its
         // first sample (the built-in clock's hands stand at 11:59:50).
-        let choose = [(0, Send::Param(instrument.0, clock_choice))];
+        let choose = [(0, Send::Param(instrument.0, clock_choice()))];
         let (_, clock_state) =
             render_from_state(entry, None, fs, 480, 0.01, &choose, Pace::Unpaced);
         let play =

@@ -37,19 +37,21 @@ impl MemoryStream {
     }
 }
 
-/// A byte count from the host's `int32`, or `None` if negative.
-fn count(n: int32) -> Option<usize> {
-    usize::try_from(n).ok()
+/// The length of the host's buffer of `n` bytes at `buffer`: refused
+/// (`kInvalidArgument`) if negative, or if the buffer is null and not empty.
+fn buffer_len(buffer: *const c_void, n: int32) -> Result<usize, tresult> {
+    match usize::try_from(n) {
+        Ok(n) if !buffer.is_null() || n == 0 => Ok(n),
+        _ => Err(kInvalidArgument),
+    }
 }
 
 impl IBStreamTrait for MemoryStream {
     unsafe fn read(&self, buffer: *mut c_void, n: int32, read: *mut int32) -> tresult {
-        let Some(n) = count(n) else {
-            return kInvalidArgument;
+        let n = match buffer_len(buffer, n) {
+            Ok(n) => n,
+            Err(refused) => return refused,
         };
-        if buffer.is_null() && n > 0 {
-            return kInvalidArgument;
-        }
         let mut state = self.state.borrow_mut();
         let (bytes, position) = &mut *state;
         let start = (*position).min(bytes.len());
@@ -65,12 +67,10 @@ impl IBStreamTrait for MemoryStream {
     }
 
     unsafe fn write(&self, buffer: *mut c_void, n: int32, written: *mut int32) -> tresult {
-        let Some(n) = count(n) else {
-            return kInvalidArgument;
+        let n = match buffer_len(buffer, n) {
+            Ok(n) => n,
+            Err(refused) => return refused,
         };
-        if buffer.is_null() && n > 0 {
-            return kInvalidArgument;
-        }
         let mut state = self.state.borrow_mut();
         let (bytes, position) = &mut *state;
         let end = *position + n;
