@@ -427,7 +427,7 @@ mod tests {
         assert!(parse_key("200").unwrap_err().contains("--note 200"));
         assert!(parse_key("H2").is_err());
         let key = |name: &str| key_of_file_name(Path::new(name));
-        assert_eq!(key("../shared/Piano.ff.Db4.ogg"), Some(61));
+        assert_eq!(key("../recordings/Piano.ff.Db4.ogg"), Some(61));
         assert_eq!(key("Piano.ff.A0.ogg"), Some(21));
         assert_eq!(key("render_c4.wav"), Some(60));
         assert_eq!(key("render.wav"), None);
