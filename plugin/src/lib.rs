@@ -177,7 +177,7 @@ impl Plugin for Orchard {
     }
 
     /// The editor, except in Orchard's VST3: there the parameters and the
-    /// link go to Orchard's own editor view ([`vst3_export`]) and nice-plug's
+    /// link go to Orchard's own editor view (`vst3_export`) and nice-plug's
     /// wrapper gets none.
     #[cfg(feature = "editor")]
     fn editor(&mut self, _executor: AsyncExecutor<Self>) -> Option<Self::Editor> {

@@ -293,7 +293,7 @@ impl Tine {
     }
 
     /// How many times the simulation went non-finite (or ran away past
-    /// [`RUNAWAY_M_S`]) and was silenced.
+    /// `RUNAWAY_M_S`) and was silenced.
     pub fn non_finite_resets(&self) -> u32 {
         self.non_finite_resets
     }

@@ -33,7 +33,7 @@ pub fn record(model: Mechanism, duration_s: f64) -> Result<Trace, String> {
 }
 
 /// [`record`], telling `progress` the simulated time reached, s, after every
-/// step of at most [`MAX_STEP_S`] (so a caller can show how far a long run
+/// step of at most `MAX_STEP_S` (so a caller can show how far a long run
 /// has gone); the run and the trace are the same as [`record`]'s.
 pub fn record_with_progress(
     model: Mechanism,
