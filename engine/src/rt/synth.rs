@@ -175,11 +175,6 @@ impl Synth {
         ))
     }
 
-    /// Whether the worker runs on its own thread.
-    pub fn is_realtime(&self) -> bool {
-        matches!(self.link, Link::Realtime { .. })
-    }
-
     fn assemble(parts: Parts, rates: Rates, link: Link) -> Self {
         let (meters, meters_view) = triple_buffer(MeterView::default());
         Self {
