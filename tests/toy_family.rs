@@ -1,5 +1,6 @@
 //! The family seam, proved from outside the engine: a toy family defined only
-//! here — a plucked string with a plectrum for mechanics — registers with the
+//! here — a plucked string with a plectrum for mechanics, and an object kind
+//! of its own, `[plucked-strings.NAME]`, declared here — registers with the
 //! engine and plays through `Synth`, through the command-line renderer and
 //! through the plugin, loaded in this process by a CLAP host, as the built-in
 //! families do, with no change to the realtime layer. A second toy family,
@@ -17,7 +18,9 @@ use clack_host::prelude::*;
 use orchard_engine::analysis::peak_frequency;
 use orchard_engine::families;
 use orchard_engine::families::mallet_bar::MalletBars;
-use orchard_engine::instrument::{Preset, Rebound};
+use orchard_engine::instrument::{
+    Checker, Fields, ObjectKind, ObjectSpec, Preset, PresetError, Rebound, StrikeRange,
+};
 use orchard_engine::mech::{Model, ModelState, StepAdjustment};
 use orchard_engine::props::{PropertyAccess, PropertyError};
 use orchard_engine::rt::{
@@ -26,11 +29,53 @@ use orchard_engine::rt::{
 
 const FS: f64 = 48_000.0;
 
-/// Time from a key going down to the plectrum plucking its string, s.
+/// Time from a key going down to the plectrum plucking its string, s (the
+/// toy preset's `strings:pluck_delay_s`).
 const PLUCK_DELAY_S: f64 = 0.010;
 
-/// Decay of the toy string, s to fall 60 dB.
-const T60_S: f64 = 1.0;
+/// The toy family's own object kind: a plucked string per key, one damped
+/// mode at the key's pitch, `[plucked-strings.NAME]` in a preset.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PluckedStrings {
+    /// Time a string takes to fade by 60 dB, s.
+    t60_s: f64,
+    /// Time from a key going down to its plectrum plucking, s.
+    pluck_delay_s: f64,
+}
+
+orchard_engine::fields!(PluckedStrings {
+    t60_s: Real, "s", "Time a plucked string takes to fade by 60 dB";
+    pluck_delay_s: Real, "s", "Time from a key going down to its plectrum plucking";
+});
+
+impl ObjectSpec for PluckedStrings {
+    fn kind(&self) -> &'static str {
+        "plucked-strings"
+    }
+
+    fn fields(&mut self) -> &mut dyn Fields {
+        self
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range("t60_s", self.t60_s, 0.05, 20.0, "0.05 to 20 s")?;
+        c.range("pluck_delay_s", self.pluck_delay_s, 0.0, 0.1, "0 to 100 ms")
+    }
+
+    fn struck(&self) -> Option<StrikeRange> {
+        Some(StrikeRange {
+            min: 0.01,
+            max: 0.99,
+            text: "0.01 to 0.99 of a string",
+        })
+    }
+}
+
+/// The toy preset's plucked strings.
+fn plucked(preset: &Preset) -> Option<&PluckedStrings> {
+    preset.topology().ok()?.target_as::<PluckedStrings>()
+}
 
 /// Each key's string: one damped mode at the key's pitch.
 struct ToyStrings {
@@ -102,8 +147,11 @@ impl Voices for ToyStrings {
     }
 }
 
-/// A plectrum per key: it plucks `PLUCK_DELAY_S` after the key goes down.
+/// A plectrum per key: it plucks its preset's `pluck_delay_s` after the key
+/// goes down.
 struct Plectrum {
+    /// Time from a key going down to its pluck, s.
+    delay_s: f64,
     /// Per MIDI key: when to pluck (s) and how hard (m/s), if due.
     due: [Option<(f64, f64)>; MIDI_KEYS],
     /// Per MIDI key: plucked in the last step, how hard.
@@ -152,7 +200,7 @@ impl Mechanics for Plectrum {
             && velocity > 0.0
             && let Some(due) = self.due.get_mut(usize::from(key))
         {
-            *due = Some((t_s + PLUCK_DELAY_S, 1.0 + f64::from(velocity)));
+            *due = Some((t_s + self.delay_s, 1.0 + f64::from(velocity)));
         }
     }
 
@@ -189,18 +237,22 @@ impl Family for ToyPluck {
         PRESETS.get_or_init(|| [("toy-pluck", toy_preset_text())])
     }
 
-    fn fits(&self, _preset: &Preset) -> bool {
-        false
+    fn object_kinds(&self) -> &'static [ObjectKind] {
+        const KINDS: &[ObjectKind] = &[ObjectKind::of::<PluckedStrings>("plucked-strings")];
+        KINDS
     }
 
-    /// Any keyboard: its voices need only the keys and the tuning.
-    fn plays(&self, _preset: &Preset) -> bool {
-        true
+    /// Plucked strings struck by its plectra.
+    fn fits(&self, preset: &Preset) -> bool {
+        plucked(preset).is_some()
     }
 
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
+        let strings = plucked(preset).ok_or_else(|| {
+            SynthError::Family("the toy plucks [plucked-strings.NAME]".to_string())
+        })?;
         let keys = preset.keyboard.lowest_key..=preset.keyboard.highest_key;
-        let r = 1000f64.powf(-1.0 / (T60_S * sample_rate));
+        let r = 1000f64.powf(-1.0 / (strings.t60_s * sample_rate));
         let modes = keys
             .clone()
             .map(|key| {
@@ -215,8 +267,9 @@ impl Family for ToyPluck {
         }))
     }
 
-    fn mechanics(&self, _preset: &Preset) -> Box<dyn Mechanics> {
+    fn mechanics(&self, preset: &Preset) -> Box<dyn Mechanics> {
         Box::new(Plectrum {
+            delay_s: plucked(preset).map_or(PLUCK_DELAY_S, |strings| strings.pluck_delay_s),
             due: [None; MIDI_KEYS],
             plucked: [None; MIDI_KEYS],
         })
@@ -245,11 +298,49 @@ fn mallet_preset_as(family: &str, name: &str) -> String {
     toy
 }
 
-/// The toy family's preset: the mallet bars' keyboard and tuning, played
-/// by the toy family.
+/// The toy family's preset: its own plucked strings, plucked by plectra
+/// (felt hammers, the kind every family may use), A3 to A5.
 fn toy_preset_text() -> &'static str {
-    static TEXT: OnceLock<String> = OnceLock::new();
-    TEXT.get_or_init(|| mallet_preset_as("toy-pluck", "Toy pluck"))
+    r#"name = "Toy pluck"
+description = "A plucked string per key: one damped mode"
+family = "toy-pluck"
+
+[tuning]
+a4_hz = 440.0
+
+[keyboard]
+lowest_key = 57
+highest_key = 81
+
+[velocity]
+softest_speed_m_s = 0.3
+hardest_speed_m_s = 5.0
+
+[output]
+gain_per_newton = 0.5
+stereo_width = 0.0
+
+[plucked-strings.strings]
+t60_s = 1.0
+pluck_delay_s = 0.010
+
+[felt-hammers.plectra]
+start_gap_m = 0.001
+
+[[felt-hammers.plectra.anchor]]
+key = 69
+mass_kg = 0.001
+felt_stiffness = 1.0e6
+felt_exponent = 1.5
+
+[[strike]]
+hammers = "plectra"
+target = "strings"
+
+[[strike.anchor]]
+key = 69
+position = 0.2
+"#
 }
 
 /// Registers both toy families. Every test calls it before anything reads
@@ -388,6 +479,62 @@ fn a_family_defined_outside_the_engine_plays_through_synth() {
     let pitch = peak_frequency(&left[onset..], FS, 200.0, 1000.0).unwrap();
     assert!((pitch - 440.0).abs() < 1.0, "sounds at {pitch} Hz");
     assert_eq!(left, right);
+}
+
+/// The level of `x` (dB) over the 10 ms from `t_s` (s): its RMS.
+fn level_db(x: &[f32], t_s: f64) -> f64 {
+    let start = (t_s * FS) as usize;
+    let window = &x[start..start + (0.01 * FS) as usize];
+    let power = window.iter().map(|&s| f64::from(s).powi(2)).sum::<f64>() / window.len() as f64;
+    10.0 * power.log10()
+}
+
+/// A4 played on `preset` for `seconds`, left channel.
+fn a4_on(preset: &Preset, seconds: f64) -> Vec<f32> {
+    let mut synth = Synth::new(preset, FS).unwrap();
+    let frames = (seconds * FS) as usize;
+    let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
+    synth.note_on(69, 0.8);
+    for (l, r) in left.chunks_mut(64).zip(right.chunks_mut(64)) {
+        synth.process(l, r);
+    }
+    left
+}
+
+/// The toy family's own object kind is read from its table, edited by its
+/// property paths as the engine's kinds are (checked by its own ranges),
+/// written back out, and heard: the string's decay and the plectrum's delay
+/// are the preset's.
+#[test]
+fn a_family_defined_outside_the_engine_brings_its_own_object_kind() {
+    let mut preset = toy_preset();
+    assert_eq!(preset.get("strings:t60_s"), Some(1.0));
+    assert!(
+        preset
+            .paths()
+            .contains(&"strings:pluck_delay_s".to_string())
+    );
+    let info = preset.property_info("strings:t60_s").unwrap();
+    assert_eq!((info.unit, info.range), ("s", (0.05, 20.0)));
+    let refused = preset.set("strings:t60_s", 50.0).unwrap_err().to_string();
+    assert!(
+        refused.contains("strings:t60_s") && refused.contains("0.05 to 20 s"),
+        "{refused}"
+    );
+    preset.set("strings:t60_s", 0.5).unwrap();
+    preset.set("strings:pluck_delay_s", 0.02).unwrap();
+
+    // Written out and read back, through the registry, it is the same.
+    let text = toml::to_string(&preset).unwrap();
+    assert!(text.contains("[plucked-strings.strings]"), "{text}");
+    assert_eq!(Preset::from_toml(&text).unwrap(), preset);
+
+    let left = a4_on(&preset, 1.0);
+    let onset_s = left.iter().position(|x| x.abs() > 1e-6).unwrap() as f64 / FS;
+    assert!((0.02..0.021).contains(&onset_s), "plucked at {onset_s} s");
+    // One damped mode: it falls 60 dB in t60_s, so 24 dB over 0.2 s.
+    let fall_db = level_db(&left, 0.2) - level_db(&left, 0.4);
+    assert!((fall_db - 24.0).abs() < 1.0, "fell {fall_db} dB in 0.2 s");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! [`orchard_engine::families::chiming_clock::ClockReport`]).
 
 use orchard_engine::families::chiming_clock::ClockReport;
+use orchard_engine::families::chiming_clock::ClockSpec;
 use orchard_engine::instrument::Preset;
 
 use super::{AnalyzeArgs, overrides};
@@ -14,7 +15,9 @@ pub const DEFAULT_DURATION_S: f64 = 10.0;
 /// The instrument preset `name` if it is a clock (a built-in preset or a
 /// file that loads and has a `[clock.NAME]`).
 pub fn clock_preset(name: &str) -> Option<Preset> {
-    Preset::load(name).ok().filter(|p| !p.clock.is_empty())
+    Preset::load(name)
+        .ok()
+        .filter(|p| p.objects.of::<ClockSpec>().next().is_some())
 }
 
 /// The clock's report, with `--set` and `--seed` applied to `preset`.

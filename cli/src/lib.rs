@@ -41,6 +41,8 @@ pub use orchard_engine::midi as midi_file;
 /// Performances as timed events in seconds (in the engine, with the MIDI files).
 pub use orchard_engine::midi as score;
 
+use orchard_engine::families::chiming_clock::ClockSpec;
+use orchard_engine::families::music_box::MusicBoxSpec;
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -180,7 +182,7 @@ impl InstrumentArgs {
     /// plays without a MIDI file.
     pub fn load_turning_cylinders(&self) -> Result<Preset, String> {
         self.load_then_set(|preset| {
-            for spec in preset.music_box.values_mut() {
+            for spec in preset.objects.of_mut::<MusicBoxSpec>() {
                 spec.running = true;
             }
         })
@@ -429,7 +431,12 @@ pub const PROBE_INTERVAL: Ranged = Ranged::above(0.0, 10.0, "s");
 /// Sets the hands of `preset`'s clock (`name` names the preset in errors) to
 /// `time_h`, hours after midnight.
 fn set_clock(preset: &mut Preset, name: &str, time_h: f64) -> Result<(), String> {
-    let Some(clock) = preset.clock.keys().next().cloned() else {
+    let Some(clock) = preset
+        .objects
+        .of::<ClockSpec>()
+        .next()
+        .map(|(name, _)| name.to_string())
+    else {
         return Err(format!(
             "--start sets a clock's hands, and `{}` has no clock (try --preset chiming-clock)",
             orchard_engine::input::name(name)
@@ -462,10 +469,10 @@ pub fn require_png(flag: &str, path: &Path) -> Result<(), String> {
 fn pinned_tune_s(instrument: &InstrumentArgs) -> Result<Option<f64>, String> {
     let preset = instrument.load_turning_cylinders()?;
     Ok(preset
-        .music_box
-        .values()
+        .objects
+        .of::<MusicBoxSpec>()
         .next()
-        .and_then(orchard_engine::families::music_box::arrange::tune_s)
+        .and_then(|(_, spec)| orchard_engine::families::music_box::arrange::tune_s(spec))
         .map(|s| s + 1.0))
 }
 

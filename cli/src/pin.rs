@@ -2,6 +2,7 @@
 //! (see [`orchard_engine::families::music_box::arrange`]), written as a
 //! preset that `orchard render --preset FILE` plays.
 
+use orchard_engine::families::music_box::MusicBoxSpec;
 use std::path::{Path, PathBuf};
 
 use orchard_engine::families::builtin_presets;
@@ -41,7 +42,7 @@ fn preset_text(name: &str) -> Result<String, String> {
 /// listed on the standard error, one line each), else a one-line reason.
 pub fn run_pin(args: &PinArgs) -> Result<String, String> {
     let preset = Preset::load(&args.preset).map_err(|e| e.to_string())?;
-    let (name, spec) = preset.music_box.iter().next().ok_or_else(|| {
+    let (name, spec) = preset.objects.of::<MusicBoxSpec>().next().ok_or_else(|| {
         format!(
             "`{}` is not a music box (try --preset music-box)",
             args.preset

@@ -7,6 +7,7 @@ mod common;
 
 use common::{end, note, one_note, orchard, orchard_ok, read_left, scratch, write_midi};
 use midly::Format;
+use orchard_engine::families::music_box::MusicBoxSpec;
 use orchard_engine::instrument::Preset;
 
 /// A tune of `keys`, each `beats[i]` quarter notes after the one before
@@ -47,7 +48,7 @@ fn pin_round_trips_a_tunes_notes_and_order() {
     let stdout = String::from_utf8_lossy(&result.stdout);
     assert!(stdout.contains("-12 semitones"), "{stdout}");
     let preset = Preset::load(boxed.to_str().unwrap()).unwrap();
-    let pins = &preset.music_box["box"].pins;
+    let pins = &preset.objects.get_as::<MusicBoxSpec>("box").unwrap().pins;
     let expected: Vec<u8> = keys.iter().filter(|&&k| k != 85).map(|&k| k - 12).collect();
     let found: Vec<u8> = pins.iter().map(|p| p.key).collect();
     assert_eq!(found, expected);

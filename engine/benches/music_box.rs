@@ -9,6 +9,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use orchard_engine::families::music_box::MusicBoxSpec;
 use orchard_engine::instrument::Preset;
 use orchard_engine::rt::Synth;
 
@@ -19,7 +20,12 @@ const SECONDS: f64 = 3.0;
 /// Plays the glissando; returns the last block's first sample.
 fn glissando(preset: &Preset) -> f32 {
     let mut synth = Synth::new(preset, FS).expect("the music box builds");
-    let keys = preset.music_box["box"].keys.clone();
+    let keys = preset
+        .objects
+        .get_as::<MusicBoxSpec>("box")
+        .unwrap()
+        .keys
+        .clone();
     let (mut left, mut right) = (vec![0.0f32; BLOCK], vec![0.0f32; BLOCK]);
     let per_note = (0.03 * FS) as usize / BLOCK;
     for block in 0..(SECONDS * FS) as usize / BLOCK {

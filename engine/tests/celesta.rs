@@ -5,7 +5,7 @@
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::{amplitude_at, fit_line, peak_frequency};
-use orchard_engine::families::celesta;
+use orchard_engine::families::celesta::{self, CelestaSpec};
 use orchard_engine::instrument::{BarFittings, MalletBar, Preset};
 use orchard_engine::rt::Synth;
 
@@ -88,7 +88,12 @@ fn every_key_is_in_tune() {
 #[test]
 fn the_box_strengthens_and_lengthens_the_fundamental() {
     let preset = preset();
-    let spec = preset.topology().unwrap().celesta.unwrap().clone();
+    let spec = preset
+        .topology()
+        .unwrap()
+        .joined::<CelestaSpec>()
+        .unwrap()
+        .clone();
     let params = preset.bar_params(C5).unwrap();
     let f1 = params.fundamental_hz;
     let partials: Vec<f64> = spec.partial_ratios().iter().map(|r| r * f1).collect();
@@ -227,7 +232,12 @@ fn the_celestas_values_are_properties() {
     }
     preset.set("action:box_coupling", 0.0).unwrap();
     preset.set("action:partial_ratio_2", 2.7565).unwrap();
-    let spec = preset.topology().unwrap().celesta.unwrap().clone();
+    let spec = preset
+        .topology()
+        .unwrap()
+        .joined::<CelestaSpec>()
+        .unwrap()
+        .clone();
     assert!(celesta::fittings(&spec).resonator.is_none());
     assert!(preset.set("action:box_q", 0.0).is_err());
     Synth::new(&preset, FS).unwrap();

@@ -3,6 +3,7 @@
 //! stopped clock silent, the Westminster quarters and twelve strokes at noon
 //! on clamped-free rods, and ticks that survive a stalled worker.
 
+use orchard_engine::families::chiming_clock::ClockSpec;
 use std::time::{Duration, Instant};
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
@@ -449,7 +450,12 @@ fn the_movement_keeps_up_within_its_steps_per_control_period() {
     use orchard_engine::families::chiming_clock::movement::{MAX_STEPS_PER_CALL, Movement};
     use orchard_engine::rt::CONTROL_RATE_HZ;
     let preset = clock(11.0 + 59.0 / 60.0 + 50.0 / 3600.0, &[]);
-    let spec = preset.clock.values().next().unwrap();
+    let spec = preset
+        .objects
+        .of::<ClockSpec>()
+        .next()
+        .map(|(_, spec)| spec)
+        .unwrap();
     let mut movement = Movement::new(spec);
     let mut most = 0;
     let control_steps = (15.0 * CONTROL_RATE_HZ) as usize;

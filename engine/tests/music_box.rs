@@ -7,8 +7,10 @@
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::peak_frequency;
 use orchard_engine::families::music_box::MusicBoxMechanics;
+use orchard_engine::families::music_box::MusicBoxSpec;
+use orchard_engine::families::music_box::PinSpec;
 use orchard_engine::families::music_box::comb::TineDesign;
-use orchard_engine::instrument::{PinSpec, Preset};
+use orchard_engine::instrument::Preset;
 use orchard_engine::rt::Synth;
 
 #[global_allocator]
@@ -28,7 +30,11 @@ fn turning() -> Preset {
 /// and `edits` applied.
 fn music_box(pins: &[(u8, f64)], edits: &[(&str, f64)]) -> Preset {
     let mut preset = turning();
-    preset.music_box.get_mut("box").unwrap().pins = pins
+    preset
+        .objects
+        .get_as_mut::<MusicBoxSpec>("box")
+        .unwrap()
+        .pins = pins
         .iter()
         .map(|&(key, angle_deg)| PinSpec { key, angle_deg })
         .collect();
@@ -67,7 +73,7 @@ fn mechanics(synth: &Synth) -> &MusicBoxMechanics {
 /// flat with a droop, falling away over the knee; through the train and
 /// less the friction.
 fn net_torque(preset: &Preset, wound: f64) -> f64 {
-    let b = &preset.music_box["box"];
+    let b = preset.objects.get_as::<MusicBoxSpec>("box").unwrap();
     let spring = b.spring_torque_n_m
         * (1.0 - b.spring_droop * (1.0 - wound))
         * (1.0 - (-wound / b.spring_knee).exp());
@@ -79,7 +85,7 @@ fn net_torque(preset: &Preset, wound: f64) -> f64 {
 /// milliseconds), the wind falling as it turns. Integrated here in small
 /// steps of angle.
 fn predicted_times(preset: &Preset, wound: f64, angles_deg: &[f64]) -> Vec<f64> {
-    let b = &preset.music_box["box"];
+    let b = preset.objects.get_as::<MusicBoxSpec>("box").unwrap();
     let drag = b.fly_drag_n_m_s2 * b.fly_ratio.powi(3);
     let travel = std::f64::consts::TAU * b.spring_turns * b.cylinder_turns_per_spring_turn;
     let step = 1e-5;
@@ -101,7 +107,12 @@ fn predicted_times(preset: &Preset, wound: f64, angles_deg: &[f64]) -> Vec<f64> 
 #[test]
 fn each_tine_sounds_at_its_tuned_pitch() {
     let preset = music_box(&[], &[("box:running", 0.0)]);
-    let keys = preset.music_box["box"].keys.clone();
+    let keys = preset
+        .objects
+        .get_as::<MusicBoxSpec>("box")
+        .unwrap()
+        .keys
+        .clone();
     let mut worst: f64 = 0.0;
     for key in keys {
         let mut synth = Synth::new(&preset, FS).unwrap();
@@ -128,7 +139,7 @@ fn each_tine_sounds_at_its_tuned_pitch() {
 #[test]
 fn the_partials_are_the_tines_modes_with_their_lead() {
     let preset = music_box(&[], &[("box:running", 0.0)]);
-    let spec = &preset.music_box["box"];
+    let spec = preset.objects.get_as::<MusicBoxSpec>("box").unwrap();
     for key in [60, 64, 76] {
         let design = TineDesign::new(spec, key, preset.fundamental_hz(key)).unwrap();
         let mut synth = Synth::new(&preset, FS).unwrap();
@@ -215,7 +226,7 @@ fn onsets(x: &[f32]) -> Vec<f64> {
 
 /// Onsets heard in `x`, each with the tine heard loudest just after it.
 fn heard_notes(preset: &Preset, x: &[f32]) -> Vec<(f64, u8)> {
-    let keys = &preset.music_box["box"].keys;
+    let keys = &preset.objects.get_as::<MusicBoxSpec>("box").unwrap().keys;
     onsets(x)
         .into_iter()
         .filter_map(|t| {
@@ -465,7 +476,14 @@ fn a_bass_tine_is_damped_before_it_is_plucked_again() {
     let pins = [(60u8, 10.0), (60, 16.0)];
     let damped = music_box(&pins, &[]);
     let undamped = music_box(&pins, &[("box:damped_below_key", 0.0)]);
-    assert!(damped.music_box["box"].damped_below_key > 60);
+    assert!(
+        damped
+            .objects
+            .get_as::<MusicBoxSpec>("box")
+            .unwrap()
+            .damped_below_key
+            > 60
+    );
     let mut synth = Synth::new(&damped, FS).unwrap();
     let x = render(&mut synth, 3.5);
     let mut synth = Synth::new(&undamped, FS).unwrap();

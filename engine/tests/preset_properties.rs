@@ -2,6 +2,8 @@
 //! keyboard, per-key paths, edit commands, property metadata and the component
 //! tree.
 
+use orchard_engine::instrument::HammerSet;
+use orchard_engine::instrument::StringSet;
 use orchard_engine::instrument::{
     DEFAULT_PRESET_TOML, Preset, PresetError, PropertyEdit, ValueKind, value_at,
 };
@@ -110,7 +112,10 @@ fn setting_a_key_makes_it_explicit_and_moves_only_its_neighbours() {
     // The new anchor gives that field only: the others still inherit, unchanged.
     assert_eq!(p.is_explicit("strings/key/48:length_m"), Some(false));
     assert_eq!(p.get("strings/anchor/48:loss_b1"), Some(2.0));
-    let anchors: Vec<u8> = p.stiff_strings["strings"]
+    let anchors: Vec<u8> = p
+        .objects
+        .get_as::<StringSet>("strings")
+        .unwrap()
         .anchor
         .iter()
         .map(|a| a.key)
@@ -194,7 +199,10 @@ fn setting_a_key_creates_an_anchor_in_order_and_errors_change_nothing() {
     let mut p = bars();
     p.set("mallets/key/60:felt_stiffness", 2e8).unwrap();
     p.set("mallets/key/81:felt_stiffness", 5e8).unwrap();
-    let keys: Vec<u8> = p.felt_hammers["mallets"]
+    let keys: Vec<u8> = p
+        .objects
+        .get_as::<HammerSet>("mallets")
+        .unwrap()
         .anchor
         .iter()
         .map(|a| a.key)
@@ -452,7 +460,7 @@ fn components_form_a_tree_with_every_key_under_its_set() {
 #[test]
 fn value_at_is_what_keys_read() {
     let p = grand();
-    let strings = &p.stiff_strings["strings"];
+    let strings = p.objects.get_as::<StringSet>("strings").unwrap();
     for key in [21, 30, 61, 100] {
         assert_eq!(
             value_at(&strings.anchor, key, |a| a.inharmonicity),

@@ -11,7 +11,11 @@
 //! range: the range says why, in its doc comment.
 
 use orchard_engine::families::builtin_presets;
-use orchard_engine::instrument::{PinSpec, Preset};
+use orchard_engine::families::chiming_clock::ClockSpec;
+use orchard_engine::families::music_box::MusicBoxSpec;
+use orchard_engine::families::music_box::PinSpec;
+use orchard_engine::instrument::HammerSet;
+use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{Synth, SynthEvent};
 
 /// Sample rate, Hz.
@@ -26,9 +30,9 @@ const CLOCK_BEFORE_NOON_S: f64 = 0.02;
 /// and ring, for a clock's chime to strike its first rod and for a music
 /// box's pin to catch a tine still ringing and pluck it.
 fn render_s(preset: &Preset) -> f64 {
-    if !preset.clock.is_empty() {
+    if !preset.objects.of::<ClockSpec>().next().is_none() {
         1.0
-    } else if !preset.music_box.is_empty() {
+    } else if !preset.objects.of::<MusicBoxSpec>().next().is_none() {
         0.6
     } else {
         0.3
@@ -54,10 +58,10 @@ fn keys_for(preset: &Preset, path: &str) -> Vec<u8> {
 /// `keys` it has a tine for just past its pluck's lead, which catches the
 /// tine still ringing from the note and plucks it again.
 fn moving(mut preset: Preset, keys: &[u8]) -> Preset {
-    for clock in preset.clock.values_mut() {
+    for clock in preset.objects.of_mut::<ClockSpec>() {
         clock.time_h = 12.0 - CLOCK_BEFORE_NOON_S / 3600.0;
     }
-    for spec in preset.music_box.values_mut() {
+    for spec in preset.objects.of_mut::<MusicBoxSpec>() {
         spec.running = true;
         spec.pins = keys
             .iter()
@@ -131,7 +135,7 @@ fn every_property_at_the_ends_of_its_range_renders_finite_audio() {
 #[test]
 fn a_tine_that_runs_away_is_silenced_not_heard_as_infinities() {
     let mut preset = Preset::builtin("music-box").unwrap().unwrap();
-    let pins = preset.felt_hammers.get_mut("pins").unwrap();
+    let pins = preset.objects.get_as_mut::<HammerSet>("pins").unwrap();
     pins.anchor[0].felt_hysteresis_s_per_m = Some(0.0);
     assert!(preset.validate().is_err());
     let preset = moving(preset, &[72]);

@@ -2,6 +2,8 @@
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::{peak, peak_frequency, rms};
+use orchard_engine::families::grand_piano::SoundboardSpec;
+use orchard_engine::instrument::StringSet;
 use orchard_engine::instrument::{Preset, StruckString};
 use orchard_engine::rt::Synth;
 use orchard_engine::wdf::FeltLaw;
@@ -119,7 +121,13 @@ fn whole_keyboard_is_in_tune() {
 /// strings' partials and the loop's group delay differs from its phase delay.
 #[test]
 fn tuned_on_the_board() {
-    let preset = unison_tuned_alike(Preset::default_grand().soundboard["soundboard"].modes);
+    let preset = unison_tuned_alike(
+        Preset::default_grand()
+            .objects
+            .get_as::<SoundboardSpec>("soundboard")
+            .unwrap()
+            .modes,
+    );
     let errors = keyboard_pitch_errors(&preset);
     let within_tenth = errors.iter().filter(|(_, c)| c.abs() < 0.1).count();
     assert!(within_tenth >= 70, "{errors:?}");
@@ -132,8 +140,8 @@ fn tuned_on_the_board() {
 fn unison_tuned_alike(modes: u32) -> Preset {
     let mut preset = Preset::default_grand();
     preset
-        .stiff_strings
-        .get_mut("strings")
+        .objects
+        .get_as_mut::<StringSet>("strings")
         .expect("the grand's strings")
         .detune_cents = 0.0;
     preset.set("soundboard:modes", f64::from(modes)).unwrap();

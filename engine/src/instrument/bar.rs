@@ -23,52 +23,11 @@
 //! by an escape wheel's tooth.
 
 use super::bar_fittings::{BarFittings, HelmholtzBox, NECK, t60_dashpot_kg_s};
-use super::preset::{BarEnds, Resonators};
+use super::preset::{BarEnds, NODE_SHAPE};
 use super::{ContactLog, Preset, Rebound};
 use crate::wdf::description::Connection;
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, Patch, TreeDescription, TreeError};
-
-/// `β_n·L` of the first free-free bending modes.
-const FREE_FREE_BETA_L: [f64; 3] = [4.730_040_745, 7.853_204_624, 10.995_607_838];
-
-/// `β_n·L` of the first clamped-free bending modes.
-const CLAMPED_FREE_BETA_L: [f64; 3] = [1.875_104_069, 4.694_091_133, 7.854_757_438];
-
-impl BarEnds {
-    /// `β_n·L` of the first bending modes.
-    fn beta_l(self) -> &'static [f64; 3] {
-        match self {
-            Self::FreeFree => &FREE_FREE_BETA_L,
-            Self::ClampedFree => &CLAMPED_FREE_BETA_L,
-        }
-    }
-
-    /// Shape of mode `n` at `x` (fraction of the length from the clamped or
-    /// first free end), normalised so its mean square over the bar is 1.
-    pub fn mode_shape(self, n: usize, x: f64) -> f64 {
-        let b = self.beta_l()[n];
-        let bx = b * x;
-        match self {
-            Self::FreeFree => {
-                let sigma = (b.cosh() - b.cos()) / (b.sinh() - b.sin());
-                bx.cosh() + bx.cos() - sigma * (bx.sinh() + bx.sin())
-            }
-            Self::ClampedFree => {
-                let sigma = (b.sinh() - b.sin()) / (b.cosh() + b.cos());
-                bx.cosh() - bx.cos() - sigma * (bx.sinh() - bx.sin())
-            }
-        }
-    }
-
-    /// Frequencies of the first `modes` partials over the fundamental.
-    pub fn partial_ratios(self, modes: usize) -> impl Iterator<Item = f64> {
-        let beta = self.beta_l();
-        beta[..modes.min(beta.len())]
-            .iter()
-            .map(move |b| (b / beta[0]).powi(2))
-    }
-}
 
 /// One mode of a body as a striker sees it at the point it strikes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -161,9 +120,7 @@ impl Preset {
     /// instrument's hammers strike bars.
     pub fn bar_params(&self, key: u8) -> Option<BarParams> {
         let topology = self.topology().ok()?;
-        let Resonators::Bars(bars, ends) = topology.resonators else {
-            return None;
-        };
+        let (bars, ends) = topology.bars()?;
         let mallets = topology.hammers;
         Some(BarParams {
             key,
@@ -217,16 +174,6 @@ impl std::fmt::Display for BarError {
 }
 
 impl std::error::Error for BarError {}
-
-/// Smallest size of a mode's shape at the strike point (of a mean square
-/// of 1) that the strike excites: below it the point is a node of the mode.
-const NODE_SHAPE: f64 = 1e-3;
-
-/// Whether a strike at `position` (fraction of the length) excites any of the
-/// bar's first `modes` modes, i.e. misses a node of at least one.
-pub(crate) fn strikes_a_mode(ends: BarEnds, position: f64, modes: usize) -> bool {
-    (0..modes.min(ends.beta_l().len())).any(|n| ends.mode_shape(n, position).abs() >= NODE_SHAPE)
-}
 
 /// A body's modes as seen at one point, as a wave-digital branch (see
 /// [`modes_in_series`]).

@@ -1,7 +1,6 @@
 //! Physical values of one key, interpolated from a preset's anchors.
 
 use super::Preset;
-use super::preset::Resonators;
 use crate::resonators::{StringParams, UnisonParams};
 use crate::wdf::FeltLaw;
 
@@ -36,11 +35,11 @@ impl Preset {
     /// preset's stretch (bars are stiff beams with no such partials: plain equal
     /// temperament).
     pub fn fundamental_hz(&self, key: u8) -> f64 {
-        match self.topology().map(|t| t.resonators) {
-            Ok(Resonators::Strings(strings)) => self
+        match self.topology().ok().and_then(|t| t.strings()) {
+            Some(strings) => self
                 .tuning
                 .target(key, |k| strings.at(k, |a| a.inharmonicity).unwrap_or(0.0)),
-            _ => self.tuning.target(key, |_| 0.0),
+            None => self.tuning.target(key, |_| 0.0),
         }
     }
 
@@ -50,9 +49,7 @@ impl Preset {
     /// strings.
     pub fn key_params(&self, key: u8) -> Option<KeyParams> {
         let topology = self.topology().ok()?;
-        let Resonators::Strings(strings) = topology.resonators else {
-            return None;
-        };
+        let strings = topology.strings()?;
         Some(KeyParams {
             key,
             string: StringParams {

@@ -19,11 +19,12 @@ pub use contact_log::ContactLog;
 pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
 pub use preset::{
-    ActionSpec, Anchored, BarEnds, BarSet, CelestaSpec, ClockSpec, ComponentInfo,
-    DEFAULT_PRESET_TOML, DamperSet, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT,
-    MAX_BAR_MODES, MAX_PINS, MICROPHONES, MusicBoxSpec, Object, OutputSpec, PinSpec, Preset,
-    PresetError, PropertyEdit, PropertyInfo, Resonators, RoomSpec, SoundboardSpec, StrikeAnchor,
-    StrikeSpec, StringAnchor, StringSet, Topology, UNRELAXING_FELT, ValueKind, value_at,
+    About, AnchorFields, AnchorList, Anchored, BarEnds, BarSet, Checker, ComponentInfo,
+    DEFAULT_PRESET_TOML, Field, Fields, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT, Link,
+    MAX_BAR_MODES, MAX_PRESET_BYTES, MICROPHONES, ObjectData, ObjectKind, ObjectSpec, Objects,
+    OutputSpec, Preset, PresetError, PropertyEdit, PropertyInfo, RoomSpec, SHARED_KINDS,
+    StrikeAnchor, StrikePart, StrikeRange, StrikeSpec, StringAnchor, StringSet, Topology,
+    UNRELAXING_FELT, ValueKind, check_case, value_at,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};

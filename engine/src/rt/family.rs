@@ -5,7 +5,7 @@
 
 use super::mechanics::Mechanics;
 use super::voices::{SynthError, Voices};
-use crate::instrument::Preset;
+use crate::instrument::{ObjectKind, Preset};
 
 /// An instrument family: a grand piano, mallets and bars, a music box…
 ///
@@ -16,6 +16,13 @@ pub trait Family: Sync {
 
     /// Its built-in presets: (name, TOML text).
     fn presets(&self) -> &'static [(&'static str, &'static str)];
+
+    /// The object kinds only this family plays (a grand's action, a
+    /// clock's movement), read from presets under their tables; the kinds
+    /// several families share are [`crate::instrument::SHARED_KINDS`].
+    fn object_kinds(&self) -> &'static [ObjectKind] {
+        &[]
+    }
 
     /// Whether a preset that names no family is one of this family's, by
     /// its objects.

@@ -18,6 +18,7 @@
 
 use rtrb::{Consumer, Producer};
 
+use super::family::Family;
 use super::ops::{Operation, Stamped, ToWorker};
 use super::oversampling::{Decimator, factor_for};
 use super::triple_buffer::{Publisher, triple_buffer};
@@ -123,26 +124,31 @@ impl std::fmt::Debug for Synth {
 }
 
 impl Synth {
-    /// `preset` at `sample_rate` (Hz) in lock-step mode, with no latency.
+    /// `preset`, played by `family`, at `sample_rate` (Hz) in lock-step
+    /// mode, its operations `latency` samples (at `sample_rate`) after the
+    /// control step that makes them (as a realtime synthesiser with that
+    /// latency would apply them). (`Synth::new` and `Synth::lock_step`, with
+    /// the registry in `crate::families`, find the family of a preset.)
     ///
     /// Any rate in [`super::SAMPLE_RATES_HZ`] is accepted; below
     /// [`super::MIN_INTERNAL_RATE_HZ`] the instrument runs at a whole multiple
     /// of it and its output is decimated (see [`Synth::latency`]).
     ///
     /// Allocates: every voice, the worker and the queues.
-    pub fn new(preset: &Preset, sample_rate: f64) -> Result<Self, SynthError> {
-        Self::lock_step(preset, sample_rate, 0)
-    }
-
-    /// `preset` at `sample_rate` (Hz) in lock-step mode, its operations
-    /// `latency` samples (at `sample_rate`) after the control step that makes
-    /// them (as a realtime synthesiser with that latency would apply them).
-    ///
-    /// Allocates: every voice, the worker and the queues.
-    pub fn lock_step(preset: &Preset, sample_rate: f64, latency: u64) -> Result<Self, SynthError> {
+    pub fn lock_step_with(
+        family: &'static dyn Family,
+        preset: &Preset,
+        sample_rate: f64,
+        latency: u64,
+    ) -> Result<Self, SynthError> {
         let rates = Rates::for_host(sample_rate)?;
-        let (parts, host) =
-            Parts::new(preset, rates.internal(), rates.host, latency * rates.factor)?;
+        let (parts, host) = Parts::new(
+            family,
+            preset,
+            rates.internal(),
+            rates.host,
+            latency * rates.factor,
+        )?;
         let period = (rates.internal() / CONTROL_RATE_HZ).round().max(1.0) as u64;
         Ok(Self::assemble(
             parts,
@@ -151,11 +157,14 @@ impl Synth {
         ))
     }
 
-    /// `preset` at `sample_rate` (Hz) in realtime mode: the worker runs on a
-    /// thread of its own until the synthesiser is dropped.
+    /// `preset`, played by `family`, at `sample_rate` (Hz) in realtime
+    /// mode: the worker runs on a thread of its own until the synthesiser is
+    /// dropped. (`Synth::realtime`, with the registry in `crate::families`,
+    /// finds the family of a preset.)
     ///
     /// Allocates: every voice, the worker, the queues and the thread.
-    pub fn realtime(
+    pub fn realtime_with(
+        family: &'static dyn Family,
         preset: &Preset,
         sample_rate: f64,
         options: RealtimeOptions,
@@ -167,7 +176,13 @@ impl Synth {
                 .stall
                 .map(|(after, pause)| (after * rates.factor, pause)),
         };
-        let (parts, host) = Parts::new(preset, rates.internal(), rates.host, internal.latency)?;
+        let (parts, host) = Parts::new(
+            family,
+            preset,
+            rates.internal(),
+            rates.host,
+            internal.latency,
+        )?;
         Ok(Self::assemble(
             parts,
             rates,

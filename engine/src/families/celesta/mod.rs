@@ -9,11 +9,13 @@
 //! the mallet bars' voices; the action is [`CelestaAction`].
 
 mod mechanics;
+mod spec;
 
 pub use mechanics::CelestaAction;
+pub use spec::CelestaSpec;
 
 use crate::families::mallet_bar::BarVoices;
-use crate::instrument::{BarFittings, CelestaSpec, HelmholtzBox, MalletBar, Preset, Resonators};
+use crate::instrument::{BarFittings, HelmholtzBox, MalletBar, ObjectKind, Preset};
 use crate::props::PropertyInfo;
 use crate::rt::{Family, Mechanics, SynthError, Voices};
 
@@ -23,7 +25,7 @@ pub struct Celesta;
 
 /// The celesta of `preset`'s objects, if it has one.
 fn spec(preset: &Preset) -> Option<&CelestaSpec> {
-    preset.topology().ok()?.celesta
+    preset.topology().ok()?.joined::<CelestaSpec>()
 }
 
 /// What `spec` mounts on every bar: its box (none at a coupling of 0) and
@@ -48,10 +50,14 @@ impl Family for Celesta {
         &[("celesta", include_str!("../../../../presets/celesta.toml"))]
     }
 
+    fn object_kinds(&self) -> &'static [ObjectKind] {
+        spec::KINDS
+    }
+
     fn fits(&self, preset: &Preset) -> bool {
         preset
             .topology()
-            .is_ok_and(|t| t.celesta.is_some() && matches!(t.resonators, Resonators::Bars(..)))
+            .is_ok_and(|t| t.joined::<CelestaSpec>().is_some() && t.bars().is_some())
     }
 
     fn companions(&self) -> &'static [&'static str] {
@@ -80,20 +86,24 @@ impl Family for Celesta {
         // A preset that validates has its celesta; without one the hammers
         // are thrown at once.
         let blow_distance_m = spec(preset).map_or(0.0, |s| s.blow_distance_m);
-        let live = preset.celesta.keys().next().and_then(|name| {
-            let path = format!("{name}:blow_distance_m");
-            let declared = preset.property_info(&path)?;
-            let (min, max) = declared.range;
-            let info = PropertyInfo::new(
-                "blow_distance_m",
-                declared.description,
-                declared.unit,
-                min,
-                max,
-                blow_distance_m,
-            );
-            Some((path, info))
-        });
+        let live = preset
+            .objects
+            .of::<CelestaSpec>()
+            .next()
+            .and_then(|(name, _)| {
+                let path = format!("{name}:blow_distance_m");
+                let declared = preset.property_info(&path)?;
+                let (min, max) = declared.range;
+                let info = PropertyInfo::new(
+                    "blow_distance_m",
+                    declared.description,
+                    declared.unit,
+                    min,
+                    max,
+                    blow_distance_m,
+                );
+                Some((path, info))
+            });
         Box::new(CelestaAction::new(preset.velocity, blow_distance_m, live))
     }
 }

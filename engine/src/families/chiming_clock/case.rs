@@ -2,7 +2,8 @@
 //! simply supported rectangular plate) and the wooden case it is screwed
 //! into, seen at the place on the plate where two parts strike.
 
-use crate::instrument::{ClockSpec, PointMode};
+use super::spec::ClockSpec;
+use crate::instrument::PointMode;
 
 /// Brass: Young's modulus (Pa), density (kg/m³), Poisson's ratio.
 const BRASS_E_PA: f64 = 100e9;

@@ -5,10 +5,11 @@
 //! striking the rods directly.
 
 use super::movement::Movement;
+use super::spec::ClockSpec;
 use super::trains::{FallingHammer, PinTrain};
 use super::westminster;
 use crate::families::{LiveProperties, ThrownStrikers, field_of};
-use crate::instrument::{ClockSpec, Preset, Rebound};
+use crate::instrument::{Preset, Rebound};
 use crate::mech::mechanism::BRACKET_MOVEMENT_TOML;
 use crate::mech::{Model, ModelState, StepAdjustment};
 use crate::props::{PropertyAccess, PropertyError, PropertyTree};
@@ -89,7 +90,7 @@ impl ClockMechanics {
     /// The clock of `preset` (its first `[clock.NAME]`), hands set, barrels
     /// at rest where the last quarter left them. Allocates.
     pub fn new(preset: &Preset) -> Option<Self> {
-        let (name, spec) = preset.clock.iter().next()?;
+        let (name, spec) = preset.objects.of::<ClockSpec>().next()?;
         let spec = spec.clone();
         let movement = Movement::new(&spec);
         let mut clock = Self {
@@ -101,7 +102,7 @@ impl ClockMechanics {
             strikers: ThrownStrikers::new(preset.velocity),
             operations: Vec::with_capacity(OPERATIONS),
             live: LiveProperties::of(preset, name, LIVE),
-            name: name.clone(),
+            name: name.to_string(),
             spec,
             blows: 0,
             sent: [None; SITES],

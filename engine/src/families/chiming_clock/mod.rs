@@ -16,16 +16,18 @@ pub mod case;
 pub mod mechanics;
 pub mod movement;
 pub mod report;
+mod spec;
 pub mod trains;
 pub mod voices;
 pub mod westminster;
 
 pub use mechanics::ClockMechanics;
 pub use report::ClockReport;
+pub use spec::ClockSpec;
 pub use voices::ClockVoices;
 
 use super::thrown::ThrownStrikers;
-use crate::instrument::{Preset, Resonators};
+use crate::instrument::{ObjectKind, Preset};
 use crate::rt::{Family, Mechanics, SynthError, Voices};
 
 /// The chiming-clock family.
@@ -44,10 +46,14 @@ impl Family for ChimingClock {
         )]
     }
 
+    fn object_kinds(&self) -> &'static [ObjectKind] {
+        spec::KINDS
+    }
+
     fn fits(&self, preset: &Preset) -> bool {
         preset
             .topology()
-            .is_ok_and(|t| t.clock.is_some() && matches!(t.resonators, Resonators::Bars(..)))
+            .is_ok_and(|t| t.joined::<ClockSpec>().is_some() && t.bars().is_some())
     }
 
     fn companions(&self) -> &'static [&'static str] {
@@ -56,7 +62,7 @@ impl Family for ChimingClock {
 
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
         let topology = preset.topology().map_err(SynthError::Preset)?;
-        let spec = topology.clock.ok_or_else(|| {
+        let spec = topology.joined::<ClockSpec>().ok_or_else(|| {
             SynthError::Family("a chiming clock needs a [clock.NAME]".to_string())
         })?;
         Ok(Box::new(ClockVoices::new(preset, spec, sample_rate)?))

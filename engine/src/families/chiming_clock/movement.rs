@@ -5,7 +5,7 @@
 
 use std::f64::consts::TAU;
 
-use crate::instrument::ClockSpec;
+use super::spec::ClockSpec;
 use crate::mech::mechanism::{
     BRACKET_MOVEMENT_TOML, ContactSite, IntegrationParameters, Mechanism, Stepper,
 };

@@ -9,9 +9,10 @@ use std::fmt;
 
 use super::mechanics::{ClockMechanics, STRIKE_PINS};
 use super::movement::{ESCAPE_WHEEL_TURN_S, Movement};
+use super::spec::ClockSpec;
 use super::trains::PinTrain;
 use super::westminster;
-use crate::instrument::{ClockSpec, Preset};
+use crate::instrument::Preset;
 use crate::mech::long_term::{self, LongTermParams, LongTermReport, Trace, Variable};
 use crate::mech::mechanism::record;
 

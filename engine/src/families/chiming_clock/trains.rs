@@ -3,8 +3,8 @@
 //! spring and drops it onto a rod. A locking detent holds the barrel until
 //! the going train releases it, and stops it again after its run.
 
+use super::spec::ClockSpec;
 use crate::families::GovernedWheel;
-use crate::instrument::ClockSpec;
 
 /// Where in a slot a pin starts lifting its hammer, and where it lets go
 /// (fractions of the slot).

@@ -17,8 +17,9 @@ use std::any::Any;
 use super::body::BodyModes;
 use super::case;
 use super::movement::{Blow, Movement};
+use super::spec::ClockSpec;
 use crate::families::mallet_bar::BarVoices;
-use crate::instrument::{ClockSpec, MalletBar, PointMode, Preset, PresetError, Rebound, Striker};
+use crate::instrument::{MalletBar, PointMode, Preset, PresetError, Rebound, Striker};
 use crate::rt::{CHUNK, IMPACT_SITE_KEYS, Operation, SILENCE_LEVEL, SynthError, Voices, write_bus};
 use crate::wdf::FeltLaw;
 

@@ -11,7 +11,8 @@
 use super::action::{
     Action, ActionCommand, ActionEvent, ActionSettings, KEYS, LOWEST_NOTE, Setting,
 };
-use crate::instrument::{Preset, Rebound};
+use super::objects::{ActionSpec, DamperSet};
+use crate::instrument::{HammerSet, Preset, Rebound};
 use crate::mech::{Model, ModelState, StepAdjustment};
 use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
 use crate::rt::{DEFAULT_RELEASE_VELOCITY, Mechanics, Operation, Pedals, SynthEvent};
@@ -157,14 +158,19 @@ impl PropertyAccess for PianoMechanics {
     }
 }
 
+/// The name of `preset`'s first object that is a `T`.
+fn first<T: 'static>(preset: &Preset) -> Option<String> {
+    let (name, _) = preset.objects.of::<T>().next()?;
+    Some(name.to_string())
+}
+
 /// The settings of `preset`'s action that the worker may edit live, by the
 /// preset's paths, with the preset's declarations.
 fn live_settings(preset: &Preset) -> Vec<LiveSetting> {
-    let first = |names: Vec<&String>| names.first().map(|name| name.to_string());
     let component = |owner| match owner {
-        Owner::Action => first(preset.grand_action.keys().collect()),
-        Owner::Hammers => first(preset.felt_hammers.keys().collect()),
-        Owner::Dampers => first(preset.dampers.keys().collect()),
+        Owner::Action => first::<ActionSpec>(preset),
+        Owner::Hammers => first::<HammerSet>(preset),
+        Owner::Dampers => first::<DamperSet>(preset),
         Owner::Velocity => Some("velocity".to_string()),
     };
     LIVE_SETTINGS

@@ -4,13 +4,15 @@
 
 pub mod action;
 mod mechanics;
+mod objects;
 mod voices;
 
 pub use mechanics::PianoMechanics;
+pub use objects::{ActionSpec, DamperSet, SoundboardSpec};
 pub use voices::PianoVoices;
 
 use super::thrown::ThrownStrikers;
-use crate::instrument::{DEFAULT_PRESET_TOML, Preset, Resonators};
+use crate::instrument::{DEFAULT_PRESET_TOML, ObjectKind, Preset};
 use crate::rt::{Family, Mechanics, SynthError, Voices};
 use action::ActionSettings;
 
@@ -37,10 +39,12 @@ impl Family for GrandPiano {
         ]
     }
 
+    fn object_kinds(&self) -> &'static [ObjectKind] {
+        objects::KINDS
+    }
+
     fn fits(&self, preset: &Preset) -> bool {
-        preset
-            .topology()
-            .is_ok_and(|t| matches!(t.resonators, Resonators::Strings(_)))
+        preset.topology().is_ok_and(|t| t.strings().is_some())
     }
 
     fn companions(&self) -> &'static [&'static str] {
@@ -55,8 +59,10 @@ impl Family for GrandPiano {
     /// throws the hammer at once.
     fn mechanics(&self, preset: &Preset) -> Box<dyn Mechanics> {
         let action = preset.topology().ok().and_then(|t| {
-            let spec = t.action?;
-            let damper_travel_s = t.dampers.map_or(UNDAMPED_TRAVEL_S, |d| d.travel_s);
+            let spec = t.joined::<ActionSpec>()?;
+            let damper_travel_s = t
+                .joined::<DamperSet>()
+                .map_or(UNDAMPED_TRAVEL_S, |d| d.travel_s);
             Some(ActionSettings::of(
                 spec,
                 preset.velocity,

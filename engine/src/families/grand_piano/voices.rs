@@ -5,9 +5,10 @@
 
 use std::any::Any;
 
+use super::objects::{DamperSet, SoundboardSpec};
 use crate::instrument::{
-    ContactTrace, HammerPool, Preset, PresetError, Rebound, Resonators, SHARED_HAMMERS,
-    StrikeReport, StringKey, Topology,
+    ContactTrace, HammerPool, Preset, PresetError, Rebound, SHARED_HAMMERS, StrikeReport,
+    StringKey, Topology,
 };
 use crate::resonators::string_radiation;
 use crate::resonators::{
@@ -84,7 +85,7 @@ impl PianoVoices {
         let mut key_gains = Vec::with_capacity(keys.capacity());
         let span = f64::from(highest - lowest).max(1.0);
         let pan = |position: f64| stereo_gains(&preset.output, position);
-        let bridge = topology.soundboard.and_then(|board| {
+        let bridge = topology.joined::<SoundboardSpec>().and_then(|board| {
             let mounts: Option<Vec<KeyOnBridge>> = (lowest..=highest)
                 .map(|key| {
                     let params = preset.key_params(key)?;
@@ -603,16 +604,15 @@ fn build_key(
     bridge_tuning: impl Fn(f64) -> f64,
 ) -> Result<StringKey, SynthError> {
     let missing = || SynthError::Preset(PresetError::Topology(format!("key {key} has no values")));
-    if !matches!(topology.resonators, Resonators::Strings(_)) {
+    if topology.strings().is_none() {
         return Err(SynthError::Preset(PresetError::Topology(
             "a grand piano's keys strike strings".into(),
         )));
     }
     let mut params = preset.key_params(key).ok_or_else(missing)?;
     params.bridge_tuning = bridge_tuning(params.string.fundamental_hz);
-    let (t60, travel) = topology
-        .dampers
-        .map_or((NO_DAMPER_T60_S, 0.006), |d| (d.t60_s, d.travel_s));
+    let dampers = topology.joined::<DamperSet>();
+    let (t60, travel) = dampers.map_or((NO_DAMPER_T60_S, 0.006), |d| (d.t60_s, d.travel_s));
     let mut strings = StringKey::new(
         params,
         sample_rate,
@@ -622,7 +622,7 @@ fn build_key(
         silence_threshold,
     )
     .map_err(|reason| SynthError::Voice(format!("key {key}: {reason}")))?;
-    strings.set_has_damper(topology.dampers.is_some_and(|d| d.damps(key)));
+    strings.set_has_damper(dampers.is_some_and(|d| d.damps(key)));
     Ok(strings)
 }
 

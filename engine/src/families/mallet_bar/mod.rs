@@ -6,7 +6,7 @@ mod voices;
 pub use voices::BarVoices;
 
 use super::thrown::ThrownStrikers;
-use crate::instrument::{Preset, Resonators};
+use crate::instrument::Preset;
 use crate::rt::{Family, Mechanics, SynthError, Voices};
 
 /// The mallet-and-bar family.
@@ -26,9 +26,11 @@ impl Family for MalletBars {
     }
 
     fn fits(&self, preset: &Preset) -> bool {
-        preset.topology().is_ok_and(|t| {
-            matches!(t.resonators, Resonators::Bars(..)) && t.clock.is_none() && t.celesta.is_none()
-        })
+        // Bars and hammers alone: what joins them (a clock's trains, a
+        // celesta's action) belongs to another family.
+        preset
+            .topology()
+            .is_ok_and(|t| t.bars().is_some() && t.joined.is_empty())
     }
 
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {

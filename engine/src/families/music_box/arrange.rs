@@ -14,7 +14,7 @@
 
 use super::mechanics::pluck_lead_rad;
 use super::movement::Movement;
-use crate::instrument::{MAX_PINS, MusicBoxSpec, PinSpec};
+use super::spec::{MAX_PINS, MusicBoxSpec, PinSpec};
 
 /// Angle left free after the first pin's pluck begins and before the
 /// cylinder comes round to it again, degrees.
@@ -156,7 +156,11 @@ mod tests {
 
     fn comb() -> MusicBoxSpec {
         let preset = Preset::builtin("music-box").unwrap().unwrap();
-        preset.music_box["box"].clone()
+        preset
+            .objects
+            .get_as::<MusicBoxSpec>("box")
+            .unwrap()
+            .clone()
     }
 
     #[test]
@@ -204,9 +208,16 @@ mod tests {
             },
         ];
         let pinned = Preset::from_toml(&with_pins(text, "box", &pins)).unwrap();
-        assert_eq!(pinned.music_box["box"].pins, pins);
+        assert_eq!(
+            pinned.objects.get_as::<MusicBoxSpec>("box").unwrap().pins,
+            pins
+        );
         let mut original = Preset::from_toml(text).unwrap();
-        original.music_box.get_mut("box").unwrap().pins = pins.to_vec();
+        original
+            .objects
+            .get_as_mut::<MusicBoxSpec>("box")
+            .unwrap()
+            .pins = pins.to_vec();
         assert_eq!(pinned, original);
     }
 

@@ -19,7 +19,8 @@
 //! for; a lower tine is that long and carries the lead its pitch needs
 //! (μ solved from the same equation at the wanted `β₁`).
 
-use crate::instrument::{MusicBoxSpec, PointMode};
+use super::spec::MusicBoxSpec;
+use crate::instrument::PointMode;
 
 /// Spring steel: Young's modulus, Pa.
 pub const STEEL_E_PA: f64 = 200e9;

@@ -6,8 +6,9 @@
 //! directly.
 
 use super::movement::Movement;
+use super::spec::MusicBoxSpec;
 use crate::families::{LiveProperties, field_of};
-use crate::instrument::{MusicBoxSpec, Preset, Rebound, VelocityCurve};
+use crate::instrument::{Preset, Rebound, VelocityCurve};
 use crate::mech::{Model, ModelState, StepAdjustment};
 use crate::props::{PropertyAccess, PropertyError, PropertyTree};
 use crate::rt::{Mechanics, Operation, SynthEvent};
@@ -53,7 +54,7 @@ impl MusicBoxMechanics {
     /// The box of `preset` (its first `[music-box.NAME]`), cylinder at 0.
     /// Allocates.
     pub fn new(preset: &Preset) -> Option<Self> {
-        let (name, spec) = preset.music_box.iter().next()?;
+        let (name, spec) = preset.objects.of::<MusicBoxSpec>().next()?;
         let lead_m = preset.topology().ok()?.hammers.start_gap_m;
         let before = pluck_lead_rad(spec, lead_m);
         let mut triggers: Vec<(f64, u8)> = spec
@@ -67,7 +68,7 @@ impl MusicBoxMechanics {
         triggers.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let mut mechanics = Self {
             movement: Movement::new(spec),
-            name: name.clone(),
+            name: name.to_string(),
             spec: spec.clone(),
             triggers,
             next: 0,

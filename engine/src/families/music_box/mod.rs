@@ -17,14 +17,18 @@ pub mod arrange;
 pub mod comb;
 pub mod mechanics;
 pub mod movement;
+mod spec;
 pub mod tine;
 mod tine_tree;
 pub mod voices;
 
 pub use mechanics::MusicBoxMechanics;
+pub use spec::{
+    MAX_PINS, MAX_TINES, MIN_PIN_HYSTERESIS_S_PER_M, MIN_PIN_POSITION, MusicBoxSpec, PinSpec,
+};
 pub use voices::MusicBoxVoices;
 
-use crate::instrument::{Preset, Resonators};
+use crate::instrument::{ObjectKind, Preset};
 use crate::rt::{Family, Mechanics, SynthError, Voices};
 
 /// The music-box family.
@@ -43,19 +47,23 @@ impl Family for MusicBox {
         )]
     }
 
+    fn object_kinds(&self) -> &'static [ObjectKind] {
+        spec::KINDS
+    }
+
     fn fits(&self, preset: &Preset) -> bool {
         preset
             .topology()
-            .is_ok_and(|t| matches!(t.resonators, Resonators::Comb(_)))
+            .is_ok_and(|t| t.target_as::<MusicBoxSpec>().is_some())
     }
 
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError> {
         let topology = preset.topology().map_err(SynthError::Preset)?;
-        let Resonators::Comb(spec) = topology.resonators else {
-            return Err(SynthError::Family(
+        let spec = topology.target_as::<MusicBoxSpec>().ok_or_else(|| {
+            SynthError::Family(
                 "a music box needs a [music-box.NAME] as its strike's target".to_string(),
-            ));
-        };
+            )
+        })?;
         Ok(Box::new(MusicBoxVoices::new(preset, spec, sample_rate)?))
     }
 

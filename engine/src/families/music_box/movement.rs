@@ -18,8 +18,8 @@
 //! comes at its end. The fly settles within milliseconds, so what the
 //! reaction costs is the time `r·J/(2·τ_net)` (`τ_net = c·ω²`).
 
+use super::spec::MusicBoxSpec;
 use crate::families::GovernedWheel;
-use crate::instrument::MusicBoxSpec;
 
 /// The mainspring's torque at its barrel, N·m, at wound fraction `u`.
 pub fn spring_torque_n_m(spec: &MusicBoxSpec, u: f64) -> f64 {

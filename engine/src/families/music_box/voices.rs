@@ -8,10 +8,11 @@
 use std::any::Any;
 
 use super::comb::TineDesign;
+use super::spec::MusicBoxSpec;
 use super::tine::{Damper, Tine};
 use crate::families::chiming_clock::body::BodyModes;
 use crate::families::chiming_clock::case::spread_modes;
-use crate::instrument::{MusicBoxSpec, Preset, PresetError, Rebound};
+use crate::instrument::{Preset, PresetError, Rebound};
 use crate::rt::{
     CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, mix, stereo_gains, write_bus,
 };

@@ -27,7 +27,7 @@ pub(super) fn every_key(set: &str) -> String {
 /// Checks the values of one component of a preset, naming them by property path
 /// (`component:property`, e.g. `hammers/anchor/60:felt_exponent`).
 #[derive(Debug, Clone)]
-pub(super) struct Checker {
+pub struct Checker {
     component: String,
     /// Where ranges are recorded, in recording mode.
     recorded: Option<Rc<RefCell<Ranges>>>,

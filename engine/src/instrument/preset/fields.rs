@@ -2,25 +2,17 @@
 //! what they do to the sound: what property paths reach and editors show.
 
 use super::anchored::Anchored;
-use super::celesta_spec::CelestaSpec;
-use super::clock_spec::ClockSpec;
-use super::music_box_spec::MusicBoxSpec;
-use super::objects::{
-    ActionSpec, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, SoundboardSpec,
-    StringAnchor, StringSet, UNRELAXING_FELT,
-};
 use super::properties::ValueKind;
 use super::room_spec::RoomSpec;
 use super::topology::{StrikeAnchor, StrikeSpec};
 use super::{Keyboard, OutputSpec};
 use crate::instrument::StretchedTuning;
 use crate::instrument::VelocityCurve;
-use crate::wdf::UNUSED_RELAXATION_S;
 
 /// What a field is, for a musician: its name, SI unit (`""` for a ratio or a
 /// count) and one line on what it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct About {
+pub struct About {
     /// The name after the `:` of a path.
     pub name: &'static str,
     /// SI unit.
@@ -30,14 +22,19 @@ pub(super) struct About {
 }
 
 /// A numeric field, whatever its type.
-pub(super) enum Field<'a> {
+pub enum Field<'a> {
+    /// A real number.
     Real(&'a mut f64),
+    /// A MIDI key, 0 to 127.
     Key(&'a mut u8),
+    /// A whole number.
     Count(&'a mut u32),
+    /// A switch, 0 or 1.
     Switch(&'a mut bool),
 }
 
 impl Field<'_> {
+    /// Its value as a number.
     pub fn get(&self) -> f64 {
         match self {
             Self::Real(x) => **x,
@@ -77,18 +74,22 @@ impl Field<'_> {
 }
 
 /// The numeric fields of a part of a preset, by name.
-pub(super) trait Fields {
+pub trait Fields {
     /// Every numeric field, in the order the preset lists them.
     fn about(&self) -> &'static [About];
     /// One field.
     fn field(&mut self, name: &str) -> Option<Field<'_>>;
 }
 
+/// Declares the numeric fields of a part of a preset (`Fields`): each field
+/// with its type (`Real`, `Key`, `Count`, `Switch`), SI unit and one line on
+/// what it does. `fields!(Spec { mass_kg: Real, "kg", "Mass of each bar"; })`.
+#[macro_export]
 macro_rules! fields {
     ($ty:ty { $($field:ident: $kind:ident, $unit:literal, $description:literal;)* }) => {
-        impl Fields for $ty {
-            fn about(&self) -> &'static [About] {
-                &[$(About {
+        impl $crate::instrument::Fields for $ty {
+            fn about(&self) -> &'static [$crate::instrument::About] {
+                &[$($crate::instrument::About {
                     name: stringify!($field),
                     unit: $unit,
                     description: $description,
@@ -96,9 +97,9 @@ macro_rules! fields {
             }
 
             #[allow(clippy::match_single_binding)] // a part without fields
-            fn field(&mut self, name: &str) -> Option<Field<'_>> {
+            fn field(&mut self, name: &str) -> Option<$crate::instrument::Field<'_>> {
                 match name {
-                    $(stringify!($field) => Some(Field::$kind(&mut self.$field)),)*
+                    $(stringify!($field) => Some($crate::instrument::Field::$kind(&mut self.$field)),)*
                     _ => None,
                 }
             }
@@ -107,7 +108,7 @@ macro_rules! fields {
 }
 
 /// The optional fields of one anchor (all real numbers), by name.
-pub(super) trait AnchorFields: Anchored + Sized {
+pub trait AnchorFields: Anchored + Sized {
     /// Every field, in the order presets list them.
     const ABOUT: &'static [About];
 
@@ -141,10 +142,14 @@ pub(super) trait AnchorFields: Anchored + Sized {
     }
 }
 
+/// Declares the optional fields of an anchor (`AnchorFields`), all real
+/// numbers: each with its SI unit, one line on what it does and, for a field
+/// not every preset gives, `= VALUE` where no anchor gives it.
+#[macro_export]
 macro_rules! anchor_fields {
     ($ty:ident { $($field:ident $(= $ungiven:expr)?, $unit:literal, $description:literal;)* }) => {
-        impl AnchorFields for $ty {
-            const ABOUT: &'static [About] = &[$(About {
+        impl $crate::instrument::AnchorFields for $ty {
+            const ABOUT: &'static [$crate::instrument::About] = &[$($crate::instrument::About {
                 name: stringify!($field),
                 unit: $unit,
                 description: $description,
@@ -214,140 +219,6 @@ fields!(RoomSpec {
     depth_m: Real, "m", "Depth of the room, from the instrument's wall to the back wall";
     height_m: Real, "m", "Height of the room";
     absorption: Real, "", "Energy the walls absorb at each reflection: more makes the early reflections weaker";
-});
-fields!(StringSet {
-    pairs_from_key: Key, "", "Lowest key with two strings; the keys below have one";
-    triples_from_key: Key, "", "Lowest key with three strings";
-    detune_cents: Real, "cents",
-        "Spread of the tunings of a note's strings: more gives a livelier, beating unison";
-});
-anchor_fields!(StringAnchor {
-    length_m, "m", "Speaking length of the string";
-    string_mass_kg, "kg",
-        "Mass of the speaking length: a heavier string has more tension at the same pitch";
-    loss_b1, "1/s", "Damping of every partial alike: more makes the note die away sooner";
-    loss_b2, "m²/s",
-        "Damping that grows with frequency: more makes the upper partials die sooner, a darker tone";
-    inharmonicity, "",
-        "Stiffness of the string: partials sharpen as n·f0·√(1 + B·n²), a metallic edge";
-    bridge_impedance_kg_s, "kg/s",
-        "Resistance of the bridge under the key's strings: lower couples them more to the bridge, shorter sustain";
-});
-fields!(BarSet {
-    mass_kg: Real, "kg", "Mass of each bar";
-    pickup_position: Real, "", "Where the sound is picked up, as a fraction of the bar's length";
-});
-fields!(HammerSet {
-    start_gap_m: Real, "m",
-        "Gap between felt and target when the hammer starts its free flight (the action's let-off)";
-});
-anchor_fields!(HammerAnchor {
-    mass_kg, "kg", "Hammer mass per string struck: a heavier hammer stays longer and sounds rounder";
-    felt_stiffness, "N/m^p", "Felt stiffness K of F = K·x^p, per string struck: harder felt sounds brighter";
-    felt_exponent, "",
-        "Felt exponent p of F = K·x^p: higher makes the felt harden as it compresses, brighter when loud";
-    felt_hysteresis_s_per_m = LOSSLESS_FELT, "s/m",
-        "Felt hysteresis β of F = K·x^p·(1 + β·ẋ): how much of the blow the felt absorbs (0 lossless)";
-    felt_relaxing_fraction = UNRELAXING_FELT, "",
-        "Part of the felt's stiffness a slow blow relaxes away: more makes soft notes darker than loud ones";
-    felt_relaxation_s = UNUSED_RELAXATION_S, "s",
-        "Time the felt takes to relax: blows much shorter meet the whole stiffness";
-});
-fields!(DamperSet {
-    t60_s: Real, "s", "Time a damped string takes to fade by 60 dB";
-    travel_s: Real, "s", "How quickly a damper lands on the strings after its key rises";
-    highest_damped_key: Key, "", "Highest key with a damper: the strings above ring freely";
-});
-fields!(ActionSpec {
-    blow_distance_m: Real, "m", "Hammer travel from rest to the string";
-    check_drop_m: Real, "m", "How far below the string the check catches a falling hammer";
-    restitution: Real, "", "Fraction of its strike speed a hammer rebounds with";
-    key_return_s: Real, "s", "Time a released key takes to rise fully";
-    repetition_rise: Real, "", "How far a key must rise (fraction of its dip) before it repeats";
-    realistic_travel: Switch, "",
-        "1: simulate the jack's whole stroke (tens of ms late); 0: throw the hammer from let-off at once";
-});
-fields!(SoundboardSpec {
-    modes: Count, "", "Number of resonant body modes";
-    lowest_mode_hz: Real, "Hz", "Frequency of the lowest body mode";
-    highest_mode_hz: Real, "Hz", "Frequency of the highest body mode";
-    lowest_mode_t60_s: Real, "s",
-        "60 dB decay time of the lowest body mode (higher ones decay faster)";
-    modal_mass_kg: Real, "kg",
-        "Mass of each body mode at the bridge: less lets the strings move the board more, shorter and more coupled";
-    body_gain: Real, "", "Level of the body's ring against the direct bridge sound";
-    seed: Count, "", "Which board: each seed places and shapes the modes differently";
-    surface_density_kg_m2: Real, "kg/m²",
-        "Mass of a square metre of the board with its ribs: sets how loud the board is against the strings' own sound";
-});
-fields!(ClockSpec {
-    time_h: Real, "h", "The time the hands show when the clock starts, hours after midnight";
-    running: Switch, "", "1: the balance swings and the clock goes; 0: stopped, the balance held";
-    wound: Real, "", "How far the mainspring is wound: 0 run down, 1 eight turns";
-    balance_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of the balance: more beats slower, as the square root";
-    hairspring_n_m_per_rad: Real, "N·m/rad", "Stiffness of the hairspring: stiffer beats faster, as the square root";
-    pallet_stiffness: Real, "N/m^1.5", "Hertzian stiffness of a tooth striking a pallet: harder steel ticks brighter";
-    plate_width_m: Real, "m", "Width of the movement's brass back plate";
-    plate_height_m: Real, "m", "Height of the movement's brass back plate";
-    plate_thickness_m: Real, "m", "Thickness of the plate: thicker rings higher";
-    plate_loss_factor: Real, "", "Loss factor of the mounted plate: more makes the ticks drier";
-    case_lowest_mode_hz: Real, "Hz", "Frequency of the wooden case's lowest mode";
-    case_modes: Count, "", "Number of the wooden case's modes";
-    case_highest_mode_hz: Real, "Hz", "Frequency of the wooden case's highest mode";
-    case_t60_s: Real, "s", "Time the case's modes take to fade by 60 dB";
-    case_modal_mass_kg: Real, "kg", "Mass of each case mode at the movement: less makes the case louder";
-    chime_torque_n_m: Real, "N·m", "Torque of the chime train's spring at its pin barrel: more plays the quarters faster";
-    strike_torque_n_m: Real, "N·m", "Torque of the strike train's spring at its pin wheel: more counts the hours faster";
-    fly_drag_n_m_s2: Real, "N·m·s²", "Air drag of each train's fly (τ = c·ω²): more plays the trains slower";
-    fly_ratio: Real, "", "Turns of the fly per turn of its barrel";
-    barrel_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of a pin barrel and its train";
-    hammer_lift_rad: Real, "rad", "Angle a pin lifts a hammer through: more strikes harder";
-    hammer_spring_n_m_per_rad: Real, "N·m/rad", "Stiffness of a hammer's spring: stiffer strikes harder";
-    hammer_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of a hammer about its arbor";
-    hammer_arm_m: Real, "m", "Distance from a hammer's arbor to its head";
-    bell_1_key: Key, "", "Rod of the first (highest) quarter bell";
-    bell_2_key: Key, "", "Rod of the second quarter bell";
-    bell_3_key: Key, "", "Rod of the third quarter bell";
-    bell_4_key: Key, "", "Rod of the fourth (lowest) quarter bell";
-    hour_key: Key, "", "Rod that counts the hours";
-});
-fields!(MusicBoxSpec {
-    tine_thickness_m: Real, "m", "Thickness of every tine: thicker tines are longer for the same pitch";
-    tine_width_m: Real, "m", "Width of every tine";
-    longest_tine_m: Real, "m", "Longest tine the comb has room for: lower tines carry a lead weight";
-    tine_loss_factor: Real, "", "Loss factor of a tine in its clamp: more rings shorter";
-    pickup_position: Real, "", "Where the tines are heard, as a fraction of their length from the clamp";
-    lift_m: Real, "m", "How far a pin bends a tine's tip before it slips off: more plays louder";
-    cylinder_radius_m: Real, "m", "Radius of the cylinder at the pins' tips";
-    cylinder_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of the cylinder and its train";
-    running: Switch, "", "1: the cylinder turns; 0: the stop lever holds it";
-    wound: Real, "", "How far the mainspring is wound: 0 run down, 1 fully";
-    spring_torque_n_m: Real, "N·m", "Torque of the mainspring, fully wound: more plays faster, as the square root";
-    spring_turns: Real, "", "Turns of the spring barrel from fully wound to run down";
-    spring_droop: Real, "", "How much the spring's torque falls over its flat part";
-    spring_knee: Real, "", "The last fraction of the spring's turns over which its torque falls away";
-    cylinder_turns_per_spring_turn: Real, "", "Turns of the cylinder per turn of the spring barrel";
-    friction_torque_n_m: Real, "N·m", "Friction of the train at the cylinder";
-    fly_drag_n_m_s2: Real, "N·m·s²", "Air drag of the fly (τ = c·ω²): more plays slower";
-    fly_ratio: Real, "", "Turns of the fly per turn of the cylinder";
-    case_lowest_mode_hz: Real, "Hz", "Frequency of the case's lowest mode";
-    case_modes: Count, "", "Number of the case's modes";
-    case_highest_mode_hz: Real, "Hz", "Frequency of the case's highest mode";
-    case_t60_s: Real, "s", "Time the case's modes take to fade by 60 dB";
-    case_modal_mass_kg: Real, "kg", "Mass of each case mode at the comb: less makes the case louder";
-    damped_below_key: Key, "", "Tines below this key have a damper";
-    damper_press_m: Real, "m", "How far the pin presses a damper's pad onto its tine: more stills a ringing tine sooner";
-    damper_stiffness_n_per_m: Real, "N/m", "Stiffness of a damper's pad";
-    damper_hysteresis_s_per_m: Real, "s/m", "Loss of a damper's pad";
-});
-fields!(CelestaSpec {
-    partial_ratio_2: Real, "", "Second partial of a tuned bar over its fundamental (uniform bar: 2.7565)";
-    partial_ratio_3: Real, "", "Third partial of a tuned bar over its fundamental (uniform bar: 5.4039)";
-    blow_distance_m: Real, "m", "Hammer travel from rest to the bar: longer strikes later after the key";
-    damper_t60_s: Real, "s", "Time a damped bar takes to fade by 60 dB: shorter stops notes sooner";
-    box_coupling: Real, "", "Stiffness of a box's air over its bar's (0: no boxes): more couples them harder";
-    box_q: Real, "", "Quality factor of a box's air resonance: more rings the box longer and louder";
-    mouth_gain: Real, "", "Level of the boxes' mouths against the bars' own sound";
 });
 fields!(StrikeSpec {});
 anchor_fields!(StrikeAnchor {

@@ -1,11 +1,15 @@
 //! Presets: an instrument described as data.
 //!
-//! A preset lists the instrument's objects (strings or bars, hammers, dampers,
-//! action, soundboard: [`objects`]), each under `[KIND.NAME]`, and the
-//! interactions among them (`[[strike]]`: which hammers strike which
-//! resonator, where; dampers, action and body name what they act on:
-//! [`topology`]). The engine builds its wave-digital trees from the resolved
-//! [`Topology`].
+//! A preset is a small core (name, family, keyboard, tuning, velocity,
+//! output, room) and the instrument's objects, each under `[KIND.NAME]`, with
+//! the interaction among them (`[[strike]]`: which hammers strike which
+//! resonator, where; the other objects name what they act on: [`topology`]).
+//! The preset knows no object kind by name: each kind is an [`ObjectKind`]
+//! whose objects are [`ObjectSpec`]s, declared by the families that play
+//! them (the shared ones, strings, hammers and bars, here), and read through
+//! the family registry (`crate::families`), which also decides which family
+//! plays a preset. The engine builds its wave-digital trees from the
+//! resolved [`Topology`].
 //!
 //! Values that change across the keyboard (the strings', the hammers', the
 //! strike position) are given at anchor keys, `[[KIND.NAME.anchor]]` with
@@ -23,44 +27,45 @@
 //! ([`Preset::set`], [`Preset::apply`] with a [`PropertyEdit`]) and describe
 //! ([`Preset::property_info`]); [`Preset::components`] lists the components
 //! as the tree an editor shows, with every key of the keyboard under each set
-//! with anchors. The ranges editors offer are those [`Preset::validate`]
+//! with anchors. The ranges editors offer are those [`Preset::check_values`]
 //! checks: one set of checks serves both.
 
 mod anchored;
-mod celesta_spec;
+mod bars;
+mod case;
 mod check;
-mod clock_spec;
 mod fields;
-mod music_box_spec;
+mod hammers;
+mod object;
 mod objects;
 mod paths;
 mod properties;
 mod room_spec;
+mod serialize;
+mod strings;
 mod topology;
 mod tuning_check;
 
-use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 pub use anchored::{Anchored, value_at};
-pub use celesta_spec::CelestaSpec;
-pub use clock_spec::ClockSpec;
-pub use music_box_spec::{MAX_PINS, MusicBoxSpec, PinSpec};
-pub use objects::{
-    ActionSpec, BarEnds, BarSet, DamperSet, HammerAnchor, HammerSet, LOSSLESS_FELT, MAX_BAR_MODES,
-    Object, SoundboardSpec, StringAnchor, StringSet, UNRELAXING_FELT,
-};
-pub use paths::PropertyEdit;
+pub use bars::{BarEnds, BarSet, MAX_BAR_MODES, NODE_SHAPE};
+pub use case::check_case;
+pub use check::Checker;
+pub use fields::{About, AnchorFields, Field, Fields};
+pub use hammers::{HammerAnchor, HammerSet, LOSSLESS_FELT, UNRELAXING_FELT};
+pub use object::{Link, ObjectData, ObjectKind, ObjectSpec, StrikePart, StrikeRange};
+pub use objects::Objects;
+pub use paths::{AnchorList, PropertyEdit};
 pub use properties::{ComponentInfo, PropertyInfo, ValueKind};
 pub use room_spec::RoomSpec;
-pub use topology::{Resonators, StrikeAnchor, StrikeSpec, Topology};
+pub use strings::{StringAnchor, StringSet};
+pub use topology::{StrikeAnchor, StrikeSpec, Topology};
 
 use super::StretchedTuning;
 use crate::instrument::VelocityCurve;
-use check::Checker;
 
 /// The largest preset file read, bytes (the grand's is about 20 kB).
 pub const MAX_PRESET_BYTES: u64 = 16 << 20;
@@ -68,19 +73,28 @@ pub const MAX_PRESET_BYTES: u64 = 16 << 20;
 /// The instrument every front end plays when no other is chosen, embedded at build time.
 pub const DEFAULT_PRESET_TOML: &str = include_str!("../../../../presets/grand-piano.toml");
 
+/// The object kinds every family may use: strings, felt hammers and bars.
+/// A family's own kinds come with it ([`crate::rt::Family::object_kinds`]).
+pub const SHARED_KINDS: &[ObjectKind] = &[
+    ObjectKind::of::<StringSet>("stiff-strings"),
+    ObjectKind::of::<HammerSet>("felt-hammers"),
+    bars::FREE_FREE_BARS,
+    bars::CLAMPED_FREE_BARS,
+];
+
 /// An instrument: its objects and how they interact, and how it is tuned, played
-/// and heard.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// and heard. It is read and written as serde data (a preset file's TOML, an
+/// editor's JSON); reading needs the object kinds of the registered families,
+/// so it is implemented with the registry (`crate::families`).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Preset {
     /// Display name.
     pub name: String,
     /// One line on what it is.
     pub description: String,
     /// The instrument family that plays it (`grand-piano`, `mallet-bar`: see
-    /// [`crate::families`]); a preset that names none is played by the first
+    /// `crate::families`); a preset that names none is played by the first
     /// family that fits its objects.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<String>,
     /// Reference pitch and stretch.
     pub tuning: StretchedTuning,
@@ -92,64 +106,11 @@ pub struct Preset {
     pub output: OutputSpec,
     /// The room it is heard in; none: heard dry. Setting a `room:` property
     /// of a preset without one gives it the [`RoomSpec::default`] room first.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub room: Option<RoomSpec>,
-    /// Stiff strings, by name.
-    #[serde(
-        rename = "stiff-strings",
-        default,
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub stiff_strings: BTreeMap<String, StringSet>,
-    /// Free-free bars, by name.
-    #[serde(
-        rename = "free-free-bars",
-        default,
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub free_free_bars: BTreeMap<String, BarSet>,
-    /// Bars clamped at one end, by name.
-    #[serde(
-        rename = "clamped-free-bars",
-        default,
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub clamped_free_bars: BTreeMap<String, BarSet>,
-    /// Felt hammers and mallets, by name.
-    #[serde(
-        rename = "felt-hammers",
-        default,
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub felt_hammers: BTreeMap<String, HammerSet>,
-    /// Dampers, by name.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub dampers: BTreeMap<String, DamperSet>,
-    /// Grand actions, by name.
-    #[serde(
-        rename = "grand-action",
-        default,
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub grand_action: BTreeMap<String, ActionSpec>,
-    /// Soundboards, by name.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub soundboard: BTreeMap<String, SoundboardSpec>,
-    /// Clocks whose trains drive the hammers, by name.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub clock: BTreeMap<String, ClockSpec>,
-    /// Music boxes (comb, cylinder, mechanism and case), by name.
-    #[serde(
-        rename = "music-box",
-        default,
-        skip_serializing_if = "BTreeMap::is_empty"
-    )]
-    pub music_box: BTreeMap<String, MusicBoxSpec>,
-    /// Celestas' actions, dampers and resonator boxes, by name.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub celesta: BTreeMap<String, CelestaSpec>,
+    /// Its objects by name, each of a kind a family declares (strings, bars,
+    /// hammers, a grand's action, a clock's movement).
+    pub objects: Objects,
     /// Which hammers strike which resonator, where.
-    #[serde(rename = "strike")]
     pub strikes: Vec<StrikeSpec>,
 }
 
@@ -218,12 +179,17 @@ pub enum PresetError {
     /// The file could not be read.
     Io(String),
     /// No built-in preset has this name and no file has this path.
-    Unknown(String),
+    Unknown {
+        /// The name or path asked for.
+        name: String,
+        /// The built-in presets' names.
+        builtin: Vec<&'static str>,
+    },
     /// No property has this path.
     UnknownPath(String),
     /// No instrument family plays the preset: the one it names is unknown or
     /// does not play its objects, or it names none and none fits (see
-    /// [`crate::families::family_of`]).
+    /// `crate::families::family_of`).
     Family(String),
     /// The property cannot inherit its value (names the path and why).
     CannotInherit {
@@ -258,18 +224,12 @@ impl fmt::Display for PresetError {
             Self::CannotInherit { path, reason } => {
                 write!(f, "{} cannot inherit: {reason}", excerpt(path))
             }
-            Self::Unknown(name) => {
-                let names: Vec<_> = crate::families::builtin_presets()
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect();
-                write!(
-                    f,
-                    "no preset `{}`: neither a file nor a built-in preset ({})",
-                    excerpt(name),
-                    names.join(", ")
-                )
-            }
+            Self::Unknown { name, builtin } => write!(
+                f,
+                "no preset `{}`: neither a file nor a built-in preset ({})",
+                excerpt(name),
+                builtin.join(", ")
+            ),
         }
     }
 }
@@ -277,49 +237,11 @@ impl fmt::Display for PresetError {
 impl std::error::Error for PresetError {}
 
 impl Preset {
-    /// The grand piano embedded in every build.
-    pub fn default_grand() -> Self {
-        Self::from_toml(DEFAULT_PRESET_TOML).expect("the embedded preset is tested to be valid")
-    }
-
-    /// A built-in preset of a registered family by name (see
-    /// [`crate::families::builtin_presets`]).
-    pub fn builtin(name: &str) -> Option<Result<Self, PresetError>> {
-        crate::families::builtin_presets()
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, text)| Self::from_toml(text))
-    }
-
-    /// A built-in preset by name, or else the preset file at that path; errors
-    /// name the file.
-    pub fn load(name_or_path: &str) -> Result<Self, PresetError> {
-        if let Some(preset) = Self::builtin(name_or_path) {
-            return preset;
-        }
-        let path = Path::new(name_or_path);
-        if !path.is_file() {
-            return Err(PresetError::Unknown(name_or_path.to_string()));
-        }
-        let in_file = |reason| PresetError::File {
-            path: name_or_path.to_string(),
-            reason: Box::new(reason),
-        };
-        let text = crate::input::read_capped_text(path, MAX_PRESET_BYTES)
-            .map_err(|e| in_file(PresetError::Io(e)))?;
-        Self::from_toml(&text).map_err(in_file)
-    }
-
-    /// Parses and validates a preset.
-    pub fn from_toml(text: &str) -> Result<Self, PresetError> {
-        let preset: Preset = toml::from_str(text)
-            .map_err(|e| PresetError::Syntax(crate::input::toml_error(text, &e)))?;
-        preset.validate()?;
-        Ok(preset)
-    }
-
-    /// Checks every value against its physical range and resolves the topology.
-    pub fn validate(&self) -> Result<(), PresetError> {
+    /// Checks every value against its physical range, resolves the topology
+    /// and checks each object against the others: everything but which
+    /// family plays it, which the registry checks (`Preset::validate`, with
+    /// the families).
+    pub fn check_values(&self) -> Result<(), PresetError> {
         self.check(&Checker::checking())
     }
 
@@ -354,64 +276,30 @@ impl Preset {
             .unwrap_or_default()
             .validate(&root.child("room"))?;
         let keyboard = root.child("keyboard");
-        let lowest_key = f64::from(self.keyboard.lowest_key);
-        let highest_key = f64::from(self.keyboard.highest_key);
         keyboard.range(
             "highest_key",
-            highest_key,
+            f64::from(self.keyboard.highest_key),
             0.0,
             127.0,
             "a MIDI key, 0 to 127",
         )?;
         keyboard.ordered(
-            ("lowest_key", lowest_key),
-            ("highest_key", highest_key),
+            ("lowest_key", f64::from(self.keyboard.lowest_key)),
+            ("highest_key", f64::from(self.keyboard.highest_key)),
             "at least lowest_key",
         )?;
-        for (name, object) in self.objects()? {
+        for (name, object) in self.objects.iter() {
             object.validate(&root.child(name))?;
         }
-        let topology = topology::resolve(self.objects()?, &self.strikes, root)?;
-        if let Resonators::Bars(bars, ends) = topology.resonators {
-            check_bar_strikes(self, bars, ends, topology.strike, root)?;
-        }
-        if let Resonators::Comb(spec) = topology.resonators {
-            let lead_m = topology.hammers.start_gap_m;
-            check_comb(self, spec, lead_m, &root.child(&topology.strike.target))?;
-            check_pins(
-                spec,
-                topology.hammers,
-                &root.child(&topology.strike.hammers),
-            )?;
-        }
-        let keys = (self.keyboard.lowest_key, self.keyboard.highest_key);
-        for (name, clock) in &self.clock {
-            clock.check_rods(&root.child(name), keys)?;
-        }
-        check_family(self, topology.strike)?;
-        if topology.action.is_some() {
-            let (lo, hi) = ActionSpec::NOTES;
-            let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
-            keyboard.range("lowest_key", lowest_key, f64::from(lo), 127.0, keys)?;
-            keyboard.range("highest_key", highest_key, 0.0, f64::from(hi), keys)?;
-            // The hammers' start gap is the action's let-off distance.
-            root.child(&topology.strike.hammers).range(
-                "start_gap_m",
-                topology.hammers.start_gap_m,
-                5e-4,
-                0.01,
-                "0.5 to 10 mm: it is the let-off of the action that drives them",
-            )?;
-        } else if topology.dampers.is_some() {
-            return Err(PresetError::Topology(
-                "dampers need a grand-action to lift them".into(),
-            ));
+        let topology = topology::resolve(&self.objects, &self.strikes, root)?;
+        for (name, object) in self.objects.iter() {
+            object.check_in(name, self, &topology, root)?;
         }
         Ok(())
     }
 
-    /// The range of every property path, as [`Preset::validate`] checks it:
-    /// its checks run in recording mode. Anchor fields are recorded under
+    /// The range of every property path, as [`Preset::check_values`] checks
+    /// it: its checks run in recording mode. Anchor fields are recorded under
     /// `NAME/key/*` (see [`check::every_key`]). A preset that fails validation
     /// yields the ranges of the checks before the failure.
     fn checked_ranges(&self) -> check::Ranges {
@@ -422,199 +310,15 @@ impl Preset {
         recorder.ranges()
     }
 
-    /// Every object by name; names must be unique across kinds.
-    pub fn objects(&self) -> Result<BTreeMap<&str, Object<'_>>, PresetError> {
-        let mut objects = BTreeMap::new();
-        for (name, object) in self.objects_in_order() {
-            if let Some(other) = objects.insert(name.as_str(), object) {
-                return Err(PresetError::Topology(format!(
-                    "two objects are named `{name}`: a {} and a {}",
-                    other.kind(),
-                    object.kind()
-                )));
-            }
-        }
-        Ok(objects)
-    }
-
-    /// Every object with its name, in display order: strings, hammers, bars,
-    /// dampers, actions, soundboards; by name within a kind.
-    pub(super) fn objects_in_order(&self) -> impl Iterator<Item = (&String, Object<'_>)> {
-        let strings = self.stiff_strings.iter();
-        let hammers = self.felt_hammers.iter();
-        let bars = self.free_free_bars.iter();
-        (strings.map(|(n, o)| (n, Object::StiffStrings(o))))
-            .chain(hammers.map(|(n, o)| (n, Object::FeltHammers(o))))
-            .chain(bars.map(|(n, o)| (n, Object::FreeFreeBars(o))))
-            .chain(
-                self.clamped_free_bars
-                    .iter()
-                    .map(|(n, o)| (n, Object::ClampedFreeBars(o))),
-            )
-            .chain(self.dampers.iter().map(|(n, o)| (n, Object::Dampers(o))))
-            .chain(
-                self.grand_action
-                    .iter()
-                    .map(|(n, o)| (n, Object::GrandAction(o))),
-            )
-            .chain(
-                self.soundboard
-                    .iter()
-                    .map(|(n, o)| (n, Object::Soundboard(o))),
-            )
-            .chain(self.clock.iter().map(|(n, o)| (n, Object::Clock(o))))
-            .chain(self.music_box.iter().map(|(n, o)| (n, Object::MusicBox(o))))
-            .chain(self.celesta.iter().map(|(n, o)| (n, Object::Celesta(o))))
-    }
-
     /// The objects resolved through their interactions.
     pub fn topology(&self) -> Result<Topology<'_>, PresetError> {
-        topology::resolve(self.objects()?, &self.strikes, &Checker::checking())
+        topology::resolve(&self.objects, &self.strikes, &Checker::checking())
     }
 
     /// Hammer speed (m/s) for a normalised velocity in [0, 1] (MIDI velocity / 127).
     pub fn hammer_speed(&self, velocity: f32) -> f64 {
         self.velocity.speed(f64::from(velocity))
     }
-}
-
-/// Every key's mallet must strike its bar off a node of at least one of the
-/// bar's modes (a strike at nodes only would excite nothing): checked at
-/// each key's strike position, named `strike/key/KEY:position`.
-/// A music box's dampers press less than half the pins' lead `lead_m`
-/// (m), and every tine of its comb is on the keyboard (a tine off it
-/// would have no voice) and can be cut for its key's pitch (a
-/// key far below the longest tine's pitch would need more lead than
-/// [`crate::families::music_box::comb::MAX_TIP_MASS_RATIO`] times the
-/// tine's mass): checked as `NAME:keys`.
-fn check_comb(
-    preset: &Preset,
-    spec: &MusicBoxSpec,
-    lead_m: f64,
-    c: &Checker,
-) -> Result<(), PresetError> {
-    use crate::families::music_box::comb::TineDesign;
-    if spec.keys.iter().any(|&key| key < spec.damped_below_key) {
-        c.require(
-            2.0 * spec.damper_press_m < lead_m,
-            "damper_press_m",
-            spec.damper_press_m,
-            "under half the pins' start_gap_m: the pin lifts a damper's wire over the first \
-             half of its lead, before it reaches the tip",
-        )?;
-    }
-    for &key in &spec.keys {
-        c.require(
-            (preset.keyboard.lowest_key..=preset.keyboard.highest_key).contains(&key),
-            "keys",
-            f64::from(key),
-            "keys of the keyboard, keyboard:lowest_key to keyboard:highest_key",
-        )?;
-        c.require(
-            TineDesign::new(spec, key, preset.fundamental_hz(key)).is_ok(),
-            "keys",
-            f64::from(key),
-            "keys a tine can be cut for: with the tine at longest_tine_m, at most 50 times its mass in lead",
-        )?;
-    }
-    Ok(())
-}
-
-/// The least Hunt–Crossley loss of a music box's pin on its tine, s/m.
-///
-/// A pin is no lossless spring: it is an oiled steel wire standing proud of
-/// the cylinder, and it bends as it pushes, so a pin that comes to a tine
-/// still ringing stills it within a few cycles (the built-in box's 2 s/m:
-/// a blow at 0.3 m/s keeps about 60 % of its speed). Below about 1 s/m that
-/// chatter of the tine on the steadily driven pin gains energy in the
-/// contact's discrete solution until the tine's motion overflows, so a
-/// box's pins take 1 s/m or more (up to the felts' 2 s/m).
-pub const MIN_PIN_HYSTERESIS_S_PER_M: f64 = 1.0;
-
-/// A music box's pins have at least [`MIN_PIN_HYSTERESIS_S_PER_M`] of loss:
-/// at every anchor (`PINS/anchor/KEY:felt_hysteresis_s_per_m`, the range
-/// an editor offers) and at every tine of `spec`'s comb, where an anchor
-/// that does not give it would leave the lossless default.
-fn check_pins(spec: &MusicBoxSpec, pins: &HammerSet, c: &Checker) -> Result<(), PresetError> {
-    let least = MIN_PIN_HYSTERESIS_S_PER_M;
-    let range = "1 to 2 s/m for a music box's pins: a lossless pin catching a ringing tine \
-                 gains energy";
-    c.each_anchor(&pins.anchor, |c, a| {
-        c.range(
-            "felt_hysteresis_s_per_m",
-            a.felt_hysteresis_s_per_m,
-            least,
-            2.0,
-            range,
-        )
-    })?;
-    for &key in &spec.keys {
-        let loss = pins.felt(key).map_or(0.0, |law| law.hysteresis_s_per_m);
-        c.child(&format!("{}/key/{key}", c.component())).require(
-            loss >= least,
-            "felt_hysteresis_s_per_m",
-            loss,
-            range,
-        )?;
-    }
-    Ok(())
-}
-
-fn check_bar_strikes(
-    preset: &Preset,
-    bars: &BarSet,
-    ends: BarEnds,
-    strike: &StrikeSpec,
-    root: &Checker,
-) -> Result<(), PresetError> {
-    for key in preset.keyboard.lowest_key..=preset.keyboard.highest_key {
-        if let Some(position) = strike.position(key) {
-            root.child(&format!("strike/key/{key}")).require(
-                crate::instrument::bar::strikes_a_mode(ends, position, bars.t60_s.len()),
-                "position",
-                position,
-                "off a node of at least one mode of the bar",
-            )?;
-        }
-    }
-    Ok(())
-}
-
-/// A family must play the preset: the one it names, which must be known and
-/// [play](crate::rt::Family::plays) its objects, or else the first that fits
-/// them; and it must play every object the preset holds, so that none is
-/// silently left out (a soundboard in a mallet preset): each object beside
-/// the strike's hammers and target must be one of the family's
-/// [companions](crate::rt::Family::companions).
-fn check_family(preset: &Preset, strike: &StrikeSpec) -> Result<(), PresetError> {
-    let family =
-        crate::families::family_of(preset).map_err(|e| PresetError::Family(e.to_string()))?;
-    if preset.family.is_some() && !family.plays(preset) {
-        return Err(PresetError::Family(format!(
-            "`{}` does not play these objects",
-            family.name()
-        )));
-    }
-    let companions = family.companions();
-    for (name, object) in preset.objects_in_order() {
-        let kind = object.kind();
-        if *name == strike.hammers || *name == strike.target || companions.contains(&kind) {
-            continue;
-        }
-        let plays = if companions.is_empty() {
-            String::new()
-        } else {
-            format!(", {}", companions.join(", "))
-        };
-        return Err(PresetError::Family(format!(
-            "[{kind}.{}]: the {} family plays no {kind} (it plays its hammers, their \
-             target{plays}) and would sound as if it were absent; take it out or name a \
-             family that plays it",
-            crate::input::name(name),
-            family.name()
-        )));
-    }
-    Ok(())
 }
 
 /// The velocity curve's ranges: speeds 0.05 to 20 m/s, the softest at most
@@ -646,120 +350,6 @@ fn check_velocity(velocity: &VelocityCurve, c: &Checker) -> Result<(), PresetErr
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn builtin_presets_are_valid_and_resolve() {
-        let p = Preset::default_grand();
-        assert_eq!((p.keyboard.lowest_key, p.keyboard.highest_key), (21, 108));
-        let t = p.topology().unwrap();
-        assert!(matches!(t.resonators, Resonators::Strings(_)));
-        assert!(t.action.is_some() && t.dampers.is_some() && t.soundboard.is_some());
-        let bars = Preset::builtin("mallet-bar").unwrap().unwrap();
-        let t = bars.topology().unwrap();
-        assert!(matches!(t.resonators, Resonators::Bars(..)));
-        assert!(t.action.is_none() && t.dampers.is_none() && t.soundboard.is_none());
-        let celesta = Preset::builtin("celesta").unwrap().unwrap();
-        let t = celesta.topology().unwrap();
-        assert!(matches!(
-            t.resonators,
-            Resonators::Bars(_, BarEnds::FreeFree)
-        ));
-        assert!(t.celesta.is_some() && t.action.is_none() && t.clock.is_none());
-        assert!(Preset::builtin("harpsichord").is_none());
-    }
-
-    /// A soundboard or a grand action added to a mallet preset (and a
-    /// clock's movement added to a music box) would be built into nothing:
-    /// the preset is refused, naming the object's table and the family.
-    #[test]
-    fn objects_another_family_plays_are_refused() {
-        let grand = Preset::default_grand();
-        let mut board = grand.soundboard["soundboard"].clone();
-        board.driven_by = "bars".into();
-        let mut action = grand.grand_action["action"].clone();
-        action.drives = "mallets".into();
-        let mallets = Preset::builtin("mallet-bar").unwrap().unwrap();
-        let mut with_board = mallets.clone();
-        with_board.soundboard.insert("board".into(), board);
-        let mut with_action = mallets.clone();
-        with_action.grand_action.insert("action".into(), action);
-        let clock = Preset::builtin("chiming-clock").unwrap().unwrap();
-        let mut with_clock = Preset::builtin("music-box").unwrap().unwrap();
-        let mut movement = clock.clock["clock"].clone();
-        movement.drives = "pins".into();
-        // Its rods on the comb's keys, so that only the family refuses it.
-        (movement.bell_1_key, movement.bell_2_key) = (79, 77);
-        (movement.bell_3_key, movement.bell_4_key) = (76, 72);
-        movement.hour_key = 60;
-        with_clock.clock.insert("clock".into(), movement);
-        for (preset, table, family) in [
-            (&with_board, "[soundboard.board]", "the mallet-bar family"),
-            (
-                &with_action,
-                "[grand-action.action]",
-                "the mallet-bar family",
-            ),
-            (&with_clock, "[clock.clock]", "the music-box family"),
-        ] {
-            let message = preset.validate().unwrap_err().to_string();
-            assert!(
-                message.contains(table) && message.contains(family),
-                "{message}"
-            );
-        }
-        let mut unnamed = with_board.clone();
-        unnamed.family = None;
-        assert!(
-            unnamed.validate().is_err(),
-            "a mallet preset naming no family"
-        );
-    }
-
-    /// A clock's hammer on a key that has no rod, or a comb's tine on a
-    /// key off the keyboard, is refused by name (it used to validate and
-    /// strike nothing); the range an editor offers is the rods'.
-    #[test]
-    fn rods_and_tines_off_the_keyboard_are_refused() {
-        let clock = Preset::builtin("chiming-clock").unwrap().unwrap();
-        let (lowest, highest) = (clock.keyboard.lowest_key, clock.keyboard.highest_key);
-        for (path, key) in [
-            ("clock:bell_1_key", 0),
-            ("clock:bell_2_key", highest + 1),
-            ("clock:bell_4_key", lowest - 1),
-            ("clock:hour_key", 127),
-        ] {
-            let message = clock
-                .clone()
-                .set(path, f64::from(key))
-                .unwrap_err()
-                .to_string();
-            assert_eq!(
-                message,
-                format!(
-                    "{path} = {key} is outside its range (a key that has a rod: \
-                     keyboard:lowest_key to keyboard:highest_key)"
-                )
-            );
-        }
-        assert!(
-            clock
-                .clone()
-                .set("clock:bell_1_key", f64::from(lowest))
-                .is_ok()
-        );
-        let range = clock.property_info("clock:bell_1_key").unwrap().range;
-        assert_eq!(range, (f64::from(lowest), f64::from(highest)));
-        let mut music_box = Preset::builtin("music-box").unwrap().unwrap();
-        let highest = music_box.keyboard.highest_key;
-        music_box
-            .music_box
-            .get_mut("box")
-            .unwrap()
-            .keys
-            .push(highest + 1);
-        let message = music_box.validate().unwrap_err().to_string();
-        assert!(message.starts_with("box:keys = 90 is outside"), "{message}");
-    }
 
     #[test]
     fn out_of_range_value_names_its_path() {

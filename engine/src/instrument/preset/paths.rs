@@ -72,7 +72,7 @@ impl PropertyEdit {
 }
 
 /// The anchors of one set, seen through their fields' names.
-pub(super) trait AnchorList {
+pub trait AnchorList {
     /// The fields of every anchor.
     fn about(&self) -> &'static [About];
     /// The keys of the anchors, ascending.
@@ -203,45 +203,19 @@ pub(super) fn anchor_list<'a>(preset: &'a mut Preset, set: &str) -> Option<&'a m
     if set == "strike" {
         return Some(&mut preset.strikes.first_mut()?.anchor);
     }
-    if let Some(strings) = preset.stiff_strings.get_mut(set) {
-        return Some(&mut strings.anchor);
-    }
-    Some(&mut preset.felt_hammers.get_mut(set)?.anchor)
+    preset.objects.get_mut(set)?.anchors()
 }
 
 /// The part called `head` that has fields of its own.
 fn own_fields<'a>(preset: &'a mut Preset, head: &str) -> Option<&'a mut dyn Fields> {
     match head {
-        "tuning" => return Some(&mut preset.tuning),
-        "keyboard" => return Some(&mut preset.keyboard),
-        "velocity" => return Some(&mut preset.velocity),
-        "output" => return Some(&mut preset.output),
-        "room" => return Some(preset.room.get_or_insert_with(Default::default)),
-        "strike" => return Some(preset.strikes.first_mut()?),
-        _ => {}
-    }
-    if let Some(x) = preset.stiff_strings.get_mut(head) {
-        Some(x)
-    } else if let Some(x) = preset.felt_hammers.get_mut(head) {
-        Some(x)
-    } else if let Some(x) = preset.free_free_bars.get_mut(head) {
-        Some(x)
-    } else if let Some(x) = preset.clamped_free_bars.get_mut(head) {
-        Some(x)
-    } else if let Some(x) = preset.dampers.get_mut(head) {
-        Some(x)
-    } else if let Some(x) = preset.grand_action.get_mut(head) {
-        Some(x)
-    } else if let Some(x) = preset.soundboard.get_mut(head) {
-        Some(x)
-    } else if let Some(x) = preset.clock.get_mut(head) {
-        Some(x)
-    } else if let Some(x) = preset.music_box.get_mut(head) {
-        Some(x)
-    } else if let Some(x) = preset.celesta.get_mut(head) {
-        Some(x)
-    } else {
-        None
+        "tuning" => Some(&mut preset.tuning),
+        "keyboard" => Some(&mut preset.keyboard),
+        "velocity" => Some(&mut preset.velocity),
+        "output" => Some(&mut preset.output),
+        "room" => Some(preset.room.get_or_insert_with(Default::default)),
+        "strike" => Some(preset.strikes.first_mut()?),
+        _ => Some(preset.objects.get_mut(head)?.fields()),
     }
 }
 
@@ -318,7 +292,7 @@ impl Preset {
         let mut changed = self.clone();
         changed.edit(edit)?;
         changed
-            .validate()
+            .check_values()
             .map_err(|error| named_as_edited(error, edit))?;
         *self = changed;
         Ok(())
@@ -372,8 +346,8 @@ impl Preset {
     /// Seeds everything random in the instrument (the soundboards' modes) with
     /// `seed`.
     pub fn reseed(&mut self, seed: u32) {
-        for board in self.soundboard.values_mut() {
-            board.seed = seed;
+        for object in self.objects.values_mut() {
+            object.reseed(seed);
         }
     }
 
@@ -389,8 +363,8 @@ impl Preset {
                 path: kind.to_string(),
                 kind,
             });
-        let objects = self.objects_in_order().map(|(name, object)| Top {
-            path: name.clone(),
+        let objects = self.objects.iter().map(|(name, object)| Top {
+            path: name.to_string(),
             kind: object.kind(),
         });
         let strike = self.strikes.first().map(|_| Top {

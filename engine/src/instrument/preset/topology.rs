@@ -1,23 +1,18 @@
 //! The interaction topology: which hammers strike which resonator, where, and
-//! which dampers, action and body belong to them.
-
-use std::collections::BTreeMap;
+//! which other objects (dampers, an action, a body, a clock's trains) join
+//! them. Resolved for any object kinds: each object says whether it can be
+//! struck ([`ObjectSpec::struck`]) and what it acts on ([`ObjectSpec::link`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::PresetError;
 use super::anchored::{Anchored, value_at};
-use super::celesta_spec::CelestaSpec;
+use super::bars::{BarEnds, BarSet};
 use super::check::Checker;
-use super::clock_spec::ClockSpec;
-use super::music_box_spec::MusicBoxSpec;
-use super::objects::{
-    ActionSpec, BarEnds, BarSet, DamperSet, HammerSet, Object, SoundboardSpec, StringSet,
-};
-
-/// The nearest a music box's pin may meet its tine to the clamp, as a
-/// fraction of the tine's length (see [`resolve`]).
-pub const MIN_PIN_POSITION: f64 = 0.5;
+use super::hammers::HammerSet;
+use super::object::{ObjectSpec, StrikePart};
+use super::objects::Objects;
+use super::strings::StringSet;
 
 /// One `[[strike]]`: a set of hammers striking a resonator, key by key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -57,46 +52,51 @@ impl Anchored for StrikeAnchor {
     }
 }
 
-/// What the hammers strike.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Resonators<'a> {
-    /// Strings on a bridge.
-    Strings(&'a StringSet),
-    /// Bars: free at both ends, or clamped at one.
-    Bars(&'a BarSet, BarEnds),
-    /// A music box's comb of tines, plucked by its pins.
-    Comb(&'a MusicBoxSpec),
-}
-
 /// A preset's objects resolved through its interactions: what the engine builds.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Topology<'a> {
-    /// The struck resonators.
-    pub resonators: Resonators<'a>,
-    /// The hammers that strike them.
+    /// The hammers that strike.
     pub hammers: &'a HammerSet,
     /// Where.
     pub strike: &'a StrikeSpec,
-    /// The dampers on the resonators, if any.
-    pub dampers: Option<&'a DamperSet>,
-    /// The action that throws the hammers, if any (otherwise a note-on throws
-    /// the hammer itself, as a player throws a mallet).
-    pub action: Option<&'a ActionSpec>,
-    /// The body the resonators drive, if any.
-    pub soundboard: Option<&'a SoundboardSpec>,
-    /// The clock whose trains lift the hammers, if any.
-    pub clock: Option<&'a ClockSpec>,
-    /// The celesta action, dampers and boxes that serve them, if any.
-    pub celesta: Option<&'a CelestaSpec>,
+    /// What they strike (strings, bars, a comb of tines).
+    pub target: &'a dyn ObjectSpec,
+    /// Every other object, each joined to the hammers or the target, by
+    /// name (at most one of each kind).
+    pub joined: Vec<(&'a str, &'a dyn ObjectSpec)>,
 }
 
-/// Resolves the interactions among `objects`, checking the strike's anchors
-/// with `root` (the checker at the preset's root).
-///
-/// The engine plays one hammer set striking one resonator set; dampers, an
-/// action and a soundboard may each join them once. Every object must take part.
+impl<'a> Topology<'a> {
+    /// The struck object as a `T`, if it is one.
+    pub fn target_as<T: 'static>(&self) -> Option<&'a T> {
+        self.target.downcast_ref()
+    }
+
+    /// The joined object that is a `T`, if there is one.
+    pub fn joined<T: 'static>(&self) -> Option<&'a T> {
+        self.joined
+            .iter()
+            .find_map(|(_, object)| object.downcast_ref::<T>())
+    }
+
+    /// The struck strings, if strings are struck.
+    pub fn strings(&self) -> Option<&'a StringSet> {
+        self.target_as()
+    }
+
+    /// The struck bars and how they are held, if bars are struck.
+    pub fn bars(&self) -> Option<(&'a BarSet, BarEnds)> {
+        self.target_as::<BarSet>().map(|bars| (bars, bars.ends))
+    }
+}
+
+/// Resolves the strike and what joins it, checking the strike positions
+/// with `root` (the checker at the preset's root): exactly one strike, its
+/// hammers felt hammers and its target an object that can be struck, and
+/// every other object joined to one of them through its link, at most one
+/// of each kind.
 pub(super) fn resolve<'a>(
-    objects: BTreeMap<&'a str, Object<'a>>,
+    objects: &'a Objects,
     strikes: &'a [StrikeSpec],
     root: &Checker,
 ) -> Result<Topology<'a>, PresetError> {
@@ -109,125 +109,75 @@ pub(super) fn resolve<'a>(
         )));
     };
     let object = |role: &str, name: &str| {
-        objects.get(name).copied().ok_or_else(|| {
+        objects.get(name).ok_or_else(|| {
             topology(format!(
                 "{role} names `{name}`, but no object has that name"
             ))
         })
     };
-    let hammers = match object("strike:hammers", &strike.hammers)? {
-        Object::FeltHammers(set) => set,
-        other => {
-            return Err(topology(format!(
-                "strike:hammers `{}` is a {}, not felt-hammers",
-                strike.hammers,
-                other.kind()
-            )));
-        }
-    };
-    let string = (0.01, 0.5, "0.01 to 0.5 of a string");
-    let bar = (0.01, 0.99, "0.01 to 0.99 of a bar");
-    let (resonators, (min_position, max_position, positions)) =
-        match object("strike:target", &strike.target)? {
-            Object::StiffStrings(set) => (Resonators::Strings(set), string),
-            Object::FreeFreeBars(set) => (Resonators::Bars(set, BarEnds::FreeFree), bar),
-            Object::ClampedFreeBars(set) => (Resonators::Bars(set, BarEnds::ClampedFree), bar),
-            // A pin bends its tine by the lift where it meets it, and the tip
-            // swings by that bend times the length's ratio to the pin's distance
-            // from the clamp, cubed and more: met nearer the clamp than half its
-            // length, a tine would be bent far past what steel bears (and swing
-            // at tens of metres per second).
-            Object::MusicBox(spec) => (
-                Resonators::Comb(spec),
-                (
-                    MIN_PIN_POSITION,
-                    0.99,
-                    "0.5 to 0.99 of a tine: pins pluck near the tip",
-                ),
-            ),
-            other => {
-                return Err(topology(format!(
-                    "strike:target `{}` is a {}, which cannot be struck",
-                    strike.target,
-                    other.kind()
-                )));
-            }
-        };
+    let hammer_object = object("strike:hammers", &strike.hammers)?;
+    let hammers = hammer_object.downcast_ref::<HammerSet>().ok_or_else(|| {
+        topology(format!(
+            "strike:hammers `{}` is a {}, not felt-hammers",
+            strike.hammers,
+            hammer_object.kind()
+        ))
+    })?;
+    let target = object("strike:target", &strike.target)?;
+    let positions = target.struck().ok_or_else(|| {
+        topology(format!(
+            "strike:target `{}` is a {}, which cannot be struck",
+            strike.target,
+            target.kind()
+        ))
+    })?;
     root.child("strike").each_anchor(&strike.anchor, |c, a| {
         c.range(
             "position",
             a.position,
-            min_position,
-            max_position,
-            positions,
+            positions.min,
+            positions.max,
+            positions.text,
         )
     })?;
 
-    let mut found = Topology {
-        resonators,
-        hammers,
-        strike,
-        dampers: None,
-        action: None,
-        soundboard: None,
-        clock: None,
-        celesta: None,
-    };
-    for (name, object) in objects {
-        let (role, link, target) = match object {
-            Object::Dampers(set) => ("on", &set.on, &strike.target),
-            Object::GrandAction(spec) => ("drives", &spec.drives, &strike.hammers),
-            Object::Soundboard(spec) => ("driven_by", &spec.driven_by, &strike.target),
-            Object::Clock(spec) => ("drives", &spec.drives, &strike.hammers),
-            Object::Celesta(spec) => ("drives", &spec.drives, &strike.hammers),
-            _ if name == strike.hammers || name == strike.target => continue,
-            other => {
-                return Err(topology(format!(
-                    "[{}.{name}] takes part in no [[strike]]",
-                    other.kind()
-                )));
-            }
-        };
-        if link != target {
+    let mut joined: Vec<(&str, &dyn ObjectSpec)> = Vec::new();
+    for (name, object) in objects.iter() {
+        if name == strike.hammers || name == strike.target {
+            continue;
+        }
+        let Some(link) = object.link() else {
             return Err(topology(format!(
-                "{name}:{role} names `{link}`, but it must be `{target}`, \
-                 the strike's {}",
-                if target == &strike.target {
-                    "target"
-                } else {
-                    "hammers"
-                }
+                "[{}.{name}] takes part in no [[strike]]",
+                object.kind()
+            )));
+        };
+        let (must_name, part) = match link.part {
+            StrikePart::Hammers => (&strike.hammers, "hammers"),
+            StrikePart::Target => (&strike.target, "target"),
+        };
+        if link.name != must_name.as_str() {
+            return Err(topology(format!(
+                "{name}:{} names `{}`, but it must be `{must_name}`, the strike's {part}",
+                link.role, link.name
             )));
         }
-        let slot_taken = match object {
-            Object::Dampers(set) => {
-                if matches!(resonators, Resonators::Bars(..)) {
-                    return Err(topology(format!(
-                        "[dampers.{name}] can only press on stiff-strings"
-                    )));
-                }
-                found.dampers.replace(set).is_some()
-            }
-            Object::GrandAction(spec) => found.action.replace(spec).is_some(),
-            Object::Soundboard(spec) => found.soundboard.replace(spec).is_some(),
-            Object::Clock(spec) => found.clock.replace(spec).is_some(),
-            Object::Celesta(spec) => {
-                if !matches!(resonators, Resonators::Bars(_, BarEnds::FreeFree)) {
-                    return Err(topology(format!(
-                        "[celesta.{name}] plays free-free-bars only"
-                    )));
-                }
-                found.celesta.replace(spec).is_some()
-            }
-            _ => false,
-        };
-        if slot_taken {
+        if joined
+            .iter()
+            .any(|(_, other)| other.kind() == object.kind())
+        {
             return Err(topology(format!(
                 "[{}.{name}]: only one {} may join a strike",
                 object.kind(),
                 object.kind()
             )));
         }
+        joined.push((name, object));
     }
-    Ok(found)
+    Ok(Topology {
+        hammers,
+        strike,
+        target,
+        joined,
+    })
 }

@@ -4,9 +4,9 @@
 use rtrb::{Consumer, Producer};
 
 use super::parts::{build, build_room};
-use crate::families::family_of;
 use crate::instrument::Preset;
 use crate::room::Room;
+use crate::rt::family::Family;
 use crate::rt::voices::{SynthError, Voices};
 use crate::rt::worker::Worker;
 
@@ -54,8 +54,12 @@ impl InstrumentLoader {
     /// loaded has not been installed yet.
     ///
     /// Allocates: the new instrument (call it off the audio thread).
-    pub fn load(&mut self, preset: &Preset) -> Result<(), SynthError> {
-        self.prepare(preset, false)
+    pub fn load_with(
+        &mut self,
+        family: &'static dyn Family,
+        preset: &Preset,
+    ) -> Result<(), SynthError> {
+        self.prepare(family, preset, false)
     }
 
     /// Builds `preset`, an edit of the running instrument (other tuning,
@@ -74,18 +78,26 @@ impl InstrumentLoader {
     ///
     /// Allocates: the new instrument (call it off the audio thread); the
     /// install allocates nothing.
-    pub fn load_live(&mut self, preset: &Preset) -> Result<(), SynthError> {
-        self.prepare(preset, true)
+    pub fn load_live_with(
+        &mut self,
+        family: &'static dyn Family,
+        preset: &Preset,
+    ) -> Result<(), SynthError> {
+        self.prepare(family, preset, true)
     }
 
     /// Builds `preset`'s voices and worker and queues them, to carry on the
     /// running instrument's sound if `live`.
-    fn prepare(&mut self, preset: &Preset, live: bool) -> Result<(), SynthError> {
+    fn prepare(
+        &mut self,
+        family: &'static dyn Family,
+        preset: &Preset,
+        live: bool,
+    ) -> Result<(), SynthError> {
         self.collect();
         if self.instruments.is_full() || self.workers.is_full() {
             return Err(SynthError::SwitchPending);
         }
-        let family = family_of(preset)?;
         let (voices, worker) = build(family, preset, self.sample_rate, self.latency)?;
         // The worker first: the audio thread announces the switch to the
         // worker only once it has taken the voices.

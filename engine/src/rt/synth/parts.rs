@@ -4,7 +4,6 @@
 use rtrb::{Consumer, Producer, RingBuffer};
 
 use super::loader::{InstrumentLoader, Prepared};
-use crate::families::family_of;
 use crate::instrument::Preset;
 use crate::room::Room;
 use crate::rt::family::Family;
@@ -42,12 +41,12 @@ impl Parts {
     /// The voices and the worker run at `sample_rate` (Hz), the room at the
     /// host's `host_sample_rate`.
     pub fn new(
+        family: &'static dyn Family,
         preset: &Preset,
         sample_rate: f64,
         host_sample_rate: f64,
         latency: u64,
     ) -> Result<(Self, WorkerHost), SynthError> {
-        let family = family_of(preset)?;
         let (voices, mut worker) = build(family, preset, sample_rate, latency)?;
         let (mechanics_publisher, mechanics) = triple_buffer(MechanicsView::default());
         worker.publish_view_to(mechanics_publisher);

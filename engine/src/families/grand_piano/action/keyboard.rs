@@ -1,7 +1,7 @@
 //! The action's keyboard: how many keys it has and which MIDI notes they are
 //! (A0 to C8).
 
-use crate::instrument::ActionSpec;
+use crate::families::grand_piano::objects::ActionSpec;
 
 /// The lowest and highest MIDI notes the action has (A0 and C8).
 pub const NOTES: (u8, u8) = ActionSpec::NOTES;

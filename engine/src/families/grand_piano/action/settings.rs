@@ -1,7 +1,8 @@
 //! The action's settings: regulation (blow distance, let-off, check), the
 //! velocity curve, restitution, key return, repetition and damper travel.
 
-use crate::instrument::{ActionSpec, VelocityCurve};
+use crate::families::grand_piano::objects::ActionSpec;
+use crate::instrument::VelocityCurve;
 
 /// The action's settings (all properties, under `action:`).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,0 +1,346 @@
+//! The objects only a grand piano has, as its presets list them: dampers
+//! (`[dampers.NAME]`), the action (`[grand-action.NAME]`) and the soundboard
+//! (`[soundboard.NAME]`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::fields;
+use crate::instrument::{
+    Checker, Fields, Link, ObjectKind, ObjectSpec, Preset, PresetError, StrikePart, Topology,
+};
+use crate::resonators::SoundboardParams;
+
+/// Dampers: felt pads that press on a resonator's strings while their key is up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DamperSet {
+    /// The object they damp.
+    pub on: String,
+    /// 60 dB decay time of a string with its damper down, s.
+    pub t60_s: f64,
+    /// Time constant of a damper's landing, s.
+    pub travel_s: f64,
+    /// The highest key with a damper; the strings above ring freely (a
+    /// grand's top twenty or so keys have none). 127, the default, damps
+    /// every key.
+    #[serde(default = "every_key_damped")]
+    pub highest_damped_key: u8,
+}
+
+fn every_key_damped() -> u8 {
+    127
+}
+
+impl DamperSet {
+    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range("t60_s", self.t60_s, 0.01, 10.0, "0.01 to 10 s")?;
+        c.range("travel_s", self.travel_s, 1e-4, 0.1, "0.1 ms to 100 ms")?;
+        c.range(
+            "highest_damped_key",
+            f64::from(self.highest_damped_key),
+            0.0,
+            127.0,
+            "a MIDI key, 0 to 127",
+        )
+    }
+
+    /// Whether `key` has a damper.
+    pub fn damps(&self, key: u8) -> bool {
+        key <= self.highest_damped_key
+    }
+}
+
+/// A grand action: what throws which hammers, and its geometry and timing. The
+/// velocity curve is the preset's `[velocity]`, and the let-off (where the jack
+/// lets the hammer fly free) is the driven hammers' `start_gap_m`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionSpec {
+    /// The hammers it throws.
+    pub drives: String,
+    /// Hammer blow distance, m (44–49 mm on grands).
+    pub blow_distance_m: f64,
+    /// How far below the string the check catches a falling hammer, m.
+    pub check_drop_m: f64,
+    /// Fraction of the strike speed the hammer rebounds with.
+    pub restitution: f64,
+    /// Time for a released key to rise fully, s.
+    pub key_return_s: f64,
+    /// Fraction of the key's dip it must rise before the repetition resets.
+    pub repetition_rise: f64,
+    /// Simulate the jack's whole stroke (true) or throw the hammer from let-off
+    /// so sound follows a note-on within 5 ms (false).
+    pub realistic_travel: bool,
+}
+
+impl ActionSpec {
+    /// The keys a grand action has: MIDI 21 (A0) to 108 (C8).
+    pub const NOTES: (u8, u8) = (21, 108);
+
+    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range(
+            "blow_distance_m",
+            self.blow_distance_m,
+            0.01,
+            0.1,
+            "10 to 100 mm",
+        )?;
+        c.range("check_drop_m", self.check_drop_m, 2e-3, 0.04, "2 to 40 mm")?;
+        c.range("restitution", self.restitution, 0.0, 0.95, "0 to 0.95")?;
+        c.range("key_return_s", self.key_return_s, 5e-3, 0.5, "5 to 500 ms")?;
+        c.range("repetition_rise", self.repetition_rise, 0.0, 1.0, "0 to 1")
+    }
+}
+
+/// The soundboard: resonant body modes driven by the bridge.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoundboardSpec {
+    /// The object whose bridge drives it.
+    pub driven_by: String,
+    /// Number of body modes.
+    pub modes: u32,
+    /// Frequency of the lowest mode, Hz.
+    pub lowest_mode_hz: f64,
+    /// Frequency of the highest mode, Hz.
+    pub highest_mode_hz: f64,
+    /// 60 dB decay time of the lowest mode, s (every mode has the same Q, so
+    /// higher ones decay faster, as `1/f`).
+    pub lowest_mode_t60_s: f64,
+    /// Modal mass of each mode at the bridge, kg: with `n` modes per hertz the
+    /// board's mean admittance under the bridge is about `n/(4·M)`.
+    #[serde(default = "default_modal_mass")]
+    pub modal_mass_kg: f64,
+    /// Level of the body's ring relative to the direct bridge sound.
+    pub body_gain: f64,
+    /// Which board of this kind: the seed of its modes' jitter and shapes
+    /// (0, the default, is the one every build has used so far).
+    #[serde(default)]
+    pub seed: u32,
+    /// Mass of a square metre of the board with its ribs, kg/m²: how loud
+    /// the board is for a force at the bridge, against the strings' own
+    /// sound (see `output:microphone`).
+    #[serde(default = "default_surface_density")]
+    pub surface_density_kg_m2: f64,
+}
+
+fn default_modal_mass() -> f64 {
+    20.0
+}
+
+/// A grand's spruce board, 9 mm at 430 kg/m³ (3.9 kg/m²), with its ribs
+/// (about a fifth more).
+fn default_surface_density() -> f64 {
+    4.7
+}
+
+impl SoundboardSpec {
+    /// The board as the resonators build it.
+    pub fn params(&self) -> SoundboardParams {
+        SoundboardParams {
+            modes: self.modes as usize,
+            lowest_mode_hz: self.lowest_mode_hz,
+            highest_mode_hz: self.highest_mode_hz,
+            lowest_mode_t60_s: self.lowest_mode_t60_s,
+            modal_mass_kg: self.modal_mass_kg,
+            body_gain: self.body_gain,
+            seed: u64::from(self.seed),
+        }
+    }
+
+    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range("modes", f64::from(self.modes), 0.0, 512.0, "0 to 512")?;
+        c.range(
+            "surface_density_kg_m2",
+            self.surface_density_kg_m2,
+            0.5,
+            50.0,
+            "0.5 to 50 kg/m²",
+        )?;
+        c.range(
+            "modal_mass_kg",
+            self.modal_mass_kg,
+            0.1,
+            1_000.0,
+            "0.1 to 1000 kg",
+        )?;
+        c.range(
+            "lowest_mode_hz",
+            self.lowest_mode_hz,
+            10.0,
+            5_000.0,
+            "10 Hz to 5 kHz",
+        )?;
+        c.range(
+            "highest_mode_hz",
+            self.highest_mode_hz,
+            10.0,
+            15_000.0,
+            "10 Hz to 15 kHz",
+        )?;
+        c.ordered(
+            ("lowest_mode_hz", self.lowest_mode_hz),
+            ("highest_mode_hz", self.highest_mode_hz),
+            "at least lowest_mode_hz",
+        )?;
+        c.range(
+            "lowest_mode_t60_s",
+            self.lowest_mode_t60_s,
+            1e-3,
+            10.0,
+            "1 ms to 10 s",
+        )?;
+        c.range("body_gain", self.body_gain, 0.0, 10.0, "0 to 10")
+    }
+}
+
+fields!(DamperSet {
+    t60_s: Real, "s", "Time a damped string takes to fade by 60 dB";
+    travel_s: Real, "s", "How quickly a damper lands on the strings after its key rises";
+    highest_damped_key: Key, "", "Highest key with a damper: the strings above ring freely";
+});
+fields!(ActionSpec {
+    blow_distance_m: Real, "m", "Hammer travel from rest to the string";
+    check_drop_m: Real, "m", "How far below the string the check catches a falling hammer";
+    restitution: Real, "", "Fraction of its strike speed a hammer rebounds with";
+    key_return_s: Real, "s", "Time a released key takes to rise fully";
+    repetition_rise: Real, "", "How far a key must rise (fraction of its dip) before it repeats";
+    realistic_travel: Switch, "",
+        "1: simulate the jack's whole stroke (tens of ms late); 0: throw the hammer from let-off at once";
+});
+fields!(SoundboardSpec {
+    modes: Count, "", "Number of resonant body modes";
+    lowest_mode_hz: Real, "Hz", "Frequency of the lowest body mode";
+    highest_mode_hz: Real, "Hz", "Frequency of the highest body mode";
+    lowest_mode_t60_s: Real, "s",
+        "60 dB decay time of the lowest body mode (higher ones decay faster)";
+    modal_mass_kg: Real, "kg",
+        "Mass of each body mode at the bridge: less lets the strings move the board more, shorter and more coupled";
+    body_gain: Real, "", "Level of the body's ring against the direct bridge sound";
+    seed: Count, "", "Which board: each seed places and shapes the modes differently";
+    surface_density_kg_m2: Real, "kg/m²",
+        "Mass of a square metre of the board with its ribs: sets how loud the board is against the strings' own sound";
+});
+
+/// The grand's own object kinds, as its presets list them.
+pub const KINDS: &[ObjectKind] = &[
+    ObjectKind::of::<DamperSet>("dampers"),
+    ObjectKind::of::<ActionSpec>("grand-action"),
+    ObjectKind::of::<SoundboardSpec>("soundboard"),
+];
+
+impl ObjectSpec for DamperSet {
+    fn kind(&self) -> &'static str {
+        "dampers"
+    }
+
+    fn fields(&mut self) -> &mut dyn Fields {
+        self
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        self.check(c)
+    }
+
+    fn link(&self) -> Option<Link<'_>> {
+        Some(Link {
+            role: "on",
+            name: &self.on,
+            part: StrikePart::Target,
+        })
+    }
+
+    /// Dampers press on strings, and need an action to lift them.
+    fn check_in(
+        &self,
+        name: &str,
+        _preset: &Preset,
+        topology: &Topology<'_>,
+        _c: &Checker,
+    ) -> Result<(), PresetError> {
+        if topology.strings().is_none() {
+            return Err(PresetError::Topology(format!(
+                "[dampers.{name}] can only press on stiff-strings"
+            )));
+        }
+        if topology.joined::<ActionSpec>().is_none() {
+            return Err(PresetError::Topology(
+                "dampers need a grand-action to lift them".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl ObjectSpec for ActionSpec {
+    fn kind(&self) -> &'static str {
+        "grand-action"
+    }
+
+    fn fields(&mut self) -> &mut dyn Fields {
+        self
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        self.check(c)
+    }
+
+    fn link(&self) -> Option<Link<'_>> {
+        Some(Link {
+            role: "drives",
+            name: &self.drives,
+            part: StrikePart::Hammers,
+        })
+    }
+
+    /// An action has the keys of a grand ([`ActionSpec::NOTES`]), and the
+    /// hammers' start gap is its let-off distance.
+    fn check_in(
+        &self,
+        _name: &str,
+        preset: &Preset,
+        topology: &Topology<'_>,
+        root: &Checker,
+    ) -> Result<(), PresetError> {
+        let (lo, hi) = Self::NOTES;
+        let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
+        let keyboard = root.child("keyboard");
+        let lowest_key = f64::from(preset.keyboard.lowest_key);
+        let highest_key = f64::from(preset.keyboard.highest_key);
+        keyboard.range("lowest_key", lowest_key, f64::from(lo), 127.0, keys)?;
+        keyboard.range("highest_key", highest_key, 0.0, f64::from(hi), keys)?;
+        root.child(&topology.strike.hammers).range(
+            "start_gap_m",
+            topology.hammers.start_gap_m,
+            5e-4,
+            0.01,
+            "0.5 to 10 mm: it is the let-off of the action that drives them",
+        )
+    }
+}
+
+impl ObjectSpec for SoundboardSpec {
+    fn kind(&self) -> &'static str {
+        "soundboard"
+    }
+
+    fn fields(&mut self) -> &mut dyn Fields {
+        self
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        self.check(c)
+    }
+
+    fn link(&self) -> Option<Link<'_>> {
+        Some(Link {
+            role: "driven_by",
+            name: &self.driven_by,
+            part: StrikePart::Target,
+        })
+    }
+
+    fn reseed(&mut self, seed: u32) {
+        self.seed = seed;
+    }
+}

@@ -1,0 +1,159 @@
+//! Stiff strings (`[stiff-strings.NAME]`): one to three per key on a shared
+//! bridge, their values given at anchor keys. The piano families' strings.
+
+use serde::{Deserialize, Serialize};
+
+use super::PresetError;
+use super::anchored::{Anchored, value_at};
+use super::check::Checker;
+use super::fields::Fields;
+use super::object::{ObjectSpec, StrikeRange};
+use super::paths::AnchorList;
+use crate::{anchor_fields, fields};
+
+/// Stiff strings: one in the low bass, pairs, then triples, tuned in unison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StringSet {
+    /// Lowest MIDI key with two strings; keys below have one.
+    pub pairs_from_key: u8,
+    /// Lowest MIDI key with three strings (at least `pairs_from_key`).
+    pub triples_from_key: u8,
+    /// Spread of a note's string tunings, cents: three strings sit at −d, 0, +d,
+    /// two at ±d/2.
+    pub detune_cents: f64,
+    /// Values at anchor keys, in ascending key order.
+    pub anchor: Vec<StringAnchor>,
+}
+
+/// One string's physical values at an anchor key. A field the anchor does not
+/// give (`None`; omitted in the preset) is interpolated between the nearest
+/// anchors that give it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StringAnchor {
+    /// MIDI key.
+    pub key: u8,
+    /// Speaking length, m.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_m: Option<f64>,
+    /// Mass of the speaking length, kg.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub string_mass_kg: Option<f64>,
+    /// Frequency-independent loss `b1`, 1/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_b1: Option<f64>,
+    /// Frequency-dependent loss `b2`, m²/s (`σ = b1 + b2·k²`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_b2: Option<f64>,
+    /// Inharmonicity `B` of the string's stiffness (partials at `n·f0·√(1 + B·n²)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inharmonicity: Option<f64>,
+    /// Resistive impedance of the bridge under this key's strings, kg/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bridge_impedance_kg_s: Option<f64>,
+}
+
+impl Anchored for StringAnchor {
+    fn key(&self) -> u8 {
+        self.key
+    }
+}
+
+impl StringSet {
+    /// Number of strings of `key`: 1, 2 or 3, from the split points.
+    pub fn strings_per_key(&self, key: u8) -> usize {
+        if key >= self.triples_from_key {
+            3
+        } else if key >= self.pairs_from_key {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The value of an anchor field at `key` (see [`value_at`]).
+    pub fn at(&self, key: u8, field: fn(&StringAnchor) -> Option<f64>) -> Option<f64> {
+        value_at(&self.anchor, key, field)
+    }
+
+    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range(
+            "detune_cents",
+            self.detune_cents,
+            0.0,
+            50.0,
+            "0 to 50 cents",
+        )?;
+        c.ordered(
+            ("pairs_from_key", f64::from(self.pairs_from_key)),
+            ("triples_from_key", f64::from(self.triples_from_key)),
+            "at least pairs_from_key",
+        )?;
+        c.each_anchor(&self.anchor, |c, a| {
+            c.range("length_m", a.length_m, 0.01, 3.0, "0.01 to 3 m")?;
+            c.range(
+                "string_mass_kg",
+                a.string_mass_kg,
+                1e-5,
+                1.0,
+                "0.01 g to 1 kg",
+            )?;
+            c.range("loss_b1", a.loss_b1, 1e-3, 100.0, "0.001 to 100 1/s")?;
+            c.range("loss_b2", a.loss_b2, 0.0, 0.1, "0 to 0.1 m²/s")?;
+            c.range("inharmonicity", a.inharmonicity, 0.0, 0.1, "0 to 0.1")?;
+            c.range(
+                "bridge_impedance_kg_s",
+                a.bridge_impedance_kg_s,
+                1.0,
+                1e6,
+                "1 to 1e6 kg/s",
+            )
+        })
+    }
+}
+
+fields!(StringSet {
+    pairs_from_key: Key, "", "Lowest key with two strings; the keys below have one";
+    triples_from_key: Key, "", "Lowest key with three strings";
+    detune_cents: Real, "cents",
+        "Spread of the tunings of a note's strings: more gives a livelier, beating unison";
+});
+anchor_fields!(StringAnchor {
+    length_m, "m", "Speaking length of the string";
+    string_mass_kg, "kg",
+        "Mass of the speaking length: a heavier string has more tension at the same pitch";
+    loss_b1, "1/s", "Damping of every partial alike: more makes the note die away sooner";
+    loss_b2, "m²/s",
+        "Damping that grows with frequency: more makes the upper partials die sooner, a darker tone";
+    inharmonicity, "",
+        "Stiffness of the string: partials sharpen as n·f0·√(1 + B·n²), a metallic edge";
+    bridge_impedance_kg_s, "kg/s",
+        "Resistance of the bridge under the key's strings: lower couples them more to the bridge, shorter sustain";
+});
+
+impl ObjectSpec for StringSet {
+    fn kind(&self) -> &'static str {
+        "stiff-strings"
+    }
+
+    fn fields(&mut self) -> &mut dyn Fields {
+        self
+    }
+
+    fn anchors(&mut self) -> Option<&mut dyn AnchorList> {
+        Some(&mut self.anchor)
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        self.check(c)
+    }
+
+    fn struck(&self) -> Option<StrikeRange> {
+        Some(StrikeRange {
+            min: 0.01,
+            max: 0.5,
+            text: "0.01 to 0.5 of a string",
+        })
+    }
+}
