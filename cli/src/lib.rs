@@ -8,7 +8,8 @@
 //!
 //! The modules below are grouped in layers, the top one first: a module
 //! imports modules of its own layer or of those below it, never of one
-//! above, and no two modules import each other.
+//! above nor through this root, and no two modules import each other
+//! (`tests/module_imports.rs` checks it).
 #![warn(missing_docs)]
 
 // The subcommands, each run by its `run_*` (`note` and `clock` are
@@ -22,10 +23,13 @@ pub mod pin;
 pub mod presets;
 pub mod render_command;
 
-// The command line: the subcommands and their options (the help text).
+// The command line: the subcommands and their options (the help text),
+// and the ranges their numbers are checked against.
 pub mod args;
+pub mod ranged;
 
-// Rendering, measuring, showing.
+// Playing the instrument and measuring it: `--set`, the demo, the render
+// loop, probes, level stages, plots.
 pub mod demo;
 pub mod level;
 pub mod limiter;
@@ -39,7 +43,6 @@ pub mod spectrogram;
 pub mod audio_file;
 pub mod destination;
 pub mod outputs;
-pub mod ranged;
 pub mod riff;
 pub mod wav;
 
