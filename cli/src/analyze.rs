@@ -7,19 +7,20 @@ use std::path::Path;
 use orchard_engine::mech::long_term::{LongTermParams, Trace, analyze};
 use orchard_engine::mech::mechanism::{self, Mechanism, MechanismDescription};
 
-use super::plot::{self, PlotSize};
-use super::ranged::Ranged;
-use super::{AnalyzeArgs, note, require_png};
+use crate::args::analyze::{AnalyzeArgs, DURATION};
+use crate::outputs::{self, require_png};
+use crate::plot::{self, PlotSize};
+use crate::{clock, note};
 
 /// Runs `orchard analyze`: a note analysis with `--note` (see
-/// [`super::note`]), else the mechanism's long-term report. Returns the
+/// [`crate::note`]), else the mechanism's long-term report. Returns the
 /// report, or a one-line reason for failing.
 pub fn run_analyze(args: &AnalyzeArgs) -> Result<String, String> {
     match (args.note, &args.mechanism) {
         (Some(key), _) => note::run(args, key),
         (None, Some(name)) if mechanism::builtin(name).is_none() => {
-            match super::clock::clock_preset(name) {
-                Some(clock) => super::clock::run(clock, args),
+            match clock::clock_preset(name) {
+                Some(clock) => clock::run(clock, args),
                 None => run_mechanism(name, args),
             }
         }
@@ -41,7 +42,7 @@ fn run_mechanism(mechanism: &str, args: &AnalyzeArgs) -> Result<String, String> 
     }
     if let Some(path) = &args.plot {
         require_png("--plot", path)?;
-        super::outputs::check(&[("--plot", path)], &[("MECHANISM", Path::new(mechanism))])?;
+        outputs::check(&[("--plot", path)], &[("MECHANISM", Path::new(mechanism))])?;
     }
     let description = load(mechanism)?;
     let duration = match (args.duration, description.analysis_duration_s) {
@@ -59,10 +60,6 @@ fn run_mechanism(mechanism: &str, args: &AnalyzeArgs) -> Result<String, String> 
 /// Simulated time of a mechanism unless `--duration` or the preset's
 /// `analysis_duration_s` says otherwise, s.
 pub const DEFAULT_DURATION_S: f64 = 31.0;
-
-/// Simulated time of a mechanism (`--duration`), s: at most an hour, which
-/// for the escapement is 720 000 recorded samples of each state variable.
-pub const DURATION: Ranged = Ranged::above(0.0, 3600.0, "s");
 
 /// The reporting half of `orchard analyze`: analyses `trace` with the default
 /// [`LongTermParams`], writes the plot to `plot` if given (see

@@ -7,16 +7,11 @@
 
 use std::time::{Duration, Instant};
 
-use clap::ValueEnum;
 use orchard_engine::instrument::Preset;
 use orchard_engine::random::SplitMix64;
 use orchard_engine::rt::{Score, Synth, SynthEvent};
 
-use super::BenchArgs;
-use super::ranged::Ranged;
-
-/// `bench --tail`, s.
-pub const TAIL: Ranged = Ranged::above(0.0, 600.0, "s");
+use crate::args::bench::{BenchArgs, Scenario};
 
 /// Frames per `process` call, as a host would use.
 const BLOCK: usize = 64;
@@ -25,21 +20,7 @@ const GLISSANDO_STEP_S: f64 = 0.05;
 /// Keys of the ten-note chord: C major over three octaves.
 const CHORD: [u8; 10] = [36, 43, 48, 52, 55, 60, 64, 67, 72, 76];
 
-/// A timed performance to render.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Scenario {
-    /// Middle C, held.
-    OneNote,
-    /// Ten keys struck together and held.
-    Chord,
-    /// Every key of the instrument (the grand's 88), 50 ms apart, held (as
-    /// with the sustain pedal down).
-    Glissando,
-    /// 60 s of dense playing (12 notes a second, pedalling): per-block process
-    /// times, and note-on to first sound.
-    Session,
-}
-
+// What each scenario plays, and its name in the report.
 impl Scenario {
     fn label(self) -> &'static str {
         match self {

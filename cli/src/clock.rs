@@ -6,7 +6,8 @@ use orchard_engine::families::chiming_clock::ClockReport;
 use orchard_engine::families::chiming_clock::ClockSpec;
 use orchard_engine::instrument::Preset;
 
-use super::{AnalyzeArgs, overrides};
+use crate::args::analyze::{AnalyzeArgs, DURATION};
+use crate::overrides;
 
 /// Simulated time of a clock's going train unless `--duration` says
 /// otherwise, s: 25 swings of its balance.
@@ -24,7 +25,7 @@ pub fn clock_preset(name: &str) -> Option<Preset> {
 pub fn run(mut preset: Preset, args: &AnalyzeArgs) -> Result<String, String> {
     overrides::apply(&mut preset, args.instrument.seed, &args.instrument.settings)?;
     let duration = args.duration.unwrap_or(DEFAULT_DURATION_S);
-    super::analyze::DURATION
+    DURATION
         .check("--duration", duration)
         .map_err(|e| format!("{e} for a clock"))?;
     ClockReport::measure(&preset, duration)

@@ -13,9 +13,10 @@ use orchard_engine::analysis::{
 };
 use orchard_engine::instrument::{StretchedTuning, note_name, parse_note_name};
 
-use super::audio_file::{MonoAudio, read_mono};
-use super::note::{self, PARTIALS, show_t60};
-use super::{CompareArgs, DEFAULT_PRESET};
+use crate::args::compare::CompareArgs;
+use crate::args::instrument::DEFAULT_PRESET;
+use crate::audio_file::{MonoAudio, read_mono};
+use crate::note::{self, PARTIALS, show_t60};
 
 /// Keys rendered at once in keyboard mode.
 const THREADS: usize = 2;

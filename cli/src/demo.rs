@@ -1,8 +1,7 @@
 //! The built-in demo phrase: a few bars across the keyboard.
 
+use orchard_engine::midi::{Score, ScoreEvent};
 use orchard_engine::rt::SynthEvent;
-
-use super::score::{Score, ScoreEvent};
 
 /// (start s, duration s, MIDI key, MIDI velocity)
 const NOTES: &[(f64, f64, u8, u8)] = &[

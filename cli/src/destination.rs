@@ -12,7 +12,7 @@ use std::io::Write;
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
-use super::print;
+use crate::print;
 
 /// The name that means the standard output.
 pub const STDOUT: &str = "-";

@@ -2,8 +2,8 @@
 //! (the default: the preset's level), one gain for the whole render
 //! (`--normalize`), or the lookahead limiter (`--limiter`).
 
-use super::limiter::Limiter;
-use super::render::BLOCK;
+use crate::limiter::Limiter;
+use crate::render::BLOCK;
 
 /// Where a stage's output goes: (left, right) in order, or a reason to stop.
 pub type Sink<'a> = dyn FnMut(&[f32], &[f32]) -> Result<(), String> + 'a;

@@ -4,10 +4,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use orchard_cli::analyze::run_analyze;
+use orchard_cli::args::{Cli, Command};
 use orchard_cli::bench::run_bench;
 use orchard_cli::compare::run_compare;
 use orchard_cli::pin::run_pin;
-use orchard_cli::{Cli, Command, interrupt, print, run_presets, run_render};
+use orchard_cli::presets::run_presets;
+use orchard_cli::render_command::run_render;
+use orchard_cli::{interrupt, print};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

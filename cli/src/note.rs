@@ -10,14 +10,16 @@ use orchard_engine::analysis::{
     amplitude_at, note_partials, onset, two_stage_decay,
 };
 use orchard_engine::instrument::{Preset, StrikeReport};
+use orchard_engine::midi::{Score, ScoreEvent};
 use orchard_engine::rt::{Synth, SynthEvent};
 
-use super::ranged::Ranged;
-use super::render::{self, BLOCK};
-use super::score::{Score, ScoreEvent};
-use super::spectrogram::{self, SpectrogramSpec};
-use super::wav::StereoWav;
-use super::{AnalyzeArgs, SampleFormat, require_png};
+use crate::args::analyze::AnalyzeArgs;
+use crate::outputs::{self, require_png};
+use crate::ranged::Ranged;
+use crate::render::{self, BLOCK};
+use crate::riff::SampleFormat;
+use crate::spectrogram::{self, SpectrogramSpec};
+use crate::wav::StereoWav;
 
 /// Simulated time of a note analysis unless `--duration` says otherwise, s.
 pub const DEFAULT_DURATION_S: f64 = 8.0;
@@ -54,7 +56,7 @@ pub fn run(args: &AnalyzeArgs, key: u8) -> Result<String, String> {
         .into_iter()
         .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
         .collect();
-    super::outputs::check(&outputs, &args.instrument.input_files())?;
+    outputs::check(&outputs, &args.instrument.input_files())?;
     let preset = args.instrument.load()?;
     check_on_keyboard(&preset, "--note", key)?;
     // Created before playing so that an unwritable path fails at once.

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
-use super::destination::is_stdout;
+use crate::destination::is_stdout;
 
 /// A command-line path with the option or argument that gave it, e.g.
 /// `("-o", "song.wav")` or `("MIDI", "song.mid")`.
@@ -132,6 +132,21 @@ fn parent(path: &Path) -> PathBuf {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
+    }
+}
+
+/// Checks that `path`, given with `flag`, names a PNG file.
+pub fn require_png(flag: &str, path: &Path) -> Result<(), String> {
+    let is_png = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if is_png {
+        Ok(())
+    } else {
+        Err(format!(
+            "{flag} {}: images are written as PNG, so the name must end in .png",
+            path.display()
+        ))
     }
 }
 

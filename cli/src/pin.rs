@@ -3,31 +3,19 @@
 //! preset that `orchard render --preset FILE` plays.
 
 use orchard_engine::families::music_box::MusicBoxSpec;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use orchard_engine::families::builtin_presets;
 use orchard_engine::families::music_box::arrange::{arrange, nominal_speed_rad_s, with_pins};
 use orchard_engine::instrument::{Preset, note_name};
+use orchard_engine::midi;
 use orchard_engine::rt::SynthEvent;
 
-use super::{destination, midi_file, outputs};
+use crate::args::pin::PinArgs;
+use crate::{destination, outputs, print};
 
 /// Largest preset file read, bytes (as `--preset` reads them).
 const MAX_PRESET_BYTES: u64 = 16 << 20;
-
-/// Options of `orchard pin`.
-#[derive(Debug, clap::Args)]
-pub struct PinArgs {
-    /// The Standard MIDI File whose notes are pinned.
-    pub midi: PathBuf,
-    /// The preset file to write: the music box with the tune on its cylinder.
-    #[arg(short, long)]
-    pub output: PathBuf,
-    /// The music box whose comb and cylinder take the tune: a built-in
-    /// preset's name or a preset file.
-    #[arg(long, default_value = "music-box")]
-    pub preset: String,
-}
 
 /// The text of preset `name`: a built-in one's, or the file's.
 fn preset_text(name: &str) -> Result<String, String> {
@@ -57,7 +45,7 @@ pub fn run_pin(args: &PinArgs) -> Result<String, String> {
         &[("-o", &args.output)],
         &[("MIDI", &args.midi), ("--preset", Path::new(&args.preset))],
     )?;
-    let score = midi_file::read(&args.midi)?;
+    let score = midi::read(&args.midi)?;
     let notes: Vec<(f64, u8)> = score
         .events
         .iter()
@@ -72,7 +60,7 @@ pub fn run_pin(args: &PinArgs) -> Result<String, String> {
     let arrangement = arrange(spec, lead_m, &notes);
     let name_of = |key: i32| u8::try_from(key).map_or_else(|_| format!("key {key}"), note_name);
     for &(time_s, key) in &arrangement.missing {
-        super::print::err(&format!(
+        print::err(&format!(
             "orchard pin: {} at {time_s:.3} s ({} after the transposition) is not on the comb",
             name_of(key - arrangement.transpose),
             name_of(key)

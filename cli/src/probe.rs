@@ -13,7 +13,7 @@ use std::path::Path;
 use orchard_engine::props::{PROBES, Probe, ProbeQuantity};
 use orchard_engine::rt::{Mechanics, MeterView, Subscriber, Synth};
 
-use super::destination::{Destination, Output};
+use crate::destination::{Destination, Output};
 
 /// The probe paths, for `--help`: every declared probe ([`PROBES`]), then
 /// the properties a probe may also name.

@@ -1,8 +1,7 @@
 //! Offline rendering of a score through the synthesiser.
 
+use orchard_engine::midi::Score;
 use orchard_engine::rt::Synth;
-
-use super::score::Score;
 
 /// Frames rendered per block: the renderer decides whether to stop after each.
 pub const BLOCK: usize = 512;

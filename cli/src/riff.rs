@@ -20,7 +20,14 @@
 //! |        | float only: `fact`, 4, frames (u32) | `fact`, 4, `0xFFFF_FFFF` |
 //! |        | `data`, data size (u32), then the samples | `data`, `0xFFFF_FFFF`, then the samples |
 
-use super::SampleFormat;
+/// WAV sample formats (`render --format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SampleFormat {
+    /// 24-bit integer PCM.
+    Int24,
+    /// 32-bit IEEE float.
+    Float32,
+}
 
 /// Channels of every file written: left and right.
 pub const CHANNELS: u16 = 2;

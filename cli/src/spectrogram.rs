@@ -7,7 +7,7 @@ use orchard_engine::analysis::{Spectrogram, spectrogram};
 use plotters::coord::ReverseCoordTranslate;
 use plotters::prelude::*;
 
-use super::plot::{FONT, register_font};
+use crate::plot::{FONT, register_font};
 
 /// Levels shown, dB below the loudest cell; quieter cells are drawn black.
 pub const RANGE_DB: f64 = 90.0;

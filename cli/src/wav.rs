@@ -9,9 +9,8 @@
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
-use super::SampleFormat;
-use super::destination::{Destination, Output};
-use super::riff::{DataSize, WavFormat};
+use crate::destination::{Destination, Output};
+use crate::riff::{DataSize, SampleFormat, WavFormat};
 
 /// Largest 24-bit sample value.
 const INT24_FULL_SCALE: f32 = 8_388_607.0;

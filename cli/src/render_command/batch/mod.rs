@@ -13,8 +13,10 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
+use super::one::render_one;
+use crate::args::render::RenderArgs;
 use crate::destination::is_stdout;
-use crate::{RenderArgs, interrupt, outputs, render_one};
+use crate::{interrupt, outputs};
 use jobs::Job;
 
 /// Whether `args` ask for a batch: a manifest, --out-dir, several inputs,
