@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Runs every command the README shows, so that none of them rots.
+# Runs every command the README and the pages of docs/ show, so that none of
+# them rots, after checking every relative link of the repository's Markdown
+# files.
 #
-# The commands are read from the README itself: every line of its ```sh blocks
-# (backslash continuations joined, trailing `# comments` dropped) and every
-# inline `cargo ...` span, each once, in the order they appear. A command added
-# to the README is run here without touching this script (so an inline
-# `cargo ...` span in the README must be a command that runs as written).
+# The commands are read from the documentation itself: README.md, then every
+# docs/*.md but the MANUAL_PAGES (recipes that fetch and build other
+# projects). From each, every line of its ```sh blocks (backslash
+# continuations joined, trailing `# comments` dropped) and every inline
+# `cargo ...` span, in the order they appear, each command once however many
+# pages show it. A command added to a page is run here without touching this
+# script (so an inline `cargo ...` span must be a command that runs as
+# written; a command only to be shown goes in a ```text block). Every page's
+# commands run as from the clone's root.
 #
 # Each runs as a reader would type it, from a scratch directory that stands
 # where a reader's clone would: there `cargo` is a shell function that points
@@ -14,11 +20,11 @@
 # read and written in the scratch directory, and every file and folder of the
 # clone (`cli/`, `presets/`, `python/`, ...) is there through a link, so a
 # command that names one (`cli/tests/fixtures/Orchard.A4.ogg`) reads it as in
-# a clone. Nothing outside the clone is reachable: the README needs nothing
+# a clone. Nothing outside the clone is reachable: the documentation needs nothing
 # beside it (no `../shared`). An alias
 # of `.cargo/config.toml` (`cargo xtask ...`) runs from the clone's root
 # instead (the xtask changes to it anyway). `song.mid`, the MIDI file the
-# README renders, is written first (`write_song_mid`), and `midi/song.mid`
+# documentation renders, is written first (`write_song_mid`), and `midi/song.mid`
 # for the commands that render a folder. `python` and `pip` are the tests'
 # virtual environment's ($ORCHARD_CI_VENV, as .ci/run makes it, where the
 # Python package step installed the package and maturin), so
@@ -42,14 +48,19 @@
 # After each command: its exit status must be 0; every file it was asked to
 # write (after -o, --output, --wav, --spectrogram, --plot, --probe-out) must be
 # there, new, and a WAV, PNG or CSV as its name says; an `--example` must print
-# a CSV `n,x,y` to stdout; and the clone must be as it was (a README command
+# a CSV `n,x,y` to stdout; and the clone must be as it was (a documented command
 # changes nothing in it: `ORCHARD_BLESS_GOLDEN=1 ...` on the goldens the tests
 # just passed rewrites them byte for byte).
 #
+# Before the commands, .ci/check_links.py checks every relative link of every
+# tracked .md file: it must name a file of the clone and, with a #fragment, a
+# heading of that page, so that a page moved or a heading renamed leaves no
+# link behind.
+#
 # Usage: .ci/readme_commands.sh (from anywhere; .ci/run calls it after the tests,
 # the bundle and the standalone build, whose builds it reuses: about a minute
-# then). Prints one line per command with its time; exits non-zero if any
-# failed.
+# then). Prints one line per command with its page and time; exits non-zero if
+# a link is broken or a command failed.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,12 +70,29 @@ export RAY_DISABLE_USAGE_STATS=1
 VENV="${ORCHARD_CI_VENV:-/var/tmp/orchard-ci-venv}"
 # The benchmarks of `--bench wdf` kept in its short form.
 WDF_QUICK='circuit|polyphonic|bct_vs_wt/[a-z]+/[0-9]{1,3}$'
-# Fewer than this many commands found means the README was misread.
+# Fewer than this many commands found means the pages were misread.
 LEAST_COMMANDS=15
+# Pages of docs/ whose commands are not run: how the plugin validators were
+# built from source and run on the bundle (they clone and build other
+# projects), and a test .ci/run runs in a step of its own.
+MANUAL_PAGES=(docs/pluginval.md docs/validators.md docs/vst3-framework-limits.md)
 
-# The README's commands, one per line, in order, each once.
-readme_commands() {
-  local line command="" in_block=0
+# The pages whose commands are run, relative to the clone: README.md first.
+documented_pages() {
+  local page manual
+  echo README.md
+  for page in "$REPO"/docs/*.md; do
+    page=docs/${page##*/}
+    for manual in "${MANUAL_PAGES[@]}"; do
+      [ "$page" = "$manual" ] && continue 2
+    done
+    echo "$page"
+  done
+}
+
+# The commands page `$1` shows, one per line, in order.
+page_commands() {
+  local page=$1 line command="" in_block=0
   while IFS= read -r line; do
     if [ "$in_block" -eq 0 ]; then
       [[ $line == '```sh' ]] && in_block=1
@@ -86,11 +114,20 @@ readme_commands() {
     command="${words[*]}"
     [[ -n $command && $command != \#* ]] && printf '%s\n' "$command"
     command=""
-  done <"$REPO/README.md"
-  grep -o '`cargo [^`]*`' "$REPO/README.md" | tr -d '`'
+  done <"$REPO/$page"
+  grep -o '`cargo [^`]*`' "$REPO/$page" | tr -d '`' || true
 }
 
-# The command to run for a README command, or `skip: REASON`.
+# Every documented command once, as `PAGE<tab>COMMAND`, in the order of the
+# pages (a command several pages show is named by the first).
+documented_commands() {
+  local page
+  while IFS= read -r page; do
+    page_commands "$page" | sed "s|^|$page\t|"
+  done < <(documented_pages) | awk -F '\t' '!seen[$2]++'
+}
+
+# The command to run for a documented command, or `skip: REASON`.
 short_form() {
   local command=$1
   case $command in
@@ -197,10 +234,10 @@ clone_state() {
   fi
 }
 
-# Runs one README command (as `$1` says, short form `$2`) in the scratch
-# directory and checks what it did.
+# Runs one documented command (page `$1` shows `$2`, short form `$3`) in the
+# scratch directory and checks what it did.
 run_one() {
-  local command=$1 form=$2 before start status=0 words outputs=() path
+  local page=$1 command=$2 form=$3 before start status=0 words outputs=() path
   read -ra words <<<"$form"
   mapfile -t outputs < <(outputs_of "${words[@]}")
   for path in "${outputs[@]}"; do rm -f "$path"; done
@@ -221,8 +258,8 @@ run_one() {
     problems+="  it changed the clone: $(git -C "$REPO" status --short | head -n 5 | tr '\n' ' ')"$'\n'
   fi
   problems=$(sed '/^$/d' <<<"$problems")
-  local shown=$command
-  [ "$form" != "$command" ] && shown="$command  [short form: $form]"
+  local shown="$page: $command"
+  [ "$form" != "$command" ] && shown="$shown  [short form: $form]"
   if [ -z "$problems" ]; then
     printf 'ok    %4d s  %s\n' "$took" "$shown"
     return 0
@@ -250,24 +287,34 @@ main() {
   mkdir midi
   cp song.mid midi/song.mid
 
-  local commands
-  mapfile -t commands < <(readme_commands | awk '!seen[$0]++')
-  if [ "${#commands[@]}" -lt "$LEAST_COMMANDS" ]; then
-    echo "FAIL: found ${#commands[@]} commands in README.md, expected at least $LEAST_COMMANDS"
+  local links=0
+  if (cd "$REPO" && git ls-files -z '*.md' | xargs -0 python3 .ci/check_links.py); then
+    echo "ok            every relative link of the Markdown files"
+  else
+    echo "FAIL          the broken links above"
+    links=1
+  fi
+
+  local entries
+  mapfile -t entries < <(documented_commands)
+  if [ "${#entries[@]}" -lt "$LEAST_COMMANDS" ]; then
+    echo "FAIL: found ${#entries[@]} commands in $(documented_pages | xargs), expected at least $LEAST_COMMANDS"
     return 1
   fi
-  local command form failed=0 ran=0
-  for command in "${commands[@]}"; do
+  local entry page command form failed=0 ran=0
+  for entry in "${entries[@]}"; do
+    page=${entry%%$'\t'*}
+    command=${entry#*$'\t'}
     form=$(short_form "$command")
     if [[ $form == skip:* ]]; then
-      printf 'skip          %s  [%s]\n' "$command" "${form#skip: }"
+      printf 'skip          %s: %s  [%s]\n' "$page" "$command" "${form#skip: }"
       continue
     fi
     ran=$((ran + 1))
-    run_one "$command" "$form" || failed=$((failed + 1))
+    run_one "$page" "$command" "$form" || failed=$((failed + 1))
   done
-  echo "README commands: $ran run, $failed failed, $((${#commands[@]} - ran)) skipped"
-  [ "$failed" -eq 0 ]
+  echo "Documented commands: $ran run, $failed failed, $((${#entries[@]} - ran)) skipped"
+  [ "$failed" -eq 0 ] && [ "$links" -eq 0 ]
 }
 
 main

@@ -73,7 +73,7 @@ fn scala_files_tune_the_keyboard() {
         cents(f, expected).abs() < 1.0,
         "key 62 at {f} Hz, not {expected}"
     );
-    // The same, built in by name (as the README runs it, from anywhere).
+    // The same, built in by name (as docs/cli.md runs it, from anywhere).
     let args = [
         "--tuning",
         "19-edo",

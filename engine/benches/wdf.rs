@@ -2,8 +2,8 @@
 //! the BCT against the Wave Tableau as trees grow (De Sanctis et al. 2003, Fig. 3),
 //! and the multiport root beside the single-port one.
 //!
-//! `cargo bench -p orchard-engine --bench wdf`; results are summarised in the
-//! README's performance section.
+//! `cargo bench -p orchard-engine --bench wdf`; results are summarised in
+//! docs/performance.md.
 
 use std::f64::consts::PI;
 use std::hint::black_box;

@@ -33,7 +33,7 @@ pub struct FactoryPreset {
 type Voicing = (&'static str, &'static str, &'static str, &'static str);
 
 /// The voicings, after the built-in instruments. Their values are explained
-/// in README ("Factory presets").
+/// in docs/plugin.md ("Factory presets").
 const VOICINGS: &[Voicing] = &[
     (
         "bright-grand",
