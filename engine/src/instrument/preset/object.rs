@@ -3,7 +3,7 @@
 //! strike.
 //!
 //! The preset knows no kind by name. The kinds that several families share
-//! (stiff strings, felt hammers, bars) are declared in [`super::shared_kinds`];
+//! (stiff strings, felt hammers, bars) are [`super::SHARED_KINDS`];
 //! each family declares its own (a grand's action, a clock's movement) in its
 //! folder, and the family registry (`crate::families`) gathers them all to
 //! read a preset's tables. A family defined outside the engine brings its own
