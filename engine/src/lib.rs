@@ -27,6 +27,7 @@
 //!   behaviour).
 #![warn(missing_docs)]
 
+pub mod air;
 pub mod analysis;
 mod capacity;
 pub mod families;
@@ -39,6 +40,7 @@ pub mod random;
 pub mod resonators;
 pub mod room;
 pub mod rt;
+pub mod signal;
 pub mod wdf;
 
 /// The arithmetic this processor runs the audio in: `"fused-multiply-add"`

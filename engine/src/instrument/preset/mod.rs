@@ -45,6 +45,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::room::RoomSpec;
 pub use anchored::{Anchored, value_at};
 pub use celesta_spec::CelestaSpec;
 pub use clock_spec::ClockSpec;
@@ -55,7 +56,6 @@ pub use objects::{
 };
 pub use paths::PropertyEdit;
 pub use properties::{ComponentInfo, PropertyInfo, ValueKind};
-pub use room_spec::RoomSpec;
 pub use topology::{Resonators, StrikeAnchor, StrikeSpec, Topology};
 
 use super::StretchedTuning;

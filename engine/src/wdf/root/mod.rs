@@ -169,7 +169,7 @@ impl Root {
     /// the same voltage and current through this port's resistance) and the
     /// felt's state; this root's values (law, switch, sources) stay.
     pub fn continue_from(&mut self, old: &Root) {
-        (self.incident, self.reflected) = super::bct::rematched(
+        (self.incident, self.reflected) = super::rematch::rematched(
             (old.incident, old.reflected),
             old.port_resistance,
             self.port_resistance,
