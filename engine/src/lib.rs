@@ -25,6 +25,11 @@
 //!   tree, what can be probed.
 //! - [`mech`]: the mechanical scheduler (models, agents, mechanisms, long-term
 //!   behaviour).
+//! - [`air`] and [`signal`]: what the layers share: the air's constants, the
+//!   silence level and denormal flushing.
+//!
+//! The modules form layers, each importing only from its own and those below
+//! (`engine/tests/layers.rs` holds the order and checks it).
 #![warn(missing_docs)]
 
 pub mod air;
