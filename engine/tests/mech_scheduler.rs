@@ -404,10 +404,12 @@ fn the_escapement_runs_under_the_scheduler_and_reruns_from_a_waypoint() {
 /// models, and hands each back as its own type, without a downcast.
 #[test]
 fn a_root_of_one_model_type_runs_the_same_and_hands_the_model_back_typed() {
+    /// The root, the model's id and the rows its output probe recorded.
+    type Run<M> = (RootModel<M>, ModelId, Vec<(f64, Vec<f64>)>);
     fn run<M: orchard_engine::mech::Simulated + ?Sized>(
         mut root: RootModel<M>,
         model: Box<M>,
-    ) -> (RootModel<M>, ModelId, Vec<(f64, Vec<f64>)>) {
+    ) -> Run<M> {
         let id = root.add_model("osc", model);
         let probe = OutputProbe::new(&["mass:position"], Some(0.05), 0.0, 1.0).unwrap();
         root.agents_mut(Some(id)).output_probes.push(probe);
