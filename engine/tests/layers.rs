@@ -27,7 +27,8 @@ use std::path::Path;
 /// module may import from its own layer and the layers below. The crate root
 /// (`lib.rs`) is above every layer.
 const LAYERS: &[&[&str]] = &[
-    // Leaves that import nothing of the crate.
+    // Leaves: none of them imports another module of the crate today (a
+    // module may import from its own layer, without a circle of files).
     &[
         "air", "analysis", "capacity", "input", "props", "random", "signal", "wdf",
     ],
