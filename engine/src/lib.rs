@@ -25,8 +25,14 @@
 //!   tree, what can be probed.
 //! - [`mech`]: the mechanical scheduler (models, agents, mechanisms, long-term
 //!   behaviour).
+//! - [`air`] and [`signal`]: what the layers share: the air's constants, the
+//!   silence level and denormal flushing.
+//!
+//! The modules form layers, each importing only from its own and those below
+//! (`engine/tests/layers.rs` holds the order and checks it).
 #![warn(missing_docs)]
 
+pub mod air;
 pub mod analysis;
 mod capacity;
 pub mod families;
@@ -39,6 +45,7 @@ pub mod random;
 pub mod resonators;
 pub mod room;
 pub mod rt;
+pub mod signal;
 pub mod wdf;
 
 /// The arithmetic this processor runs the audio in: `"fused-multiply-add"`

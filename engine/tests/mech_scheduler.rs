@@ -398,3 +398,49 @@ fn the_escapement_runs_under_the_scheduler_and_reruns_from_a_waypoint() {
     assert_eq!(root.model(id).save_state(), first);
     assert_eq!(root.agents(None).output_probes[0].rows(), rows.as_slice());
 }
+
+/// A root whose models are all of one type (as the worker holds a family's
+/// mechanics) advances them, agents and all, exactly as a root of any
+/// models, and hands each back as its own type, without a downcast.
+#[test]
+fn a_root_of_one_model_type_runs_the_same_and_hands_the_model_back_typed() {
+    /// The root, the model's id and the rows its output probe recorded.
+    type Run<M> = (RootModel<M>, ModelId, Vec<(f64, Vec<f64>)>);
+    fn run<M: orchard_engine::mech::Simulated + ?Sized>(
+        mut root: RootModel<M>,
+        model: Box<M>,
+    ) -> Run<M> {
+        let id = root.add_model("osc", model);
+        let probe = OutputProbe::new(&["mass:position"], Some(0.05), 0.0, 1.0).unwrap();
+        root.agents_mut(Some(id)).output_probes.push(probe);
+        let push = InputProbe::new(
+            "drive:force",
+            vec![(0.2, 0.0), (0.4, 30.0)],
+            Interpolation::Linear,
+        )
+        .unwrap();
+        root.agents_mut(Some(id)).input_probes.push(push);
+        root.initialize().unwrap();
+        root.run_until(1.0).unwrap();
+        let rows = root.agents(Some(id)).output_probes[0].rows().to_vec();
+        (root, id, rows)
+    }
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let (any, any_id, any_rows) = run(
+        RootModel::new(0.01, 1e-9).unwrap(),
+        Box::new(Bouncer::new(log.clone())),
+    );
+    let (typed, typed_id, typed_rows) = run(
+        RootModel::<Bouncer>::of_models(0.01, 1e-9).unwrap(),
+        Box::new(Bouncer::new(log)),
+    );
+    assert_eq!(typed_rows, any_rows);
+    assert_eq!(typed_rows.len(), 21, "a row every 0.05 s from 0 to 1 s");
+    assert!(typed_rows.iter().any(|(_, x)| x[0] < 0.2), "it moved");
+    let bouncer: &Bouncer = typed.model(typed_id);
+    assert_eq!(bouncer.force, 30.0);
+    assert_eq!(
+        ModelState(vec![bouncer.x, bouncer.v]),
+        any.model(any_id).save_state()
+    );
+}

@@ -9,9 +9,10 @@
 //! ring out.
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
+use orchard_engine::air::SPEED_OF_SOUND_M_S;
 use orchard_engine::analysis::{echo_density, schroeder_t60};
 use orchard_engine::instrument::{Preset, RoomSpec};
-use orchard_engine::room::{Geometry, Room, SPEED_OF_SOUND_M_S, reverberant_energy};
+use orchard_engine::room::{Geometry, Room, reverberant_energy};
 use orchard_engine::rt::Synth;
 
 #[global_allocator]

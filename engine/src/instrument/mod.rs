@@ -12,6 +12,7 @@ mod string_key;
 mod tuning;
 mod velocity_curve;
 mod voice;
+mod voice_error;
 
 pub use bar::{BarError, BarParams, MalletBar, ModesBranch, PointMode, Striker, modes_in_series};
 pub use bar_fittings::{BarFittings, HelmholtzBox};
@@ -34,4 +35,5 @@ pub use tuning::{
     parse_pitch_class, pitch_class_name,
 };
 pub use velocity_curve::VelocityCurve;
-pub use voice::{StruckString, VoiceError};
+pub use voice::StruckString;
+pub use voice_error::VoiceError;

@@ -5,7 +5,7 @@ use super::KeyParams;
 use super::contact::ContactShape;
 use super::hammer_pool::{ContactId, HammerPool};
 use super::strike::{ContactTrace, PulseCounter, StrikeReport};
-use super::voice::VoiceError;
+use super::voice_error::VoiceError;
 use crate::resonators::{BRIDGE_BLOCK, Unison};
 
 /// The hammer leaves the tree once it is this many start gaps away from the string

@@ -5,28 +5,8 @@ use super::KeyParams;
 use super::hammer_pool::HammerPool;
 use super::strike::{ContactTrace, StrikeReport};
 use super::string_key::StringKey;
-use crate::resonators::{StringDesignError, Unison};
-use crate::wdf::TreeError;
-
-/// Why a key could not be built.
-#[derive(Debug, Clone, PartialEq)]
-pub enum VoiceError {
-    /// The string cannot be built at this sample rate.
-    String(StringDesignError),
-    /// The hammer's tree is invalid (a value out of range).
-    Hammer(TreeError),
-}
-
-impl std::fmt::Display for VoiceError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::String(e) => e.fmt(f),
-            Self::Hammer(e) => write!(f, "hammer: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for VoiceError {}
+use super::voice_error::VoiceError;
+use crate::resonators::Unison;
 
 /// A key's strings and a hammer of its own that strikes them: a [`StringKey`]
 /// whose pool holds one contact tree, which it can never lack.

@@ -17,6 +17,10 @@ pub trait Simulated: Model + PropertyAccess + Send {
     fn as_any(&self) -> &dyn Any;
     /// The model as its own type, for its owner to drive.
     fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// The model as the properties its agents read.
+    fn as_properties(&self) -> &dyn PropertyAccess;
+    /// The model as the properties its agents set.
+    fn as_properties_mut(&mut self) -> &mut dyn PropertyAccess;
 }
 
 impl<T: Model + PropertyAccess + Send + 'static> Simulated for T {
@@ -25,6 +29,14 @@ impl<T: Model + PropertyAccess + Send + 'static> Simulated for T {
     }
 
     fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn as_properties(&self) -> &dyn PropertyAccess {
+        self
+    }
+
+    fn as_properties_mut(&mut self) -> &mut dyn PropertyAccess {
         self
     }
 }
@@ -97,9 +109,9 @@ impl From<PropertyError> for SchedulerError {
 }
 
 /// One model with its own agents and its present effective step.
-struct Entry {
+struct Entry<M: ?Sized> {
     name: String,
-    model: Box<dyn Simulated>,
+    model: Box<M>,
     agents: Agents,
     /// The step size adaptive stepping currently allows, s.
     effective_step: f64,
@@ -107,15 +119,15 @@ struct Entry {
 
 /// The models seen as one property tree: `name/path:property` reaches `path:property`
 /// of the model called `name`. Root-owned agents act through it.
-struct ModelSet<'a>(&'a mut [Entry]);
+struct ModelSet<'a, M: ?Sized>(&'a mut [Entry<M>]);
 
-fn route<'p>(entries: &[Entry], path: &'p str) -> Option<(usize, &'p str)> {
+fn route<'p, M: ?Sized>(entries: &[Entry<M>], path: &'p str) -> Option<(usize, &'p str)> {
     let (name, rest) = path.split_once('/')?;
     let index = entries.iter().position(|e| e.name == name)?;
     Some((index, rest))
 }
 
-impl PropertyAccess for ModelSet<'_> {
+impl<M: Simulated + ?Sized> PropertyAccess for ModelSet<'_, M> {
     fn property(&self, path: &str) -> Option<f64> {
         let (index, rest) = route(self.0, path)?;
         self.0[index].model.property(rest)
@@ -144,8 +156,13 @@ struct Waypoint {
 
 /// The top of the hierarchy: all models, the agents not tied to one model, and
 /// the scheduler's step sizes, time and waypoints.
-pub struct RootModel {
-    entries: Vec<Entry>,
+///
+/// Its models are of one type `M`: any [`Simulated`] model by default; an
+/// owner that drives its models through a trait of its own holds them as
+/// that trait's objects (`RootModel<dyn Mechanics>`), and reaches each as
+/// such without a downcast.
+pub struct RootModel<M: Simulated + ?Sized = dyn Simulated> {
+    entries: Vec<Entry<M>>,
     agents: Agents,
     max_step: f64,
     min_step: f64,
@@ -161,9 +178,17 @@ const STEP_GROWTH: f64 = 2.0;
 const DEFAULT_REDUCTION: f64 = 0.5;
 
 impl RootModel {
-    /// An empty root with maximum step `max_step` (s) and adaptive stepping
-    /// down to `min_step` (s).
+    /// An empty root of any models, with maximum step `max_step` (s) and
+    /// adaptive stepping down to `min_step` (s).
     pub fn new(max_step: f64, min_step: f64) -> Result<Self, SchedulerError> {
+        Self::of_models(max_step, min_step)
+    }
+}
+
+impl<M: Simulated + ?Sized> RootModel<M> {
+    /// An empty root of models of type `M`, with maximum step `max_step` (s)
+    /// and adaptive stepping down to `min_step` (s).
+    pub fn of_models(max_step: f64, min_step: f64) -> Result<Self, SchedulerError> {
         let valid = max_step.is_finite() && min_step > 0.0 && min_step <= max_step;
         if !valid {
             return Err(SchedulerError::BadStepSizes);
@@ -188,7 +213,7 @@ impl RootModel {
     }
 
     /// Adds a model under `name` (the first segment of its properties' paths).
-    pub fn add_model(&mut self, name: &str, model: Box<dyn Simulated>) -> ModelId {
+    pub fn add_model(&mut self, name: &str, model: Box<M>) -> ModelId {
         self.entries.push(Entry {
             name: name.to_string(),
             model,
@@ -215,24 +240,15 @@ impl RootModel {
         }
     }
 
-    /// A model, for reading.
-    pub fn model(&self, id: ModelId) -> &dyn Simulated {
+    /// A model, for reading. `id` is one this root gave (models are never
+    /// removed).
+    pub fn model(&self, id: ModelId) -> &M {
         self.entries[id.0].model.as_ref()
     }
 
-    /// A model, for changing between runs.
-    pub fn model_mut(&mut self, id: ModelId) -> &mut dyn Simulated {
+    /// A model, for changing between runs. `id` is one this root gave.
+    pub fn model_mut(&mut self, id: ModelId) -> &mut M {
         self.entries[id.0].model.as_mut()
-    }
-
-    /// A model as its own type `T` (`None` if it is another type).
-    pub fn model_as<T: 'static>(&self, id: ModelId) -> Option<&T> {
-        self.entries[id.0].model.as_any().downcast_ref()
-    }
-
-    /// A model as its own type `T`, for driving it between runs.
-    pub fn model_as_mut<T: 'static>(&mut self, id: ModelId) -> Option<&mut T> {
-        self.entries[id.0].model.as_any_mut().downcast_mut()
     }
 
     /// The present time, s.
@@ -255,7 +271,7 @@ impl RootModel {
         for entry in &mut self.entries {
             entry.model.initialize(0.0);
             entry.effective_step = self.max_step;
-            record_initial(&mut entry.agents, entry.model.as_ref())?;
+            record_initial(&mut entry.agents, entry.model.as_properties())?;
         }
         record_initial(&mut self.agents, &ModelSet(&mut self.entries))?;
         self.save_waypoint_here()
@@ -301,7 +317,7 @@ impl RootModel {
             entry.model.initialize(time);
             entry
                 .agents
-                .restore_state(agents, time, entry.model.as_mut())?;
+                .restore_state(agents, time, entry.model.as_properties_mut())?;
             entry.effective_step = self.max_step;
         }
         let mut models = ModelSet(&mut self.entries);
@@ -322,7 +338,12 @@ impl RootModel {
         let models = self
             .entries
             .iter()
-            .map(|e| Ok((e.model.save_state(), e.agents.save_state(e.model.as_ref())?)))
+            .map(|e| {
+                Ok((
+                    e.model.save_state(),
+                    e.agents.save_state(e.model.as_properties())?,
+                ))
+            })
             .collect::<Result<_, PropertyError>>()?;
         let root_agents = self.agents.save_state(&ModelSet(&mut self.entries))?;
         self.waypoints[index].saved = Some(Saved {
@@ -375,8 +396,8 @@ fn next_time(ta: f64, t1: f64, step: f64, agents: &Agents) -> f64 {
 /// `advanceModel` with adaptive stepping (Section 2.5): the state of a model
 /// that may reject steps is saved before each sub-step; a step the model rejects
 /// is retried shorter from the restored state, down to `min_step`.
-fn advance_model(
-    entry: &mut Entry,
+fn advance_model<M: Simulated + ?Sized>(
+    entry: &mut Entry<M>,
     t0: f64,
     t1: f64,
     max_step: f64,
@@ -402,7 +423,9 @@ fn advance_model(
         loop {
             let mut adjustment = entry.model.preadvance(ta, tb);
             if adjustment.as_ref().is_none_or(|a| a.scaling >= 1.0) {
-                entry.agents.apply_inputs(ta, tb, entry.model.as_mut())?;
+                entry
+                    .agents
+                    .apply_inputs(ta, tb, entry.model.as_properties_mut())?;
                 adjustment = entry.model.advance(ta, tb);
             }
             let Some(failure) = adjustment.filter(|a| a.scaling < 1.0) else {
@@ -435,7 +458,9 @@ fn advance_model(
             entry.model.initialize(ta);
             entry.agents.restore_controllers(&controllers);
         }
-        entry.agents.apply_outputs(ta, tb, entry.model.as_ref())?;
+        entry
+            .agents
+            .apply_outputs(ta, tb, entry.model.as_properties())?;
         entry.effective_step = (entry.effective_step * STEP_GROWTH).min(nominal);
         ta = tb;
     }

@@ -40,10 +40,8 @@
 use std::f64::consts::PI;
 
 use super::soundboard::BRIDGE_BLOCK;
-use crate::room::SPEED_OF_SOUND_M_S;
+use crate::air::SPEED_OF_SOUND_M_S;
 
-/// Density of air, kg/m³ (20 °C).
-pub const AIR_DENSITY_KG_M3: f64 = 1.204;
 /// Density of piano wire (steel), kg/m³.
 pub const STEEL_DENSITY_KG_M3: f64 = 7850.0;
 

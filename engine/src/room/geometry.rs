@@ -10,10 +10,8 @@
 //! reflections and `d` metres: `d / c` seconds late, its amplitude
 //! `(1 − absorption)^(r/2) / d`.
 
-use crate::instrument::RoomSpec;
-
-/// Speed of sound in air at 20 °C, m/s.
-pub const SPEED_OF_SOUND_M_S: f64 = 343.0;
+use super::RoomSpec;
+use crate::air::SPEED_OF_SOUND_M_S;
 
 /// Image sources of first and second order in a shoebox: 6 + 18.
 pub const REFLECTIONS: usize = 24;

@@ -18,14 +18,16 @@ mod early;
 pub mod geometry;
 mod late;
 mod live;
+mod spec;
 
 pub use early::Early;
-pub use geometry::{Geometry, REFLECTIONS, Reflection, SPEED_OF_SOUND_M_S};
+pub use geometry::{Geometry, REFLECTIONS, Reflection};
 pub use late::{LINES, Late};
 pub use live::LiveRoom;
+pub use spec::RoomSpec;
 
-use crate::instrument::RoomSpec;
-use crate::rt::{FlushDenormals, SILENCE_LEVEL};
+use crate::air::SPEED_OF_SOUND_M_S;
+use crate::signal::{FlushDenormals, SILENCE_LEVEL};
 
 /// Time the dry and the room levels take to glide to a new mix, s: a mix
 /// automated, a room switched on or off, new walls, are heard without a

@@ -3,8 +3,9 @@
 //! synthesiser plays any family through this seam; the families themselves
 //! and the registry of them live in [`crate::families`].
 
+use super::error::SynthError;
 use super::mechanics::Mechanics;
-use super::voices::{SynthError, Voices};
+use super::voices::Voices;
 use crate::instrument::{ObjectKind, Preset};
 
 /// An instrument family: a grand piano, mallets and bars, a music box…
@@ -44,7 +45,7 @@ pub trait Family: Sync {
     }
 
     /// Every key's voice of `preset` at `sample_rate` (Hz, already checked to
-    /// lie in [`super::voices::SAMPLE_RATES_HZ`]).
+    /// lie in [`super::SAMPLE_RATES_HZ`]).
     fn voices(&self, preset: &Preset, sample_rate: f64) -> Result<Box<dyn Voices>, SynthError>;
 
     /// The mechanics of `preset`, for the worker. They run in lock-step on

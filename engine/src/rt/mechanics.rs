@@ -7,9 +7,8 @@ use super::SynthEvent;
 use super::ops::Operation;
 use super::view::MechanismSnapshot;
 use crate::instrument::Rebound;
-use crate::mech::model::{Model, ModelState, StepAdjustment};
 use crate::mech::scheduler::Simulated;
-use crate::props::{PropertyAccess, PropertyError, PropertyTree};
+use crate::props::PropertyTree;
 
 /// The pedals as a family's mechanics hold them, for the editor and probes
 /// (all zero for an instrument without pedals).
@@ -93,50 +92,5 @@ pub trait Mechanics: Simulated {
     /// nothing.
     fn publish_mechanism(&self, _snapshot: &mut MechanismSnapshot) -> bool {
         false
-    }
-}
-
-/// A family's mechanics as one model of the worker's root model: the
-/// scheduler advances it as any other, and the worker reaches it through
-/// [`Mechanics`].
-pub(super) struct MechanicsModel(pub Box<dyn Mechanics>);
-
-impl Model for MechanicsModel {
-    fn initialize(&mut self, t: f64) {
-        self.0.initialize(t);
-    }
-
-    fn preadvance(&mut self, t0: f64, t1: f64) -> Option<StepAdjustment> {
-        self.0.preadvance(t0, t1)
-    }
-
-    fn advance(&mut self, t0: f64, t1: f64) -> Option<StepAdjustment> {
-        self.0.advance(t0, t1)
-    }
-
-    fn max_step_size(&self) -> Option<f64> {
-        self.0.max_step_size()
-    }
-
-    fn save_state(&self) -> ModelState {
-        self.0.save_state()
-    }
-
-    fn may_reject_steps(&self) -> bool {
-        self.0.may_reject_steps()
-    }
-
-    fn restore_state(&mut self, state: &ModelState) {
-        self.0.restore_state(state);
-    }
-}
-
-impl PropertyAccess for MechanicsModel {
-    fn property(&self, path: &str) -> Option<f64> {
-        self.0.property(path)
-    }
-
-    fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        self.0.set_property(path, value)
     }
 }

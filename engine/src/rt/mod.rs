@@ -2,12 +2,14 @@
 //! that plays them at control rate, the lock-free queues between them, and the
 //! synthesiser that couples them in lock-step or realtime mode.
 
-mod denormals;
+mod bus;
+mod error;
 mod event;
 mod family;
 mod mechanics;
 mod ops;
 mod oversampling;
+mod sample_rate;
 mod score;
 mod synth;
 mod triple_buffer;
@@ -15,12 +17,14 @@ mod view;
 mod voices;
 mod worker;
 
-pub use denormals::FlushDenormals;
+pub use bus::{mix, stereo_gains, write_bus};
+pub use error::SynthError;
 pub use event::{SynthEvent, TimedEvent};
 pub use family::Family;
 pub use mechanics::{Mechanics, Pedals};
 pub use ops::{IMPACT_SITE_KEYS, Operation, Stamped, ToWorker};
 pub use oversampling::{Decimator, MIN_INTERNAL_RATE_HZ, PASSBAND_EDGE};
+pub use sample_rate::{SAMPLE_RATES_HZ, UnsupportedRate, check_sample_rate, parse_sample_rate};
 pub use score::{Score, ScorePlayer};
 pub use synth::{Counters, DEFAULT_RELEASE_VELOCITY, InstrumentLoader, RealtimeOptions, Synth};
 pub use triple_buffer::{Publisher, Subscriber, triple_buffer};
@@ -28,8 +32,7 @@ pub use view::{
     ClockTrains, MAX_MECHANISM_POSITIONS, MIDI_KEYS, MechanicsView, MechanismSnapshot, MeterView,
     Views,
 };
-pub use voices::{
-    CHUNK, SAMPLE_RATES_HZ, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix,
-    parse_sample_rate, stereo_gains, write_bus,
-};
+pub use voices::{CHUNK, Voices};
 pub use worker::{CONTROL_RATE_HZ, Worker};
+
+pub use crate::signal::SILENCE_LEVEL;

@@ -18,16 +18,19 @@
 
 use rtrb::{Consumer, Producer};
 
+use super::error::SynthError;
 use super::family::Family;
 use super::ops::{Operation, Stamped, ToWorker};
 use super::oversampling::{Decimator, factor_for};
+use super::sample_rate::check_sample_rate;
 use super::triple_buffer::{Publisher, triple_buffer};
 use super::view::{MIDI_KEYS, MeterView, Views};
-use super::voices::{CHUNK, SynthError, Voices, check_sample_rate};
+use super::voices::{CHUNK, Voices};
 use super::worker::CONTROL_RATE_HZ;
 use crate::instrument::Preset;
 use crate::room::LiveRoom;
 
+mod build;
 mod handover;
 mod inspect;
 mod link;

@@ -1,8 +1,9 @@
 //! The mechanical worker: the instrument family's slow mechanics (a grand
 //! action, a thrown mallet: a [`Mechanics`]) at control rate, turning the
 //! player's commands into timestamped operations for the audio thread. It owns
-//! the mechanical [`RootModel`] (the mechanics are one of its models, advanced
-//! by the scheduler) and the [`PropertyTree`] that checks every property edit.
+//! the mechanical [`RootModel`] (the mechanics are its one model, advanced by
+//! the scheduler and held as [`Mechanics`], so the worker reaches them without
+//! a downcast) and the [`PropertyTree`] that checks every property edit.
 //!
 //! The worker steps a fixed grid of control samples. A grid sample `b` is
 //! stepped once every command stamped at or before `b` is known (a
@@ -13,7 +14,7 @@
 
 use rtrb::{Consumer, Producer};
 
-use super::mechanics::{Mechanics, MechanicsModel};
+use super::mechanics::Mechanics;
 use super::ops::{Operation, Stamped, ToWorker};
 use super::triple_buffer::Publisher;
 use super::view::{MIDI_KEYS, MechanicsView, MechanismSnapshot};
@@ -32,9 +33,9 @@ const MIN_STEP_S: f64 = 1e-7;
 
 /// The instrument's mechanics.
 pub struct Worker {
-    /// The mechanical models, advanced by the scheduler.
-    root: RootModel,
-    /// The family's mechanics among them.
+    /// The family's mechanics, advanced by the scheduler.
+    root: RootModel<dyn Mechanics>,
+    /// The mechanics' place in `root`.
     mechanics: ModelId,
     /// Every mechanical property: description, unit, range, value.
     properties: PropertyTree,
@@ -74,11 +75,11 @@ impl Worker {
     ///
     /// Allocates: the root model and the property tree.
     pub fn new(mechanics: Box<dyn Mechanics>, sample_rate: f64, latency: u64) -> Self {
-        let mut root =
-            RootModel::new(MAX_STEP_S, MIN_STEP_S).expect("the worker's step sizes are valid");
+        let mut root = RootModel::of_models(MAX_STEP_S, MIN_STEP_S)
+            .expect("the worker's step sizes are valid");
         let mut properties = PropertyTree::new();
         mechanics.declare_properties(&mut properties);
-        let mechanics = root.add_model("mechanics", Box::new(MechanicsModel(mechanics)));
+        let mechanics = root.add_model("mechanics", mechanics);
         // Nothing can fail at t = 0 without agents; a failure would only leave
         // the waypoint unsaved.
         let _ = root.initialize();
@@ -100,19 +101,11 @@ impl Worker {
 
     /// The family's mechanics.
     pub fn mechanics(&self) -> &dyn Mechanics {
-        let model: &MechanicsModel = self
-            .root
-            .model_as(self.mechanics)
-            .expect("the worker's mechanics are a MechanicsModel");
-        model.0.as_ref()
+        self.root.model(self.mechanics)
     }
 
     fn mechanics_mut(&mut self) -> &mut dyn Mechanics {
-        let model: &mut MechanicsModel = self
-            .root
-            .model_as_mut(self.mechanics)
-            .expect("the worker's mechanics are a MechanicsModel");
-        model.0.as_mut()
+        self.root.model_mut(self.mechanics)
     }
 
     /// Every mechanical property, with its description, unit, range and value.
@@ -214,11 +207,7 @@ impl Worker {
             return false;
         }
         self.properties.set(path, value).is_ok()
-            && self
-                .root
-                .model_mut(self.mechanics)
-                .set_property(path, value)
-                .is_ok()
+            && self.mechanics_mut().set_property(path, value).is_ok()
     }
 
     fn time_s(&self, sample: u64) -> f64 {

@@ -3,6 +3,7 @@
 use super::coefficients::{AdaptorCoefficients, Coefficients, Patch};
 use super::description::TreeDescription;
 use super::leaves::LeafBank;
+use super::rematch::rematched;
 use super::root::{Root, RootKind};
 use super::topology::{Topology, TreeError, flatten};
 use super::{Element, FeltRoot};
@@ -414,18 +415,6 @@ impl Bct {
     pub(crate) fn delay_resistance(&self, index: usize) -> f64 {
         self.coefficients.resistance[self.delays[index].slot]
     }
-}
-
-/// The waves `(a, b)` of a port of resistance `from_ohms` as waves of a port of
-/// resistance `to_ohms` with the same voltage `(a + b)/2` and current
-/// `(a − b)/(2R)`; exactly `(a, b)` when the resistances are equal.
-pub(super) fn rematched((a, b): (f64, f64), from_ohms: f64, to_ohms: f64) -> (f64, f64) {
-    if from_ohms == to_ohms {
-        return (a, b);
-    }
-    let voltage = 0.5 * (a + b);
-    let current_times_r = 0.5 * (a - b) * (to_ohms / from_ohms);
-    (voltage + current_times_r, voltage - current_times_r)
 }
 
 /// Checks and flattens a description and computes its port resistances: the part

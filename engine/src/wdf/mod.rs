@@ -36,6 +36,7 @@ pub mod multiport;
 mod omega_table;
 mod pair_table;
 mod poly;
+mod rematch;
 mod root;
 mod tableau;
 mod topology;

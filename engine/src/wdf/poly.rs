@@ -2,7 +2,7 @@
 
 use super::description::TreeDescription;
 use super::fused::{Fused, MulAdd, Separate};
-use super::root::{PairSolver, Root};
+use super::root::{ExactPair, PairSolver, Root};
 use super::tableau::{Kernel, WaveTableau};
 use super::topology::TreeError;
 
@@ -306,7 +306,7 @@ impl LaneRoot for (f64, f64) {
 }
 
 /// A tabulated diode pair, four voices per vector lookup.
-impl LaneRoot for PairSolver<'_> {
+impl<E: ExactPair> LaneRoot for PairSolver<'_, E> {
     #[inline(always)]
     fn reflect<M: MulAdd, const L: usize>(&self, waves: &mut [f64; L]) {
         let (quads, rest) = waves.as_chunks_mut::<4>();

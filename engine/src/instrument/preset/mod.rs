@@ -50,6 +50,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::room::RoomSpec;
 pub use anchored::{Anchored, value_at};
 pub use bars::{BarEnds, BarSet, MAX_BAR_MODES, NODE_SHAPE};
 pub use case::check_case;
@@ -60,7 +61,6 @@ pub use object::{Link, ObjectData, ObjectKind, ObjectSpec, StrikePart, StrikeRan
 pub use objects::Objects;
 pub use paths::{AnchorList, PropertyEdit};
 pub use properties::{ComponentInfo, PropertyInfo, ValueKind};
-pub use room_spec::RoomSpec;
 pub use strings::{StringAnchor, StringSet};
 pub use topology::{StrikeAnchor, StrikeSpec, Topology};
 

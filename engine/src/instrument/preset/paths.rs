@@ -307,7 +307,8 @@ impl Preset {
             reason,
         };
         if let PropertyEdit::Text { text, .. } = edit {
-            return self.tuning.set_text(path, text).ok_or_else(unknown)?;
+            let set = self.tuning.set_text(path, text).ok_or_else(unknown)?;
+            return set.map_err(PresetError::Tuning);
         }
         let (head, name) = path.split_once(':').ok_or_else(unknown)?;
         match (part(self, head).ok_or_else(unknown)?, edit) {

@@ -31,7 +31,6 @@ pub use temperament::{Temperament, parse_pitch_class, pitch_class_name};
 
 use serde::{Deserialize, Serialize};
 
-use super::PresetError;
 
 /// MIDI key of A4.
 const A4: u8 = 69;
@@ -136,7 +135,7 @@ impl StretchedTuning {
     /// to `text`, a `.scl` or `.kbm` file's, or takes it away if `text` is
     /// empty; `None` for another path, `Some(Err)` for a text that does not
     /// parse (one line naming the line).
-    pub fn set_text(&mut self, path: &str, text: &str) -> Option<Result<(), PresetError>> {
+    pub fn set_text(&mut self, path: &str, text: &str) -> Option<Result<(), String>> {
         let empty = text.trim().is_empty();
         let parsed = match path {
             "tuning:scale" if empty => {
@@ -151,7 +150,7 @@ impl StretchedTuning {
             "tuning:keymap" => KeyMap::parse(text, "keymap").map(|k| self.keymap = Some(k)),
             _ => return None,
         };
-        Some(parsed.map_err(PresetError::Tuning))
+        Some(parsed)
     }
 
     /// Whether `key` sounds: every key does but those a scale's keyboard

@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::rt::ToWorker;
-use crate::rt::voices::SynthError;
+use crate::rt::error::SynthError;
 use crate::rt::worker::WorkerHost;
 
 /// How long an idle worker thread sleeps before looking for messages again.

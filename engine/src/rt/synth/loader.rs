@@ -3,11 +3,12 @@
 
 use rtrb::{Consumer, Producer};
 
-use super::parts::{build, build_room};
+use super::build::{build, build_room};
 use crate::instrument::Preset;
 use crate::room::Room;
+use crate::rt::error::SynthError;
 use crate::rt::family::Family;
-use crate::rt::voices::{SynthError, Voices};
+use crate::rt::voices::Voices;
 use crate::rt::worker::Worker;
 
 /// A new instrument's audio side, prepared off the audio thread.

@@ -3,15 +3,17 @@
 
 use rtrb::{Consumer, Producer, RingBuffer};
 
+use super::build::{build, build_room};
 use super::loader::{InstrumentLoader, Prepared};
 use crate::instrument::Preset;
 use crate::room::Room;
+use crate::rt::error::SynthError;
 use crate::rt::family::Family;
 use crate::rt::ops::{Operation, Stamped, ToWorker};
 use crate::rt::triple_buffer::{Subscriber, triple_buffer};
 use crate::rt::view::MechanicsView;
-use crate::rt::voices::{SynthError, Voices, check_sample_rate};
-use crate::rt::worker::{Worker, WorkerHost};
+use crate::rt::voices::Voices;
+use crate::rt::worker::WorkerHost;
 
 /// Messages the audio thread may have in flight to the worker.
 const COMMAND_QUEUE: usize = 4096;
@@ -85,26 +87,4 @@ impl Parts {
         };
         Ok((parts, host))
     }
-}
-
-/// `preset`'s voices and worker, as `family` builds them, at `sample_rate`
-/// (Hz); the worker's operations come `latency` samples after the control
-/// step that makes them.
-pub(super) fn build(
-    family: &dyn Family,
-    preset: &Preset,
-    sample_rate: f64,
-    latency: u64,
-) -> Result<(Box<dyn Voices>, Box<Worker>), SynthError> {
-    check_sample_rate(sample_rate)?;
-    let voices = family.voices(preset, sample_rate)?;
-    let worker = Box::new(Worker::new(family.mechanics(preset), sample_rate, latency));
-    Ok((voices, worker))
-}
-
-/// `preset`'s room at `sample_rate` (Hz), if it is heard (`room:mix` above
-/// 0).
-pub(super) fn build_room(preset: &Preset, sample_rate: f64) -> Option<Box<Room>> {
-    let spec = preset.room.filter(|room| room.is_on())?;
-    Some(Box::new(Room::new(&spec, sample_rate)))
 }

@@ -8,9 +8,9 @@ use super::link::Link;
 use super::loader::Prepared;
 use crate::analysis::{peak, rms};
 use crate::rt::TimedEvent;
-use crate::rt::denormals::FlushDenormals;
 use crate::rt::ops::{Operation, Stamped, ToWorker};
 use crate::rt::voices::CHUNK;
+use crate::signal::FlushDenormals;
 
 impl Synth {
     /// Renders `left.len()` samples (the shorter of the two slices) into `left`

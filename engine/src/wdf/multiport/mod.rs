@@ -503,7 +503,7 @@ impl MultiportTree {
             if self.ports.contains(&leaf) {
                 continue;
             }
-            let (into, back) = super::bct::rematched(
+            let (into, back) = super::rematch::rematched(
                 (old.outgoing(leaf), old.t[leaf]),
                 old.leaves.resistance[leaf],
                 self.leaves.resistance[leaf],

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::newton::newton_in_bracket;
 use super::omega::omega_fast;
-use super::pair_solver::PairSolver;
+use super::pair_solver::{ExactPair, PairSolver};
 use crate::wdf::fused::{MulAdd, Separate};
 use crate::wdf::pair_table::PairTable;
 use crate::wdf::{diode_lanes, fused, omega_table};
@@ -131,18 +131,18 @@ impl DiodeModel {
 
     /// The tabulated solve, if the table matches the port.
     #[inline(always)]
-    pub fn pair_solver(&self) -> Option<PairSolver<'_>> {
+    pub fn pair_solver(&self) -> Option<PairSolver<'_, Self>> {
         let table = self.pair_table.as_ref().filter(|_| self.table_matches)?;
         Some(PairSolver {
             table: table.view(),
-            model: self,
+            exact: self,
         })
     }
 
     /// [`DiodeModel::solve_pair`] without the table: the closed-form seed and
     /// Newton's polish.
     #[inline(never)]
-    pub(super) fn solve_pair_newton(&self, a: f64) -> f64 {
+    fn solve_pair_newton(&self, a: f64) -> f64 {
         let magnitude = a.abs();
         let (v0, m0) = self.closed_form(magnitude);
         let step = |v: f64, m: f64, inverse: f64| {
@@ -221,6 +221,13 @@ impl DiodeModel {
                 (v + r_is * (e - 1.0) - a, 1.0 + r_is * e / vt)
             }
         })
+    }
+}
+
+impl ExactPair for DiodeModel {
+    #[inline(always)]
+    fn solve_pair_exact(&self, a: f64) -> f64 {
+        self.solve_pair_newton(a)
     }
 }
 

@@ -21,7 +21,7 @@ pub use diode::{solve_diode, solve_diode_pair};
 pub(crate) use kind::RootKind;
 pub(crate) use newton::newton_in_bracket;
 pub use omega::wright_omega;
-pub(crate) use pair_solver::PairSolver;
+pub(crate) use pair_solver::{ExactPair, PairSolver};
 
 use super::Element;
 
@@ -86,7 +86,7 @@ impl Root {
 
     /// The tabulated solve when this root is a diode pair with a table matching
     /// its port (a kernel then solves it inline).
-    pub(crate) fn tabulated_pair(&self) -> Option<PairSolver<'_>> {
+    pub(crate) fn tabulated_pair(&self) -> Option<PairSolver<'_, DiodeModel>> {
         match &self.kind {
             RootKind::DiodePair(model) => model.pair_solver(),
             _ => None,
@@ -169,7 +169,7 @@ impl Root {
     /// the same voltage and current through this port's resistance) and the
     /// felt's state; this root's values (law, switch, sources) stay.
     pub fn continue_from(&mut self, old: &Root) {
-        (self.incident, self.reflected) = super::bct::rematched(
+        (self.incident, self.reflected) = super::rematch::rematched(
             (old.incident, old.reflected),
             old.port_resistance,
             self.port_resistance,

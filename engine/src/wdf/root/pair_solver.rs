@@ -2,25 +2,40 @@
 //! calls inline (four lanes at once where it can) when its root is a diode pair
 //! with a table matching its port.
 
-use super::diode::DiodeModel;
 use crate::wdf::fused::MulAdd;
 use crate::wdf::pair_table::PairView;
 
-/// A diode pair's tabulated solve, set up for a block of samples.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct PairSolver<'a> {
-    pub(super) table: PairView<'a>,
-    pub(super) model: &'a DiodeModel,
+/// The solve a pair's table falls back on above its range.
+pub(crate) trait ExactPair {
+    /// Voltage across the pair for incident wave `a` (V), solved without the
+    /// table.
+    fn solve_pair_exact(&self, a: f64) -> f64;
 }
 
-impl PairSolver<'_> {
+/// A diode pair's tabulated solve, set up for a block of samples, falling
+/// back on the pair's exact solve `E` (a [`super::DiodeModel`]).
+#[derive(Debug)]
+pub(crate) struct PairSolver<'a, E> {
+    pub(super) table: PairView<'a>,
+    pub(super) exact: &'a E,
+}
+
+impl<E> Clone for PairSolver<'_, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E> Copy for PairSolver<'_, E> {}
+
+impl<E: ExactPair> PairSolver<'_, E> {
     /// Voltage across the pair for incident wave `a`: from the table, or by
     /// Newton's method above it.
     #[inline(always)]
     pub fn solve<M: MulAdd>(&self, a: f64) -> f64 {
         match self.table.voltage::<M>(a.abs()) {
             Some(v) => v.copysign(a),
-            None => self.model.solve_pair_newton(a),
+            None => self.exact.solve_pair_exact(a),
         }
     }
 
