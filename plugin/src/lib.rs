@@ -39,7 +39,8 @@ use orchard_engine::rt::{InstrumentLoader, Synth, SynthError, SynthEvent, TimedE
 
 use link::{AudioLink, EditorLink};
 pub use params::{
-    Instrument, InstrumentState, OrchardParams, PARAM_IDS, STATE_FORMAT, VersionedState,
+    DefaultFrom, HOST_PARAMS, HostParam, HostParams, Instrument, InstrumentState, Knob,
+    OrchardParams, PARAM_COUNT, PARAM_IDS, PropertyReach, STATE_FORMAT, Span, VersionedState,
 };
 use sound::SoundSettings;
 
@@ -370,7 +371,7 @@ impl Plugin for Orchard {
             context.execute_background(Task::ApplyControllers);
         }
 
-        let level = &self.params.output_level.smoothed;
+        let level = &self.params.host.output_level.smoothed;
         for (l, r) in left.iter_mut().zip(right.iter_mut()) {
             // A host that sends NaN or infinity for the level gets silence for
             // those samples, never a non-finite output.

@@ -15,8 +15,10 @@ use orchard_engine::instrument::PropertyEdit;
 use serde::{Deserialize, Serialize};
 
 use crate::factory::FactoryPreset;
+use crate::microphone_choice::MicrophoneChoice;
 use crate::params::{Instrument, InstrumentState, OrchardParams, STATE_FORMAT};
 use crate::sound::SoundSettings;
+use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
 
 /// The format of user preset files this build writes.
 pub const PRESET_FORMAT: u32 = 1;
@@ -184,7 +186,7 @@ pub fn write(path: &Path, preset: &UserPreset) -> Result<(), String> {
 pub fn capture(params: &OrchardParams) -> UserPreset {
     UserPreset {
         format: PRESET_FORMAT,
-        instrument: params.instrument.value().preset_name().to_string(),
+        instrument: params.host.instrument.value().preset_name().to_string(),
         parameters: params
             .sound_params()
             .into_iter()
@@ -192,12 +194,15 @@ pub fn capture(params: &OrchardParams) -> UserPreset {
             .chain([
                 (
                     TEMPERAMENT.into(),
-                    params.temperament.value().to_index() as f32,
+                    params.host.temperament.value().to_index() as f32,
                 ),
-                (KEY.into(), params.temperament_key.value().to_index() as f32),
+                (
+                    KEY.into(),
+                    params.host.temperament_key.value().to_index() as f32,
+                ),
                 (
                     MICROPHONE.into(),
-                    params.microphone.value().to_index() as f32,
+                    params.host.microphone.value().to_index() as f32,
                 ),
             ])
             .collect(),
@@ -258,27 +263,24 @@ pub fn plan(preset: &UserPreset, params: &OrchardParams) -> Result<Plan, String>
     }
     for id in preset.parameters.keys() {
         let choice = [TEMPERAMENT, KEY, MICROPHONE].contains(&id.as_str());
-        if !choice && !params.sound_params().iter().any(|(known, _)| known == id) {
+        if !choice && !params.sound_params().any(|(known, _)| known == id) {
             loaded.warnings.push(format!(
                 "parameter {}: unknown, skipped",
                 orchard_engine::input::excerpt(id)
             ));
         }
     }
-    let sound = params.sound_params();
-    let settings = SoundSettings::from_values(instrument, params, |param| {
-        sound
-            .iter()
-            .zip(&normalized)
-            .find(|((_, known), _)| std::ptr::eq(*known, param))
-            .map_or_else(|| param.value(), |(_, &n)| param.preview_plain(n))
-    });
-    let settings = SoundSettings {
-        temperament: chosen(preset, TEMPERAMENT, &mut loaded),
-        temperament_key: chosen(preset, KEY, &mut loaded),
-        microphone: chosen(preset, MICROPHONE, &mut loaded),
-        ..settings
-    };
+    let mut values = params.host.plain_values();
+    for ((index, param), &normalized) in params.host.floats().zip(&normalized) {
+        values[index] = param.preview_plain(normalized);
+    }
+    let temperament: TemperamentChoice = chosen(preset, TEMPERAMENT, &mut loaded);
+    let key: TemperamentKey = chosen(preset, KEY, &mut loaded);
+    let microphone: MicrophoneChoice = chosen(preset, MICROPHONE, &mut loaded);
+    let settings = SoundSettings::from_values(instrument, values)
+        .with(TEMPERAMENT, temperament.to_index() as f32)
+        .with(KEY, key.to_index() as f32)
+        .with(MICROPHONE, microphone.to_index() as f32);
     // Edits the instrument refuses (unknown paths, values out of range) are
     // kept in the state, so nothing is lost, and reported.
     let mut check = settings.instrument();
@@ -305,21 +307,22 @@ pub fn apply(
     setter: &ParamSetter,
 ) -> Result<Loaded, String> {
     let plan = plan(preset, params)?;
-    setter.begin_set_parameter(&params.instrument);
-    setter.set_parameter(&params.instrument, plan.instrument);
-    setter.end_set_parameter(&params.instrument);
+    setter.begin_set_parameter(&params.host.instrument);
+    setter.set_parameter(&params.host.instrument, plan.instrument);
+    setter.end_set_parameter(&params.host.instrument);
     for ((_, param), &normalized) in params.sound_params().into_iter().zip(&plan.normalized) {
         setter.begin_set_parameter(param);
         setter.set_parameter_normalized(param, normalized);
         setter.end_set_parameter(param);
     }
-    choose(setter, &params.temperament, plan.settings.temperament);
+    let settings = &plan.settings;
     choose(
         setter,
-        &params.temperament_key,
-        plan.settings.temperament_key,
+        &params.host.temperament,
+        settings.choice(TEMPERAMENT),
     );
-    choose(setter, &params.microphone, plan.settings.microphone);
+    choose(setter, &params.host.temperament_key, settings.choice(KEY));
+    choose(setter, &params.host.microphone, settings.choice(MICROPHONE));
     params.set_edits(preset.edits.clone());
     Ok(plan.loaded)
 }
@@ -357,23 +360,18 @@ pub fn write_state(
     for ((id, param), &normalized) in params.sound_params().into_iter().zip(&plan.normalized) {
         values.insert(id.into(), ParamValue::F32(param.preview_plain(normalized)));
     }
-    let temperament = plan.settings.temperament.to_index();
-    let key = plan.settings.temperament_key.to_index();
-    let microphone = plan.settings.microphone.to_index();
+    let settings = &plan.settings;
+    let temperament: TemperamentChoice = settings.choice(TEMPERAMENT);
+    let key: TemperamentKey = settings.choice(KEY);
+    let microphone: MicrophoneChoice = settings.choice(MICROPHONE);
     values.insert(
         TEMPERAMENT.into(),
-        id_of(crate::tuning_choices::TemperamentChoice::ids(), temperament),
+        id_of(TemperamentChoice::ids(), temperament.to_index()),
     );
-    values.insert(
-        KEY.into(),
-        id_of(crate::tuning_choices::TemperamentKey::ids(), key),
-    );
+    values.insert(KEY.into(), id_of(TemperamentKey::ids(), key.to_index()));
     values.insert(
         MICROPHONE.into(),
-        id_of(
-            crate::microphone_choice::MicrophoneChoice::ids(),
-            microphone,
-        ),
+        id_of(MicrophoneChoice::ids(), microphone.to_index()),
     );
     let instrument_state = InstrumentState {
         format: STATE_FORMAT,
@@ -454,7 +452,6 @@ mod tests {
     /// value that is no choice falls back to equal with a warning.
     #[test]
     fn the_temperament_is_kept() {
-        use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
         use orchard_engine::instrument::Temperament;
         let params = OrchardParams::default();
         let captured = capture(&params);
@@ -465,13 +462,19 @@ mod tests {
         let plan = plan(&preset, &params).unwrap();
         assert!(plan.loaded.warnings.is_empty(), "{:?}", plan.loaded);
         assert_eq!(
-            plan.settings.temperament,
+            plan.settings.choice::<TemperamentChoice>(TEMPERAMENT),
             TemperamentChoice(Temperament::QuarterCommaMeantone)
         );
-        assert_eq!(plan.settings.temperament_key, TemperamentKey(3));
+        assert_eq!(
+            plan.settings.choice::<TemperamentKey>(KEY),
+            TemperamentKey(3)
+        );
         preset.parameters.insert(TEMPERAMENT.into(), 9.5);
         let plan = super::plan(&preset, &params).unwrap();
-        assert_eq!(plan.settings.temperament, TemperamentChoice::default());
+        assert_eq!(
+            plan.settings.choice::<TemperamentChoice>(TEMPERAMENT),
+            TemperamentChoice::default()
+        );
         assert_eq!(plan.loaded.warnings.len(), 1);
     }
 

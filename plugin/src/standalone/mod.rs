@@ -178,22 +178,26 @@ fn set_sound(params: &OrchardParams, sound: &UserPreset) -> Result<(), String> {
     }
     let settings = plan.settings;
     let choices = [
-        params.instrument.preview_normalized(plan.instrument),
-        params.temperament.preview_normalized(settings.temperament),
+        params.host.instrument.preview_normalized(plan.instrument),
         params
+            .host
+            .temperament
+            .preview_normalized(settings.choice("temperament")),
+        params
+            .host
             .temperament_key
-            .preview_normalized(settings.temperament_key),
+            .preview_normalized(settings.choice("temperament-key")),
     ];
     let choice_params = [
-        params.instrument.as_ptr(),
-        params.temperament.as_ptr(),
-        params.temperament_key.as_ptr(),
+        params.host.instrument.as_ptr(),
+        params.host.temperament.as_ptr(),
+        params.host.temperament_key.as_ptr(),
     ];
     let sound_params = params.sound_params().map(|(_, param)| param.as_ptr());
     for (param, normalized) in choice_params
         .into_iter()
         .zip(choices)
-        .chain(sound_params.into_iter().zip(plan.normalized))
+        .chain(sound_params.zip(plan.normalized))
     {
         // SAFETY: the pointers are to `params`' own parameters, alive for
         // this call; nothing else reads or writes them yet (the plugin has
