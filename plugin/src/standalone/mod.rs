@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use nice_plug::prelude::Param;
+use orchard_engine::rt::{Synth, TimedEvent};
 
 use crate::editor::presets::{self, UserPreset};
 use crate::params::OrchardParams;
@@ -67,6 +68,28 @@ pub struct StandaloneAudio {
     pub tap: RecordTap,
     /// The player's end.
     pub player: FilePlayer,
+}
+
+impl StandaloneAudio {
+    /// Plays one block on `synth` into `left` and `right`: the events
+    /// `played` merged, by offset, with the MIDI file's for this block; the
+    /// recorder hears every event that reaches the synthesiser. On the
+    /// audio thread: allocates nothing.
+    pub fn play(
+        &mut self,
+        synth: &mut Synth,
+        left: &mut [f32],
+        right: &mut [f32],
+        played: impl Iterator<Item = TimedEvent>,
+    ) {
+        let Self { tap, player } = self;
+        player.prepare(left.len());
+        tap.begin_block();
+        let from_file = player.events().iter().copied();
+        let events = player::merge_by_offset(played, from_file)
+            .inspect(|timed| tap.event(timed.offset, timed.event));
+        synth.process_events(left, right, events);
+    }
 }
 
 static SESSION: OnceLock<Session> = OnceLock::new();
