@@ -25,6 +25,7 @@ pub mod standalone;
 #[path = "../tests/support/host.rs"]
 mod test_host;
 pub mod tuning_choices;
+pub mod user_preset;
 // The VST3 entry point (`GetPluginFactory`): nice-plug's wrapper, offering
 // the host fewer MIDI controller proxies, with Orchard's own editor view.
 mod vst3_export;

@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use nice_plug::prelude::Param;
 use orchard_engine::rt::{Synth, TimedEvent};
 
-use crate::editor::presets::{self, UserPreset};
 use crate::params::OrchardParams;
+use crate::user_preset::{self, UserPreset};
 use player::{FilePlayer, Transport};
 use recorder::{RecordTap, Recorder};
 use state_file::Devices;
@@ -153,7 +153,7 @@ impl Session {
 
     /// The sound now (instrument, parameters, edits), once the plugin runs.
     pub fn sound(&self) -> Option<UserPreset> {
-        self.params.get().map(|params| presets::capture(params))
+        self.params.get().map(|params| user_preset::capture(params))
     }
 
     /// The devices chosen.
@@ -195,7 +195,7 @@ impl Session {
 /// (no audio thread, no editor): its instrument, every sound parameter, the
 /// temperament and its key, then the edits.
 fn set_sound(params: &OrchardParams, sound: &UserPreset) -> Result<(), String> {
-    let plan = presets::plan(sound, params)?;
+    let plan = user_preset::plan(sound, params)?;
     for warning in &plan.loaded.warnings {
         eprintln!("orchard-standalone: saved sound: {warning}");
     }
