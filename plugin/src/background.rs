@@ -11,7 +11,6 @@ use std::time::Duration;
 use nice_plug::prelude::*;
 use orchard_engine::rt::{InstrumentLoader, SynthError};
 
-use crate::Orchard;
 use crate::learn;
 use crate::params::OrchardParams;
 use crate::sound::SoundSettings;
@@ -63,10 +62,10 @@ impl Rebuilds {
     /// parameter or the instrument state changed since the last build: one
     /// rebuild at a time, and a change made meanwhile is picked up when it
     /// is done. On the audio thread: wait-free, allocates nothing.
-    pub fn request_if_changed(
+    pub fn request_if_changed<P: Plugin<BackgroundTask = Task>>(
         &mut self,
         params: &OrchardParams,
-        context: &mut impl ProcessContext<Orchard>,
+        context: &mut impl ProcessContext<P>,
     ) {
         let wanted = SoundSettings::from_params(params);
         let state = params.state.version();
@@ -91,12 +90,13 @@ impl Rebuilds {
         self.built = None;
     }
 
-    /// The background thread's work: each task as it comes.
+    /// The background thread's work: each task as it comes (the plugin's
+    /// task executor).
     pub fn executor(
         &self,
         loader: Arc<Mutex<Option<InstrumentLoader>>>,
         params: Arc<OrchardParams>,
-    ) -> TaskExecutor<Orchard> {
+    ) -> Box<dyn Fn(Task) + Send> {
         let rebuilding = Arc::clone(&self.rebuilding);
         Box::new(move |task: Task| match task {
             Task::Rebuild(rebuild) => {
@@ -136,9 +136,9 @@ fn load(loader: &Mutex<Option<InstrumentLoader>>, preset: &orchard_engine::instr
 /// Asks the background thread to turn the properties MIDI controllers
 /// moved into edits, unless it is doing so already. On the audio thread:
 /// wait-free, allocates nothing.
-pub fn request_controller_moves(
+pub fn request_controller_moves<P: Plugin<BackgroundTask = Task>>(
     params: &OrchardParams,
-    context: &mut impl ProcessContext<Orchard>,
+    context: &mut impl ProcessContext<P>,
 ) {
     if params.controllers.claim_application() {
         context.execute_background(Task::ApplyControllers);

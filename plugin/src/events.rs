@@ -6,7 +6,6 @@ use nice_plug::midi::Key;
 use nice_plug::prelude::*;
 use orchard_engine::rt::{SynthEvent, TimedEvent};
 
-use crate::Orchard;
 use crate::learn::Movement;
 use crate::link::{AudioLink, EditorLink};
 use crate::params::OrchardParams;
@@ -15,9 +14,9 @@ use crate::params::OrchardParams;
 /// keyboard's notes at its start, then the host's events as they come
 /// ([`learned`] handling each controller on the way). Lazy and
 /// allocation-free: for the audio thread.
-pub fn played<'a>(
+pub fn played<'a, P: Plugin<SysExMessage = ()>>(
     audio_link: &'a mut AudioLink,
-    context: &'a mut impl ProcessContext<Orchard>,
+    context: &'a mut impl ProcessContext<P>,
     params: &'a OrchardParams,
     link: &'a EditorLink,
     sample_rate_hz: f32,

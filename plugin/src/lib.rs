@@ -93,9 +93,6 @@ impl Default for Orchard {
     }
 }
 
-/// The plugin state's field holding the MIDI bindings.
-const BINDINGS_FIELD: &str = "midi-bindings";
-
 impl Plugin for Orchard {
     const NAME: &'static str = "Orchard";
     const VENDOR: &'static str = "Orchard";
@@ -133,28 +130,10 @@ impl Plugin for Orchard {
         editor::create(Arc::clone(&self.params), Arc::clone(&self.link))
     }
 
-    /// States from older versions: Orchard 0.1.0 saved only the output level
-    /// and no instrument state (format 0); it loads as the default instrument
-    /// at that level. States saved before MIDI learn, or whose bindings are
-    /// not a list, load with no bindings (and the rest as saved).
+    /// States from older versions load as this build's (see
+    /// [`params::upgrade_state`]).
     fn filter_state(state: &mut PluginState) {
-        let bindings = state.fields.entry(BINDINGS_FIELD.to_string()).or_default();
-        if serde_json::from_str::<learn::BindingList>(bindings).is_err() {
-            if !bindings.is_empty() {
-                nice_warn!("Orchard ignores the saved MIDI bindings: they are not a list");
-            }
-            *bindings = "[]".to_string();
-        }
-        state
-            .fields
-            .entry("instrument-state".to_string())
-            .or_insert_with(|| {
-                let current = InstrumentState {
-                    format: STATE_FORMAT,
-                    ..InstrumentState::default()
-                };
-                serde_json::to_string(&current).unwrap_or_default()
-            });
+        params::upgrade_state(state);
     }
 
     fn task_executor(&mut self) -> TaskExecutor<Self> {
@@ -303,44 +282,3 @@ impl Vst3Plugin for Orchard {
 #[unsafe(no_mangle)]
 #[used]
 pub static clap_entry: nice_plug::wrapper::clap::clap_plugin_entry = clap_export::ENTRY;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn state_with(bindings: Option<&str>) -> PluginState {
-        let mut fields = std::collections::BTreeMap::new();
-        fields.insert(
-            "instrument-state".to_string(),
-            r#"{"format":2,"edits":[]}"#.to_string(),
-        );
-        if let Some(text) = bindings {
-            fields.insert(BINDINGS_FIELD.to_string(), text.to_string());
-        }
-        PluginState {
-            version: "0.1.0".into(),
-            params: Default::default(),
-            fields,
-        }
-    }
-
-    /// A state saved before MIDI learn loads with no bindings (not the
-    /// ones the instance had), and so does one whose bindings field is not
-    /// a list; the rest of the state is left as it was.
-    #[test]
-    fn old_and_corrupt_states_load_with_no_bindings_and_the_rest_intact() {
-        for bindings in [None, Some("{broken"), Some("42"), Some("")] {
-            let mut state = state_with(bindings);
-            Orchard::filter_state(&mut state);
-            assert_eq!(state.fields[BINDINGS_FIELD], "[]", "{bindings:?}");
-            assert_eq!(
-                state.fields["instrument-state"],
-                r#"{"format":2,"edits":[]}"#
-            );
-        }
-        let kept = r#"[{"source":{"control":{"kind":"cc","number":1},"channel":null},"target":{"kind":"param","id":"a4"}}]"#;
-        let mut state = state_with(Some(kept));
-        Orchard::filter_state(&mut state);
-        assert_eq!(state.fields[BINDINGS_FIELD], kept, "a good list is kept");
-    }
-}

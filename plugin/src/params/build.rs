@@ -1,13 +1,12 @@
 //! A nice-plug parameter built from its declaration, with its default read
 //! from the property it drives.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use nice_plug::prelude::*;
 use orchard_engine::instrument::Preset;
 
 use super::declaration::{DefaultFrom, HostParam, Knob, Span};
-use super::host::{HOST_PARAMS, PARAM_COUNT};
 use super::value_text::{parse_time_of_day, rounded, time_of_day};
 
 /// A kind of nice-plug parameter a host parameter can be declared as.
@@ -113,27 +112,10 @@ impl<T: Enum + PartialEq + 'static> Declared for EnumParam<T> {
     }
 }
 
-/// Every host parameter's default plain value, in the order of
-/// [`HOST_PARAMS`]: the knob's own, or the value of the property it drives
-/// in the preset its declaration names (read once per process). A property
-/// that preset lacks (the tests refuse such a declaration) gives 0.
-pub(super) fn defaults() -> &'static [f32; PARAM_COUNT] {
-    static DEFAULTS: OnceLock<[f32; PARAM_COUNT]> = OnceLock::new();
-    DEFAULTS.get_or_init(|| {
-        let mut sources: Vec<(DefaultFrom, Option<Preset>)> = Vec::new();
-        HOST_PARAMS.map(|declaration| {
-            if let Some(own) = declaration.knob.own_default() {
-                return own;
-            }
-            property_default(&declaration, &mut sources).map_or(0.0, |value| value as f32)
-        })
-    })
-}
-
 /// The value of the property `declaration` drives in the preset it names
 /// its default's source (the first path it reaches there), loading that
 /// preset into `sources` if it is not there yet.
-fn property_default(
+pub(super) fn property_default(
     declaration: &HostParam,
     sources: &mut Vec<(DefaultFrom, Option<Preset>)>,
 ) -> Option<f64> {

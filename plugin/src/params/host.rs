@@ -5,9 +5,11 @@
 //! ([`crate::sound::SoundSettings`]) and what each parameter changes in the
 //! instrument are all derived from this one table.
 
+use std::sync::OnceLock;
+
 use nice_plug::prelude::*;
 
-use super::build::{Declared, defaults};
+use super::build::{Declared, property_default};
 use super::declaration::{DefaultFrom, HostParam, Knob, Span};
 use super::instrument::Instrument;
 use super::reach::PropertyReach;
@@ -106,6 +108,23 @@ unsafe impl Params for HostParams {
             .map(|(id, param)| (id.to_string(), param, String::new()))
             .collect()
     }
+}
+
+/// Every host parameter's default plain value, in the order of
+/// [`HOST_PARAMS`]: the knob's own, or the value of the property it drives
+/// in the preset its declaration names (read once per process). A property
+/// that preset lacks (the tests refuse such a declaration) gives 0.
+fn defaults() -> &'static [f32; PARAM_COUNT] {
+    static DEFAULTS: OnceLock<[f32; PARAM_COUNT]> = OnceLock::new();
+    DEFAULTS.get_or_init(|| {
+        let mut sources = Vec::new();
+        HOST_PARAMS.map(|declaration| {
+            if let Some(own) = declaration.knob.own_default() {
+                return own;
+            }
+            property_default(&declaration, &mut sources).map_or(0.0, |value| value as f32)
+        })
+    })
 }
 
 /// The default instrument's property values are the defaults of most knobs.

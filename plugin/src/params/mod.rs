@@ -28,7 +28,7 @@ pub use host::{HOST_PARAMS, HostParams, PARAM_COUNT, PARAM_IDS};
 pub use instrument::Instrument;
 pub use reach::PropertyReach;
 pub use state::{InstrumentState, VersionedState};
-pub use state_formats::STATE_FORMAT;
+pub use state_formats::{STATE_FORMAT, upgrade_state};
 
 /// Everything the host saves of the plugin: the host parameters and the
 /// instrument's state beyond them.
