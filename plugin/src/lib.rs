@@ -130,8 +130,9 @@ impl Plugin for Orchard {
         editor::create(Arc::clone(&self.params), Arc::clone(&self.link))
     }
 
-    /// States from older versions load as this build's (see
-    /// [`params::upgrade_state`]).
+    /// States from older versions load as this build's: one without an
+    /// instrument state (Orchard 0.1.0's) as the default instrument, one
+    /// without a list of MIDI bindings with none.
     fn filter_state(state: &mut PluginState) {
         params::upgrade_state(state);
     }

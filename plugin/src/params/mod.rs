@@ -34,7 +34,8 @@ pub use state_formats::{STATE_FORMAT, upgrade_state};
 /// instrument's state beyond them.
 #[derive(Params)]
 pub struct OrchardParams {
-    /// The host parameters (see [`host`]).
+    /// The host parameters, each built from its declaration in
+    /// [`HOST_PARAMS`].
     #[nested]
     pub host: HostParams,
     /// Everything else about the instrument, saved with the parameters.

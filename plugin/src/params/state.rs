@@ -17,7 +17,7 @@ use super::state_formats::{STATE_FORMAT, edits_of_any_format};
 /// applied in order after the parameters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct InstrumentState {
-    /// The format it was written in (see [`super::state_formats`]).
+    /// The format it was written in ([`crate::STATE_FORMAT`] for this build's).
     pub format: u32,
     /// Property edits, in order (e.g. `strings:detune_cents` set to 1.5).
     #[serde(deserialize_with = "edits_of_any_format")]
