@@ -48,9 +48,10 @@ fn process_runs_while_the_editor_holds_every_lock() {
     // at the parameter's value.
     plugin
         .params
+        .host
         .output_level
         .smoothed
-        .reset(plugin.params.output_level.value());
+        .reset(plugin.params.host.output_level.value());
 
     // The editor, open against the running instrument.
     let params = Arc::clone(&plugin.params);

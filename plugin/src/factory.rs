@@ -11,8 +11,8 @@ use std::sync::OnceLock;
 use nice_plug::prelude::Enum;
 use orchard_engine::instrument::Preset;
 
-use crate::editor::presets::{self, PRESET_FORMAT, UserPreset};
 use crate::params::Instrument;
+use crate::user_preset::{self, PRESET_FORMAT, UserPreset};
 
 /// One factory preset.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,7 +96,7 @@ pub fn all() -> &'static [FactoryPreset] {
         let voicings = VOICINGS
             .iter()
             .filter_map(|&(id, name, description, text)| {
-                let preset = presets::parse(text).ok()?;
+                let preset = user_preset::parse(text).ok()?;
                 let base = Instrument::named(&preset.instrument).map(builtin)?;
                 Some(FactoryPreset {
                     id,
@@ -132,7 +132,7 @@ mod tests {
         }
         let params = OrchardParams::default();
         for preset in all {
-            let plan = presets::plan(&preset.preset, &params).unwrap();
+            let plan = user_preset::plan(&preset.preset, &params).unwrap();
             assert!(
                 plan.loaded.warnings.is_empty(),
                 "{}: {:?}",

@@ -9,8 +9,10 @@
 
 #[cfg(test)]
 mod audio_isolation;
+mod background;
 mod clap_export;
 pub mod editor;
+mod events;
 pub mod factory;
 pub mod learn;
 pub mod link;
@@ -23,23 +25,24 @@ pub mod standalone;
 #[path = "../tests/support/host.rs"]
 mod test_host;
 pub mod tuning_choices;
+pub mod user_preset;
 // The VST3 entry point (`GetPluginFactory`): nice-plug's wrapper, offering
 // the host fewer MIDI controller proxies, with Orchard's own editor view.
 mod vst3_export;
 
 use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use nice_plug::midi::Key;
 use nice_plug::prelude::*;
 use orchard_engine::instrument::Preset;
-use orchard_engine::rt::{InstrumentLoader, Synth, SynthError, SynthEvent, TimedEvent};
+use orchard_engine::rt::{InstrumentLoader, Synth};
 
+use background::Rebuilds;
+pub use background::{Rebuild, Task};
 use link::{AudioLink, EditorLink};
 pub use params::{
-    Instrument, InstrumentState, OrchardParams, PARAM_IDS, STATE_FORMAT, VersionedState,
+    DefaultFrom, HOST_PARAMS, HostParam, HostParams, Instrument, InstrumentState, Knob,
+    OrchardParams, PARAM_COUNT, PARAM_IDS, PropertyReach, STATE_FORMAT, Span, VersionedState,
 };
 use sound::SoundSettings;
 
@@ -51,17 +54,12 @@ pub struct Orchard {
     sample_rate: Option<f64>,
     /// The running synthesiser's loader, used by the background thread only.
     loader: Arc<Mutex<Option<InstrumentLoader>>>,
-    /// The settings of the instrument built last (or being built).
-    built: Option<SoundSettings>,
-    /// Whether a rebuild is queued or running.
-    rebuilding: Arc<AtomicBool>,
+    /// What was built last, and whether a rebuild is under way.
+    rebuilds: Rebuilds,
     /// The editor's side of the link to the audio thread.
     link: Arc<EditorLink>,
     /// The audio thread's side: notes from the on-screen keyboard, the scope.
     audio_link: AudioLink,
-    /// The version of the instrument state built last (see
-    /// [`VersionedState::version`]).
-    built_state: u64,
     /// The standalone app's recorder and MIDI file player (`None` in
     /// plugin hosts: see [`standalone`]).
     standalone: Option<standalone::StandaloneAudio>,
@@ -87,67 +85,12 @@ impl Default for Orchard {
             synth: None,
             sample_rate: None,
             loader: Arc::new(Mutex::new(None)),
-            built: None,
-            rebuilding: Arc::new(AtomicBool::new(false)),
+            rebuilds: Rebuilds::default(),
             link: Arc::new(editor_link),
             audio_link,
-            built_state: 0,
             standalone,
         }
     }
-}
-
-/// A job for the background thread.
-#[derive(Debug, Clone, Copy)]
-pub enum Task {
-    /// Rebuild the instrument.
-    Rebuild(Rebuild),
-    /// Turn the properties MIDI controllers moved into edits
-    /// ([`learn::apply_property_moves`]).
-    ApplyControllers,
-}
-
-/// The background task: build the instrument for these settings and hand it to
-/// the running synthesiser.
-#[derive(Debug, Clone, Copy)]
-pub struct Rebuild {
-    settings: SoundSettings,
-}
-
-/// The plugin state's field holding the MIDI bindings.
-const BINDINGS_FIELD: &str = "midi-bindings";
-
-/// How long the background thread waits for the last instrument to be taken
-/// before handing over the next, at most.
-const HANDOVER_WAIT: Duration = Duration::from_secs(2);
-
-/// Translates a host note event into a synthesiser event, if it is one Orchard plays.
-fn synth_event(event: &NoteEvent<()>) -> Option<TimedEvent> {
-    let key_number = |key: &Key| match key {
-        Key::Number(n) => Some(*n),
-        Key::Wildcard => None,
-    };
-    let event_now = match event {
-        NoteEvent::NoteOn { key, velocity, .. } => SynthEvent::NoteOn {
-            key: key_number(key)?,
-            velocity: *velocity,
-        },
-        NoteEvent::NoteOff { key, velocity, .. } => SynthEvent::NoteOff {
-            key: key_number(key)?,
-            velocity: *velocity,
-        },
-        // A choked note stops as fast as a key can be let up.
-        NoteEvent::Choke { key, .. } => SynthEvent::NoteOff {
-            key: key_number(key)?,
-            velocity: 1.0,
-        },
-        NoteEvent::MidiCC { cc, value, .. } => SynthEvent::from_controller(*cc, *value)?,
-        _ => return None,
-    };
-    Some(TimedEvent {
-        offset: event.timing() as usize,
-        event: event_now,
-    })
 }
 
 impl Plugin for Orchard {
@@ -187,61 +130,16 @@ impl Plugin for Orchard {
         editor::create(Arc::clone(&self.params), Arc::clone(&self.link))
     }
 
-    /// States from older versions: Orchard 0.1.0 saved only the output level
-    /// and no instrument state (format 0); it loads as the default instrument
-    /// at that level. States saved before MIDI learn, or whose bindings are
-    /// not a list, load with no bindings (and the rest as saved).
+    /// States from older versions load as this build's: one without an
+    /// instrument state (Orchard 0.1.0's) as the default instrument, one
+    /// without a list of MIDI bindings with none.
     fn filter_state(state: &mut PluginState) {
-        let bindings = state.fields.entry(BINDINGS_FIELD.to_string()).or_default();
-        if serde_json::from_str::<learn::BindingList>(bindings).is_err() {
-            if !bindings.is_empty() {
-                nice_warn!("Orchard ignores the saved MIDI bindings: they are not a list");
-            }
-            *bindings = "[]".to_string();
-        }
-        state
-            .fields
-            .entry("instrument-state".to_string())
-            .or_insert_with(|| {
-                let current = InstrumentState {
-                    format: STATE_FORMAT,
-                    ..InstrumentState::default()
-                };
-                serde_json::to_string(&current).unwrap_or_default()
-            });
+        params::upgrade_state(state);
     }
 
     fn task_executor(&mut self) -> TaskExecutor<Self> {
-        let loader = Arc::clone(&self.loader);
-        let rebuilding = Arc::clone(&self.rebuilding);
-        let params = Arc::clone(&self.params);
-        Box::new(move |task: Task| {
-            let rebuild = match task {
-                Task::Rebuild(rebuild) => rebuild,
-                Task::ApplyControllers => {
-                    learn::apply_property_moves(&params);
-                    params.controllers.applied();
-                    return;
-                }
-            };
-            let preset = rebuild.settings.instrument_with(&params.edits());
-            if let Ok(mut guard) = loader.lock()
-                && let Some(loader) = guard.as_mut()
-            {
-                let step = Duration::from_millis(5);
-                for _ in 0..HANDOVER_WAIT.as_millis() / step.as_millis() {
-                    match loader.load_live(&preset) {
-                        Err(SynthError::SwitchPending) => std::thread::sleep(step),
-                        Err(error) => {
-                            nice_error!("Orchard cannot build the instrument: {error}");
-                            break;
-                        }
-                        Ok(()) => break,
-                    }
-                }
-            }
-            rebuilding.store(false, Ordering::Release);
-        })
+        self.rebuilds
+            .executor(Arc::clone(&self.loader), Arc::clone(&self.params))
     }
 
     fn activate(
@@ -268,8 +166,7 @@ impl Plugin for Orchard {
                 self.link.set_views(synth.take_views());
                 self.sample_rate = Some(sample_rate);
                 self.synth = Some(Box::new(synth));
-                self.built = Some(settings);
-                self.built_state = self.params.state.version();
+                self.rebuilds.built(settings, self.params.state.version());
                 let rate = buffer_config.sample_rate.round() as u32;
                 if let Some(audio) = self.standalone.as_mut() {
                     audio.tap.set_sample_rate(rate);
@@ -286,23 +183,16 @@ impl Plugin for Orchard {
         }
     }
 
-    /// Waits (at most `HANDOVER_WAIT`) for a rebuild in progress, so no
+    /// Waits (a short while at most) for a rebuild in progress, so no
     /// background task outlives the synthesiser it builds for.
     fn deactivate(&mut self) {
-        let step = Duration::from_millis(2);
-        for _ in 0..HANDOVER_WAIT.as_millis() / step.as_millis() {
-            if !self.rebuilding.load(Ordering::Acquire) {
-                break;
-            }
-            std::thread::sleep(step);
-        }
+        self.rebuilds.finish();
         if let Ok(mut loader) = self.loader.lock() {
             *loader = None;
         }
         self.link.set_views(None);
         self.synth = None;
         self.sample_rate = None;
-        self.built = None;
     }
 
     fn reset(&mut self) {
@@ -311,75 +201,37 @@ impl Plugin for Orchard {
         }
     }
 
+    /// One block: ask for a rebuild if the sound changed, play the block's
+    /// events (MIDI learn on the way), ask for the controllers' property
+    /// moves to be applied, then the output level, the guard, and the
+    /// block to the editor's scope and the standalone app's recorder.
     fn process(
         &mut self,
         buffer: &mut Buffer,
         _aux: &mut AuxiliaryBuffers,
         context: &mut impl ProcessContext<Self>,
     ) -> ProcessStatus {
-        let Some(synth) = self.synth.as_mut() else {
+        let Some(synth) = self.synth.as_deref_mut() else {
             return ProcessStatus::Error("process called before activate");
         };
         let [left, right] = buffer.as_slice() else {
             return ProcessStatus::Error("Orchard renders exactly two output channels");
         };
-        // A sound parameter or the instrument state changed: rebuild off the
-        // audio thread (one rebuild at a time; a later change is picked up
-        // when it is done).
-        let wanted = SoundSettings::from_params(&self.params);
-        let state = self.params.state.version();
-        let changed = self.built != Some(wanted) || self.built_state != state;
-        if changed && !self.rebuilding.swap(true, Ordering::AcqRel) {
-            self.built = Some(wanted);
-            self.built_state = state;
-            context.execute_background(Task::Rebuild(Rebuild { settings: wanted }));
-        }
-        // Notes from the on-screen keyboard play at the start of the block;
-        // in the standalone app the MIDI file's notes join them, and the
-        // recorder hears every event that reaches the synthesiser.
-        let audio_link = &mut self.audio_link;
-        let on_screen = std::iter::from_fn(|| audio_link.next_note())
-            .map(|event| TimedEvent { offset: 0, event });
-        // A bound MIDI controller moves its parameters here, its properties
-        // through the background thread; every controller is reported to
-        // the editor for MIDI learn, and played (pedals) as well.
-        let (params, link) = (&self.params, &self.link);
+        self.rebuilds.request_if_changed(&self.params, context);
         let sample_rate_hz = self.sample_rate.unwrap_or(0.0) as f32;
-        let from_host = std::iter::from_fn(|| context.next_event()).filter_map(|e| {
-            if let Some(movement) = learn::Movement::of_event(&e) {
-                link.report_controller(movement);
-                params.controllers.receive(movement, |index, position| {
-                    params.move_param(index, position, sample_rate_hz);
-                });
-            }
-            synth_event(&e)
-        });
-        let played = on_screen.chain(from_host);
+        let played = events::played(
+            &mut self.audio_link,
+            context,
+            &self.params,
+            &self.link,
+            sample_rate_hz,
+        );
         match self.standalone.as_mut() {
-            Some(standalone::StandaloneAudio { tap, player }) => {
-                player.prepare(left.len());
-                tap.begin_block();
-                let from_file = player.events().iter().copied();
-                let events = standalone::player::merge_by_offset(played, from_file)
-                    .inspect(|timed| tap.event(timed.offset, timed.event));
-                synth.process_events(left, right, events);
-            }
+            Some(standalone) => standalone.play(synth, left, right, played),
             None => synth.process_events(left, right, played),
         }
-        if self.params.controllers.claim_application() {
-            context.execute_background(Task::ApplyControllers);
-        }
-
-        let level = &self.params.output_level.smoothed;
-        for (l, r) in left.iter_mut().zip(right.iter_mut()) {
-            // A host that sends NaN or infinity for the level gets silence for
-            // those samples, never a non-finite output.
-            let gain = level.next();
-            let gain = if gain.is_finite() { gain } else { 0.0 };
-            *l *= gain;
-            *r *= gain;
-        }
-        // Whatever happened above, the host gets finite, bounded samples.
+        background::request_controller_moves(&self.params, context);
+        apply_output_level(&self.params.host.output_level.smoothed, left, right);
         output_guard::guard(left);
         output_guard::guard(right);
         self.audio_link.send_scope(&self.link, left, right);
@@ -391,6 +243,18 @@ impl Plugin for Orchard {
         } else {
             ProcessStatus::Normal
         }
+    }
+}
+
+/// Scales both channels by the output level, gliding sample by sample; a
+/// host that sends NaN or infinity for the level gets silence for those
+/// samples, never a non-finite output.
+fn apply_output_level(level: &Smoother<f32>, left: &mut [f32], right: &mut [f32]) {
+    for (l, r) in left.iter_mut().zip(right.iter_mut()) {
+        let gain = level.next();
+        let gain = if gain.is_finite() { gain } else { 0.0 };
+        *l *= gain;
+        *r *= gain;
     }
 }
 
@@ -419,44 +283,3 @@ impl Vst3Plugin for Orchard {
 #[unsafe(no_mangle)]
 #[used]
 pub static clap_entry: nice_plug::wrapper::clap::clap_plugin_entry = clap_export::ENTRY;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn state_with(bindings: Option<&str>) -> PluginState {
-        let mut fields = std::collections::BTreeMap::new();
-        fields.insert(
-            "instrument-state".to_string(),
-            r#"{"format":2,"edits":[]}"#.to_string(),
-        );
-        if let Some(text) = bindings {
-            fields.insert(BINDINGS_FIELD.to_string(), text.to_string());
-        }
-        PluginState {
-            version: "0.1.0".into(),
-            params: Default::default(),
-            fields,
-        }
-    }
-
-    /// A state saved before MIDI learn loads with no bindings (not the
-    /// ones the instance had), and so does one whose bindings field is not
-    /// a list; the rest of the state is left as it was.
-    #[test]
-    fn old_and_corrupt_states_load_with_no_bindings_and_the_rest_intact() {
-        for bindings in [None, Some("{broken"), Some("42"), Some("")] {
-            let mut state = state_with(bindings);
-            Orchard::filter_state(&mut state);
-            assert_eq!(state.fields[BINDINGS_FIELD], "[]", "{bindings:?}");
-            assert_eq!(
-                state.fields["instrument-state"],
-                r#"{"format":2,"edits":[]}"#
-            );
-        }
-        let kept = r#"[{"source":{"control":{"kind":"cc","number":1},"channel":null},"target":{"kind":"param","id":"a4"}}]"#;
-        let mut state = state_with(Some(kept));
-        Orchard::filter_state(&mut state);
-        assert_eq!(state.fields[BINDINGS_FIELD], kept, "a good list is kept");
-    }
-}

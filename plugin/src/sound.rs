@@ -1,16 +1,15 @@
-//! What the host parameters do to the instrument: each sets property paths of
-//! the chosen preset. The instrument is then rebuilt off the audio thread and
-//! swapped in live at the start of a block: sounding notes carry on with the
-//! new values (a change of instrument stops them).
+//! What the host parameters do to the instrument: each sets the property
+//! paths its declaration reaches in the chosen preset (see
+//! [`crate::params::HOST_PARAMS`]). The instrument is then rebuilt off the
+//! audio thread and swapped in live at the start of a block: sounding notes
+//! carry on with the new values (a change of instrument stops them).
 
 use std::sync::OnceLock;
 
-use nice_plug::prelude::FloatParam;
+use nice_plug::prelude::Enum;
 use orchard_engine::instrument::{Preset, PropertyEdit, RoomSpec};
 
-use crate::microphone_choice::MicrophoneChoice;
-use crate::params::{Instrument, OrchardParams};
-use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
+use crate::params::{Change, HOST_PARAMS, Instrument, OrchardParams, PARAM_COUNT};
 
 /// The preset played in place of the instrument parameter's built-in one, if
 /// chosen (once, before any plugin is created: the standalone's `--preset`).
@@ -22,228 +21,61 @@ pub fn set_base_preset(preset: Preset) -> bool {
     BASE_PRESET.set(preset).is_ok()
 }
 
-/// What a host parameter reaches in a preset: checked against the preset's
-/// declarations by the tests, so renaming a property breaks a test, not a
-/// knob.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    /// One property path of a component every preset has (`tuning:a4_hz`).
-    Path(&'static str),
-    /// One property path of the room (`room:mix`), reached only where the
-    /// preset has a room: the Room knob brings one (reading a room path of
-    /// a preset without a room gives the default room's values, and setting
-    /// one would add a room).
-    RoomPath(&'static str),
-    /// Field `field` of every object of the kinds `kinds` (`stiff-strings`,
-    /// `felt-hammers`, `soundboard`), on the object itself or on each of its
-    /// anchors.
-    Field {
-        /// The objects' kinds, as a preset names them (`[KIND.NAME]`).
-        kinds: &'static [&'static str],
-        /// The field.
-        field: &'static str,
-    },
-}
-
-impl Target {
-    /// Every property path of `preset` it reaches (none where the preset
-    /// lacks the part: a bar has no strings to detune).
-    pub fn paths(self, preset: &Preset) -> Vec<String> {
-        match self {
-            Self::Path(path) => preset
-                .get(path)
-                .map(|_| path.to_string())
-                .into_iter()
-                .collect(),
-            Self::RoomPath(path) => preset
-                .room
-                .and_then(|_| preset.get(path))
-                .map(|_| path.to_string())
-                .into_iter()
-                .collect(),
-            Self::Field { kinds, field } => {
-                let objects: Vec<String> = preset
-                    .components()
-                    .into_iter()
-                    .filter(|c| kinds.contains(&c.kind))
-                    .map(|c| c.path)
-                    .collect();
-                preset
-                    .paths()
-                    .into_iter()
-                    .filter(|path| {
-                        path.split_once(':').is_some_and(|(component, name)| {
-                            name == field
-                                && objects.iter().any(|object| {
-                                    component == object
-                                        || component
-                                            .strip_prefix(object.as_str())
-                                            .is_some_and(|rest| rest.starts_with("/anchor/"))
-                                })
-                        })
-                    })
-                    .collect()
-            }
-        }
-    }
-}
-
-/// What each sound parameter (by its id) reaches; the output level and the
-/// instrument choice reach none.
-pub const TARGETS: &[(&str, Target)] = &[
-    (
-        "hardness",
-        Target::Field {
-            kinds: &["felt-hammers"],
-            field: "felt_stiffness",
-        },
-    ),
-    (
-        "brightness",
-        Target::Field {
-            kinds: &["stiff-strings"],
-            field: "loss_b2",
-        },
-    ),
-    (
-        "decay",
-        Target::Field {
-            kinds: &["stiff-strings"],
-            field: "loss_b1",
-        },
-    ),
-    (
-        "detune",
-        Target::Field {
-            kinds: &["stiff-strings"],
-            field: "detune_cents",
-        },
-    ),
-    (
-        "resonance",
-        Target::Field {
-            kinds: &["soundboard"],
-            field: "body_gain",
-        },
-    ),
-    ("a4", Target::Path("tuning:a4_hz")),
-    ("stretch", Target::Path("tuning:stretch")),
-    ("temperament", Target::Path("tuning:temperament")),
-    ("temperament-key", Target::Path("tuning:temperament_key")),
-    ("velocity-curve", Target::Path("velocity:curve")),
-    ("width", Target::Path("output:stereo_width")),
-    (
-        "clock-running",
-        Target::Field {
-            kinds: &["clock", "music-box"],
-            field: "running",
-        },
-    ),
-    (
-        "clock-time",
-        Target::Field {
-            kinds: &["clock"],
-            field: "time_h",
-        },
-    ),
-    (
-        "clock-winding",
-        Target::Field {
-            kinds: &["clock", "music-box"],
-            field: "wound",
-        },
-    ),
-    ("microphone", Target::Path("output:microphone")),
-    ("room", Target::RoomPath("room:mix")),
-    ("room-decay", Target::RoomPath("room:t60_s")),
-];
-
-/// How a parameter changes the properties it reaches.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Change {
-    /// To this value.
-    To(f64),
-    /// By this factor, from the preset's value.
-    Times(f64),
-}
-
-/// The values of the sound parameters, as the host last set them.
+/// The values of the host parameters that shape the instrument, as the host
+/// last set them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SoundSettings {
     /// The built-in instrument.
     pub instrument: Instrument,
-    /// −1 to 1: felt stiffness × 4^hardness (every felt hammer's anchors).
-    pub hardness: f32,
-    /// −1 to 1: string loss b2 ÷ 8^brightness (every stiff string's anchors).
-    pub brightness: f32,
-    /// 0.25 to 4: string loss b1 ÷ decay (every stiff string's anchors).
-    pub decay: f32,
-    /// Cents (every stiff string's `detune_cents`).
-    pub detune: f32,
-    /// Soundboard level (every soundboard's `body_gain`).
-    pub resonance: f32,
-    /// Hz (`tuning:a4_hz`).
-    pub a4: f32,
-    /// 0 to 1 (`tuning:stretch`).
-    pub stretch: f32,
-    /// The temperament (`tuning:temperament`).
-    pub temperament: TemperamentChoice,
-    /// The key it is laid from (`tuning:temperament_key`).
-    pub temperament_key: TemperamentKey,
-    /// Exponent (`velocity:curve`, the action's too).
-    pub velocity_curve: f32,
-    /// 0 to 1 (`output:stereo_width`).
-    pub width: f32,
-    /// A clock's balance swings, a music box's cylinder turns (every
-    /// clock's and music box's `running`).
-    pub clock_running: bool,
-    /// Hours after midnight a clock's hands are set to (every clock's `time_h`).
-    pub clock_time: f32,
-    /// 0 to 1 (every clock's and music box's `wound`).
-    pub clock_winding: f32,
-    /// Where it is heard from (`output:microphone`).
-    pub microphone: MicrophoneChoice,
-    /// 0 to 1 (`room:mix`): above 0 it sets the mix, and a preset without a
-    /// room gets the default room; at 0 a preset's own room keeps its mix
-    /// (the built-in ones have none: they are heard dry).
-    pub room: f32,
-    /// 0.25 to 4: the room's T60 (`room:t60_s`) times this.
-    pub room_decay: f32,
+    /// Each host parameter's plain value (a choice's index, a switch's 0 or
+    /// 1), in the order of [`HOST_PARAMS`]; 0 for those that drive no
+    /// property (the output level and the instrument choice), so that
+    /// moving them is no change of the instrument.
+    values: [f32; PARAM_COUNT],
 }
 
 impl SoundSettings {
-    /// The parameters' present values (atomics: safe on the audio thread).
+    /// The parameters' present values (atomics: safe on the audio thread;
+    /// allocates nothing).
     pub fn from_params(params: &OrchardParams) -> Self {
-        Self::from_values(params.instrument.value(), params, FloatParam::value)
+        Self::from_values(params.host.instrument.value(), params.host.plain_values())
     }
 
-    /// `instrument` with each of `params`' sound parameters at the plain
-    /// value `value(param)` gives it (allocates nothing).
-    pub fn from_values(
-        instrument: Instrument,
-        params: &OrchardParams,
-        value: impl Fn(&FloatParam) -> f32,
-    ) -> Self {
-        Self {
-            instrument,
-            hardness: value(&params.hardness),
-            brightness: value(&params.brightness),
-            decay: value(&params.decay),
-            detune: value(&params.detune),
-            resonance: value(&params.resonance),
-            a4: value(&params.a4),
-            stretch: value(&params.stretch),
-            temperament: params.temperament.value(),
-            temperament_key: params.temperament_key.value(),
-            velocity_curve: value(&params.velocity_curve),
-            width: value(&params.width),
-            clock_running: params.clock_running.value(),
-            clock_time: value(&params.clock_time),
-            clock_winding: value(&params.clock_winding),
-            microphone: params.microphone.value(),
-            room: value(&params.room),
-            room_decay: value(&params.room_decay),
+    /// `instrument` with each host parameter at its plain value in
+    /// `values`, in the order of [`HOST_PARAMS`] (allocates nothing).
+    pub fn from_values(instrument: Instrument, mut values: [f32; PARAM_COUNT]) -> Self {
+        for (value, declaration) in values.iter_mut().zip(&HOST_PARAMS) {
+            if declaration.reach.is_none() {
+                *value = 0.0;
+            }
         }
+        Self { instrument, values }
+    }
+
+    /// The plain value of the host parameter `id`, if it shapes the
+    /// instrument.
+    pub fn value(&self, id: &str) -> Option<f32> {
+        let index = HOST_PARAMS.iter().position(|p| p.id == id)?;
+        HOST_PARAMS[index].reach.map(|_| self.values[index])
+    }
+
+    /// These settings with the host parameter `id` at the plain value
+    /// `value` (a parameter that shapes nothing, or no parameter, is left
+    /// as it is).
+    pub fn with(mut self, id: &str, value: f32) -> Self {
+        if let Some(index) = HOST_PARAMS
+            .iter()
+            .position(|p| p.id == id && p.reach.is_some())
+        {
+            self.values[index] = value;
+        }
+        self
+    }
+
+    /// The choice parameter `id` is at (its first choice if there is no
+    /// such parameter).
+    pub fn choice<T: Enum>(&self, id: &str) -> T {
+        T::from_index(self.value(id).unwrap_or(0.0) as usize)
     }
 
     /// The chosen instrument with these settings, then `edits` applied in
@@ -258,34 +90,9 @@ impl SoundSettings {
         preset
     }
 
-    /// What the parameter `id` does to the properties it reaches.
-    fn change(&self, id: &str) -> Option<Change> {
-        Some(match id {
-            "hardness" => Change::Times(4f64.powf(f64::from(self.hardness))),
-            "brightness" => Change::Times(8f64.powf(-f64::from(self.brightness))),
-            "decay" => Change::Times(1.0 / f64::from(self.decay)),
-            "detune" => Change::To(decimal(self.detune)),
-            "resonance" => Change::To(decimal(self.resonance)),
-            "a4" => Change::To(decimal(self.a4)),
-            "stretch" => Change::To(decimal(self.stretch)),
-            "temperament" => Change::To(f64::from(self.temperament.0.index())),
-            "temperament-key" => Change::To(f64::from(self.temperament_key.0)),
-            "velocity-curve" => Change::To(decimal(self.velocity_curve)),
-            "width" => Change::To(decimal(self.width)),
-            "clock-running" => Change::To(if self.clock_running { 1.0 } else { 0.0 }),
-            // To the second, as the parameter shows it.
-            "clock-time" => Change::To((f64::from(self.clock_time) * 3600.0).round() / 3600.0),
-            "clock-winding" => Change::To(decimal(self.clock_winding)),
-            "microphone" => Change::To(f64::from(self.microphone.0)),
-            // At 0 a preset's own room keeps its mix.
-            "room" if self.room > 0.0 => Change::To(decimal(self.room)),
-            "room" => Change::Times(1.0),
-            "room-decay" => Change::Times(decimal(self.room_decay)),
-            _ => return None,
-        })
-    }
-
-    /// The chosen instrument with these settings applied.
+    /// The chosen instrument with these settings applied: each host
+    /// parameter changes every property it reaches in the preset, in the
+    /// order of [`HOST_PARAMS`].
     pub fn instrument(&self) -> Preset {
         let mut preset = match BASE_PRESET.get() {
             Some(base) => base.clone(),
@@ -294,15 +101,20 @@ impl SoundSettings {
         };
         // The room knob up brings a room to a preset heard dry; at 0 a
         // preset without a room stays without one.
-        if self.room > 0.0 && preset.room.is_none() {
+        let brings_room = HOST_PARAMS
+            .iter()
+            .zip(&self.values)
+            .any(|(declaration, &value)| declaration.knob.brings_room(value));
+        if brings_room && preset.room.is_none() {
             preset.room = Some(RoomSpec::default());
         }
         let base = preset.clone();
-        for &(id, target) in TARGETS {
-            let Some(change) = self.change(id) else {
+        for (declaration, &value) in HOST_PARAMS.iter().zip(&self.values) {
+            let (Some(reach), Some(change)) = (declaration.reach, declaration.knob.change(value))
+            else {
                 continue;
             };
-            for path in target.paths(&base) {
+            for path in reach.paths(&base) {
                 let value = match change {
                     Change::To(value) => value,
                     Change::Times(factor) => match base.get(&path) {
@@ -318,16 +130,9 @@ impl SoundSettings {
     }
 }
 
-/// The `f64` a host means by an `f32` parameter value: the shortest decimal
-/// that reads back as it (0.6, not 0.6000000238).
-fn decimal(value: f32) -> f64 {
-    value.to_string().parse().unwrap_or(f64::from(value))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nice_plug::params::Params;
 
     fn defaults() -> SoundSettings {
         SoundSettings::from_params(&OrchardParams::default())
@@ -341,39 +146,37 @@ mod tests {
     }
 
     /// Every host parameter but the output level and the instrument choice
-    /// reaches declared properties of the grand or the clock; each of its
-    /// targets is a parameter. Renaming a property or a parameter fails here.
+    /// reaches declared properties of the grand or the clock, and changes
+    /// them at its default. Renaming a property fails here.
     #[test]
     fn every_host_parameter_reaches_a_declared_property() {
         let grand = Preset::default_grand();
         let clock = Preset::load("chiming-clock").unwrap();
         let mut in_a_room = grand.clone();
         in_a_room.room = Some(RoomSpec::default());
-        let params = OrchardParams::default();
-        let ids: Vec<String> = params.param_map().into_iter().map(|(id, ..)| id).collect();
-        for id in &ids {
-            if id == "level" || id == "instrument" {
+        let settings = defaults();
+        for declaration in &HOST_PARAMS {
+            let Some(reach) = declaration.reach else {
+                assert!(["level", "instrument"].contains(&declaration.id));
                 continue;
-            }
-            let (_, target) = TARGETS
-                .iter()
-                .find(|(target_id, _)| *target_id == id.as_str())
-                .unwrap_or_else(|| panic!("parameter {id} has no target"));
+            };
+            let id = declaration.id;
             let mut reached = 0;
             for preset in [&grand, &clock, &in_a_room] {
-                for path in target.paths(preset) {
+                for path in reach.paths(preset) {
                     assert!(preset.property_info(&path).is_some(), "{id}: {path}");
                     reached += 1;
                 }
             }
             assert!(reached > 0, "parameter {id} reaches nothing");
-            assert!(defaults().change(id).is_some(), "{id} changes nothing");
-        }
-        for (id, _) in TARGETS {
-            assert!(ids.iter().any(|known| known == id), "no parameter {id}");
+            let value = settings.value(id).expect("it shapes the instrument");
+            assert!(
+                declaration.knob.change(value).is_some(),
+                "{id} changes nothing"
+            );
         }
         // A renamed field reaches nothing, and the test above would say so.
-        let renamed = Target::Field {
+        let renamed = crate::params::PropertyReach::Field {
             kinds: &["stiff-strings"],
             field: "detune",
         };
@@ -382,13 +185,11 @@ mod tests {
 
     #[test]
     fn settings_reach_their_property_paths() {
-        let settings = SoundSettings {
-            hardness: 1.0,
-            decay: 2.0,
-            a4: 442.0,
-            detune: 2.0,
-            ..defaults()
-        };
+        let settings = defaults()
+            .with("hardness", 1.0)
+            .with("decay", 2.0)
+            .with("a4", 442.0)
+            .with("detune", 2.0);
         let grand = Preset::default_grand();
         let p = settings.instrument();
         let k = "hammers/anchor/60:felt_stiffness";
@@ -420,13 +221,11 @@ mod tests {
             preset.get("clock:time_h")
         );
         assert_eq!(clock.instrument().get("clock:running"), Some(1.0));
-        let set = SoundSettings {
-            clock_running: false,
-            clock_time: 9.5,
-            clock_winding: 0.25,
-            ..clock
-        }
-        .instrument();
+        let set = clock
+            .with("clock-running", 0.0)
+            .with("clock-time", 9.5)
+            .with("clock-winding", 0.25)
+            .instrument();
         assert_eq!(set.get("clock:running"), Some(0.0));
         assert_eq!(set.get("clock:time_h"), Some(9.5));
         assert_eq!(set.get("clock:wound"), Some(0.25));
@@ -449,12 +248,10 @@ mod tests {
             box_settings.instrument().get("box:wound"),
             preset.get("box:wound")
         );
-        let set = SoundSettings {
-            clock_running: false,
-            clock_winding: 0.25,
-            ..box_settings
-        }
-        .instrument();
+        let set = box_settings
+            .with("clock-running", 0.0)
+            .with("clock-winding", 0.25)
+            .instrument();
         assert_eq!(set.get("box:running"), Some(0.0));
         assert_eq!(set.get("box:wound"), Some(0.25));
     }
@@ -463,13 +260,15 @@ mod tests {
     /// moves the keys as the engine's temperament does, A4 held.
     #[test]
     fn temperament_parameters_reach_the_tuning() {
+        use crate::tuning_choices::TemperamentChoice;
         use orchard_engine::instrument::Temperament;
-        let preset = SoundSettings {
-            temperament: TemperamentChoice(Temperament::Vallotti),
-            temperament_key: TemperamentKey(3),
-            ..defaults()
-        }
-        .instrument();
+        let preset = defaults()
+            .with(
+                "temperament",
+                TemperamentChoice(Temperament::Vallotti).to_index() as f32,
+            )
+            .with("temperament-key", 3.0)
+            .instrument();
         assert_eq!(preset.get("tuning:temperament"), Some(2.0));
         assert_eq!(preset.get("tuning:temperament_key"), Some(3.0));
         assert_eq!(preset.fundamental_hz(69), 440.0);
@@ -486,19 +285,14 @@ mod tests {
     #[test]
     fn room_parameters_bring_a_room() {
         assert_eq!(defaults().instrument().room, None);
-        let decay_only = SoundSettings {
-            room_decay: 2.0,
-            ..defaults()
-        };
+        let decay_only = defaults().with("room-decay", 2.0);
         assert_eq!(decay_only.instrument().room, None);
-        let room = SoundSettings {
-            room: 0.3,
-            room_decay: 2.0,
-            ..defaults()
-        }
-        .instrument()
-        .room
-        .expect("a room");
+        let room = defaults()
+            .with("room", 0.3)
+            .with("room-decay", 2.0)
+            .instrument()
+            .room
+            .expect("a room");
         let default = RoomSpec::default();
         assert_eq!(room.mix, 0.3);
         assert!((room.t60_s - 2.0 * default.t60_s).abs() < 1e-12);
@@ -510,11 +304,7 @@ mod tests {
     #[test]
     fn the_microphone_parameter_reaches_the_output() {
         assert_eq!(defaults().instrument().output.microphone, 0);
-        let close = SoundSettings {
-            microphone: MicrophoneChoice(2),
-            ..defaults()
-        }
-        .instrument();
+        let close = defaults().with("microphone", 2.0).instrument();
         assert_eq!(close.get("output:microphone"), Some(2.0));
     }
 }

@@ -24,7 +24,7 @@ use clack_extensions::preset_discovery::prelude::*;
 use clack_extensions::preset_discovery::{HostPresetLoadImpl, PresetLoadError};
 use clack_extensions::state::PluginState;
 use clack_host::prelude::*;
-use orchard::editor::presets::{self, PRESET_FORMAT, UserPreset};
+use orchard::user_preset::{self, PRESET_FORMAT, UserPreset};
 use orchard_engine::instrument::PropertyEdit;
 
 use common::{TestHostShared, host_info, with_plugin};
@@ -207,14 +207,14 @@ fn user_folder() -> PathBuf {
             value: 0.5,
         }],
     };
-    presets::write(&folder.join("Parlour box.orchard.json"), &preset).unwrap();
+    user_preset::write(&folder.join("Parlour box.orchard.json"), &preset).unwrap();
     let chimes = UserPreset {
         format: PRESET_FORMAT,
         instrument: "celesta".into(),
         parameters: BTreeMap::from([("a4".to_string(), 430.0)]),
         edits: Vec::new(),
     };
-    presets::write(&folder.join("Studio celesta.orchard.json"), &chimes).unwrap();
+    user_preset::write(&folder.join("Studio celesta.orchard.json"), &chimes).unwrap();
     std::fs::write(folder.join("Broken.orchard.json"), "{\"format\": 1,").unwrap();
     std::fs::write(folder.join("notes.json"), "{\"not\": \"a preset\"}").unwrap();
     folder.canonicalize().unwrap()
@@ -560,7 +560,7 @@ fn hosts_find_every_preset_and_load_each_into_the_plugin() {
         drop(self::provider(entry));
         for id in ["bright-grand", "mellow-grand"] {
             let file = factory_folder.join(format!("{id}.orchard.json"));
-            let preset = presets::read(&file).unwrap();
+            let preset = user_preset::read(&file).unwrap();
             assert_eq!(preset, orchard::factory::named(id).unwrap().preset);
         }
 

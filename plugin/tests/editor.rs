@@ -11,7 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use nice_plug::prelude::*;
 use orchard::editor::app::EditorApp;
-use orchard::learn::{Binding, Control, Movement, Source, Target};
+use orchard::learn::{Binding, BindingTarget, Control, Movement, Source};
 use orchard::link::{AudioLink, EditorLink, link};
 use orchard::sound::SoundSettings;
 use orchard::{Instrument, OrchardParams};
@@ -498,9 +498,9 @@ fn with_the_chiming_clock_the_clockwork_window_shows_the_workers_clock() {
     let host = Arc::clone(&f.harness.state().host);
     let setter = ParamSetter::new(&*host);
     let clock = Instrument::named("chiming-clock").expect("a built-in instrument");
-    setter.begin_set_parameter(&f.params.instrument);
-    setter.set_parameter(&f.params.instrument, clock);
-    setter.end_set_parameter(&f.params.instrument);
+    setter.begin_set_parameter(&f.params.host.instrument);
+    setter.set_parameter(&f.params.host.instrument, clock);
+    setter.end_set_parameter(&f.params.host.instrument);
     // It plays in lock-step here; the test relays its worker's views to the
     // editor, so that it knows what was published.
     let preset = SoundSettings::from_params(&f.params).instrument_with(&f.params.edits());
@@ -625,7 +625,7 @@ fn pick_from_menu(f: &mut Fixture, label: &str, item: &str) {
 fn midi_learn_binds_controllers_that_then_move_a_parameter_and_a_property() {
     let mut f = open_editor();
     f.harness.run_steps(2);
-    let brightness = f.params.brightness.unmodulated_normalized_value();
+    let brightness = f.params.host.brightness.unmodulated_normalized_value();
     pick_from_menu(&mut f, "Brightness", "Learn MIDI controller");
     assert!(
         f.harness
@@ -634,7 +634,7 @@ fn midi_learn_binds_controllers_that_then_move_a_parameter_and_a_property() {
         "the status line says what waits"
     );
     assert_eq!(
-        f.params.brightness.unmodulated_normalized_value(),
+        f.params.host.brightness.unmodulated_normalized_value(),
         brightness,
         "the right-click did not move the slider"
     );
@@ -652,7 +652,7 @@ fn midi_learn_binds_controllers_that_then_move_a_parameter_and_a_property() {
             control: Control::Cc { number: 74 },
             channel: Some(1),
         },
-        target: Target::Param {
+        target: BindingTarget::Param {
             id: "brightness".into(),
         },
     };
@@ -667,9 +667,17 @@ fn midi_learn_binds_controllers_that_then_move_a_parameter_and_a_property() {
         })
     };
     receive(cc74(1, 1.0));
-    assert_eq!(f.params.brightness.value(), 1.0, "CC 74 at 127: the top");
+    assert_eq!(
+        f.params.host.brightness.value(),
+        1.0,
+        "CC 74 at 127: the top"
+    );
     receive(cc74(5, 0.0));
-    assert_eq!(f.params.brightness.value(), 1.0, "channel 6 is not bound");
+    assert_eq!(
+        f.params.host.brightness.value(),
+        1.0,
+        "channel 6 is not bound"
+    );
     f.harness.run_steps(1);
     assert_eq!(
         take_gestures(&f),
@@ -694,7 +702,7 @@ fn midi_learn_binds_controllers_that_then_move_a_parameter_and_a_property() {
             control: Control::PitchBend,
             channel: Some(0),
         },
-        target: Target::Property {
+        target: BindingTarget::Property {
             path: "tuning:a4_hz".into(),
         },
     }));

@@ -12,8 +12,8 @@
 //! though less than the whole dynamic range does.
 
 use orchard::OrchardParams;
-use orchard::editor::presets;
 use orchard::factory;
+use orchard::user_preset;
 use orchard_engine::analysis::{peak_frequency, power_centroid};
 use orchard_engine::instrument::Preset;
 use orchard_engine::rt::Synth;
@@ -27,7 +27,7 @@ const VELOCITY: f32 = 80.0 / 127.0;
 /// The instrument the factory preset `id` builds.
 fn instrument(id: &str) -> Preset {
     let preset = &factory::named(id).expect("a factory preset").preset;
-    let plan = presets::plan(preset, &OrchardParams::default()).unwrap();
+    let plan = user_preset::plan(preset, &OrchardParams::default()).unwrap();
     plan.settings.instrument_with(&preset.edits)
 }
 

@@ -30,8 +30,9 @@ use nice_plug::prelude::ClapPlugin;
 use super::factory_files;
 use super::text::{c_string, str_at};
 use crate::Orchard;
-use crate::editor::presets::{self, UserPreset};
+use crate::editor::presets::PresetSource;
 use crate::params::OrchardParams;
+use crate::user_preset::{self, UserPreset};
 
 /// The provider's descriptor.
 static DESCRIPTOR: clap_preset_discovery_provider_descriptor =
@@ -113,7 +114,7 @@ unsafe extern "C" fn create(
 
 /// The user preset folder as an absolute path, if it exists.
 fn user_folder() -> Option<PathBuf> {
-    presets::user_folder()
+    user_preset::user_folder()
         .and_then(|folder| folder.canonicalize().ok())
         .filter(|folder| folder.is_dir())
 }
@@ -256,10 +257,10 @@ unsafe fn send(receiver: &clap_preset_discovery_metadata_receiver, preset: &Meta
 /// The metadata of the user preset file at `path`: its name, and what it is
 /// built on. Errors (unreadable, malformed, unknown instrument) in one line.
 fn user_preset(path: &Path) -> Result<(UserPreset, String, String), String> {
-    let preset = presets::read(path)?;
-    presets::plan(&preset, &OrchardParams::default())
+    let preset = user_preset::read(path)?;
+    user_preset::plan(&preset, &OrchardParams::default())
         .map_err(|error| format!("{}: {error}", path.display()))?;
-    let name = presets::PresetSource::File(path.to_path_buf()).name();
+    let name = PresetSource::File(path.to_path_buf()).name();
     let base = crate::factory::named(&preset.instrument)
         .map_or_else(|| preset.instrument.clone(), |base| base.name.clone());
     Ok((preset, name, format!("User preset on the {base}")))
@@ -303,7 +304,7 @@ unsafe extern "C" fn get_metadata(
             // Another program's JSON file: not a preset, and no error.
             if !path
                 .to_str()
-                .is_some_and(|p| p.ends_with(presets::EXTENSION))
+                .is_some_and(|p| p.ends_with(user_preset::EXTENSION))
             {
                 return true;
             }

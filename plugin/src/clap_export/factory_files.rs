@@ -15,14 +15,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::editor::presets::{self, EXTENSION};
 use crate::factory::{self, FactoryPreset};
+use crate::user_preset::{self, EXTENSION};
 
 /// The folder: `$ORCHARD_FACTORY_PRESET_DIR` if set; otherwise the
 /// platform's place for regenerable files (`$XDG_CACHE_HOME/orchard/factory-presets`
 /// or `~/.cache/orchard/factory-presets` on Linux).
 pub fn folder() -> Option<PathBuf> {
-    let var = presets::env_path;
+    let var = user_preset::env_path;
     if let Some(dir) = var("ORCHARD_FACTORY_PRESET_DIR") {
         return Some(dir);
     }
@@ -53,8 +53,8 @@ pub fn write_all(folder: &Path) -> Result<PathBuf, String> {
     let folder = folder.canonicalize().map_err(fail)?;
     for preset in factory::all() {
         let path = folder.join(file_name(preset.id));
-        if presets::read(&path).ok().as_ref() != Some(&preset.preset) {
-            presets::write(&path, &preset.preset)?;
+        if user_preset::read(&path).ok().as_ref() != Some(&preset.preset) {
+            user_preset::write(&path, &preset.preset)?;
         }
     }
     Ok(folder)

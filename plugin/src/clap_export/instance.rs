@@ -8,7 +8,7 @@
 //! copy) and `get_extension` (which adds `preset-load`) are Orchard's.
 //!
 //! Loading a preset works out what it sets exactly as the editor's browser
-//! does ([`presets::plan`]) and hands the result to the wrapper as a state to
+//! does ([`user_preset::plan`]) and hands the result to the wrapper as a state to
 //! restore, the way the wrapper restores a project the host loads; the host
 //! is told the parameters changed.
 
@@ -27,8 +27,8 @@ use nice_plug::wrapper::clap::{Wrapper, clap_host, clap_plugin};
 
 use super::text::{c_string, str_at};
 use crate::Orchard;
-use crate::editor::presets::{self, UserPreset};
 use crate::params::OrchardParams;
+use crate::user_preset::{self, UserPreset};
 
 /// What the host's pointer points to.
 #[repr(C)]
@@ -131,7 +131,7 @@ unsafe fn preset_at(
             // A factory preset's file stands for the preset compiled in.
             match super::factory_files::preset_of(Path::new(path)) {
                 Some(preset) => Ok(preset.preset.clone()),
-                None => presets::read(Path::new(path)),
+                None => user_preset::read(Path::new(path)),
             }
         }
         other => Err(format!("unknown preset location kind {other}")),
@@ -144,12 +144,12 @@ fn load(wrapper: &Wrapper<Orchard>, preset: &UserPreset) -> Result<(), String> {
     // The plan needs the parameters' ranges and defaults, which a fresh
     // set has as the instance's does.
     let params = OrchardParams::default();
-    let plan = presets::plan(preset, &params)?;
+    let plan = user_preset::plan(preset, &params)?;
     for warning in &plan.loaded.warnings {
         nice_plug::nice_warn!("Orchard preset: {warning}");
     }
     let mut state = wrapper.get_state_object();
-    presets::write_state(preset, &plan, &params, &mut state);
+    user_preset::write_state(preset, &plan, &params, &mut state);
     // As the wrapper restores a state the host loads (`clap.state`), on this
     // (the main) thread: nothing waits for, or allocates on, the audio
     // thread, which picks the new values up at its next block.

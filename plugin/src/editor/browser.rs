@@ -8,6 +8,7 @@ use nice_plug::prelude::ParamSetter;
 
 use super::presets::{self, PresetSource};
 use crate::params::OrchardParams;
+use crate::user_preset;
 
 /// The browser's state.
 #[derive(Debug, Default)]
@@ -33,7 +34,7 @@ pub enum BrowserAction {
 
 impl Browser {
     fn folder(&self) -> Option<PathBuf> {
-        self.folder.clone().or_else(presets::user_folder)
+        self.folder.clone().or_else(user_preset::user_folder)
     }
 
     /// Draws the browser in one row.
@@ -118,9 +119,9 @@ impl Browser {
     ) -> BrowserAction {
         let preset = match &source {
             PresetSource::Factory(preset) => Ok(preset.preset.clone()),
-            PresetSource::File(path) => presets::read(path),
+            PresetSource::File(path) => user_preset::read(path),
         };
-        let result = preset.and_then(|p| presets::apply(&p, params, setter));
+        let result = preset.and_then(|p| user_preset::apply(&p, params, setter));
         match result {
             Ok(loaded) => {
                 let mut message = format!("Loaded {}", source.name());
@@ -146,8 +147,9 @@ impl Browser {
             ));
             return;
         };
-        let saved = presets::file_for(folder, &self.save_name)
-            .and_then(|path| presets::write(&path, &presets::capture(params)).map(|()| path));
+        let saved = user_preset::file_for(folder, &self.save_name).and_then(|path| {
+            user_preset::write(&path, &user_preset::capture(params)).map(|()| path)
+        });
         self.message = Some(match saved {
             Ok(path) => {
                 let source = PresetSource::File(path);

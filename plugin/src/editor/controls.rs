@@ -6,7 +6,7 @@ use egui::{Response, Slider, Ui};
 use nice_plug::prelude::{Enum, EnumParam, Param, ParamSetter};
 
 use super::learn::Learning;
-use crate::learn::Target;
+use crate::learn::BindingTarget;
 use crate::params::OrchardParams;
 
 /// The parameter being dragged, by name, if any: its gesture is open.
@@ -73,29 +73,32 @@ pub fn show(
 ) {
     let mut learnable =
         |ui: &mut Ui, id: &str, name: &str, draw: &mut dyn FnMut(&mut Ui) -> Response| {
-            let targets = vec![Target::Param { id: id.into() }];
+            let targets = vec![BindingTarget::Param { id: id.into() }];
             let row = ui.horizontal(|ui| {
                 draw(ui);
                 learning.badge(ui, &targets);
             });
             learning.menu(&row.response, name, targets);
         };
-    learnable(ui, "instrument", params.instrument.name(), &mut |ui| {
-        choice(ui, setter, &params.instrument, "instrument")
+    learnable(ui, "instrument", params.host.instrument.name(), &mut |ui| {
+        choice(ui, setter, &params.host.instrument, "instrument")
     });
     for (id, param) in params.sound_params() {
         learnable(ui, id, param.name(), &mut |ui| {
             gestures.slider(ui, setter, param)
         });
     }
-    learnable(ui, "temperament", params.temperament.name(), &mut |ui| {
-        choice(ui, setter, &params.temperament, "temperament")
-    });
+    learnable(
+        ui,
+        "temperament",
+        params.host.temperament.name(),
+        &mut |ui| choice(ui, setter, &params.host.temperament, "temperament"),
+    );
     learnable(
         ui,
         "temperament-key",
-        params.temperament_key.name(),
-        &mut |ui| choice(ui, setter, &params.temperament_key, "temperament-key"),
+        params.host.temperament_key.name(),
+        &mut |ui| choice(ui, setter, &params.host.temperament_key, "temperament-key"),
     );
 }
 

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use egui::{Color32, Key, Response, RichText, Ui};
 use nice_plug::prelude::ParamSetter;
 
-use crate::learn::{Binding, Source, Target};
+use crate::learn::{Binding, BindingTarget, Source};
 use crate::link::EditorLink;
 use crate::params::OrchardParams;
 
@@ -25,7 +25,7 @@ const BOUND: Color32 = Color32::from_rgb(150, 200, 140);
 #[derive(Debug, Clone)]
 struct Waiting {
     /// What it binds.
-    targets: Vec<Target>,
+    targets: Vec<BindingTarget>,
     /// The control's name, for the status line.
     name: String,
     /// The count of the last movement seen when learning began: the next
@@ -88,7 +88,7 @@ impl Learning {
     /// Tells the host, as one automation gesture each, where controllers
     /// last put its parameters (if they moved since the last frame).
     fn tell_host(&self, setter: &ParamSetter) {
-        let pointers = self.params.param_ptrs();
+        let pointers = self.params.host.param_ptrs();
         for (index, position) in self.params.controllers.take_moved_params() {
             let param = pointers[index];
             // SAFETY: the pointers are to the plugin's parameters, which the
@@ -124,7 +124,7 @@ impl Learning {
     }
 
     /// Whether the control of `targets` waits for a controller.
-    fn waits_for(&self, targets: &[Target]) -> bool {
+    fn waits_for(&self, targets: &[BindingTarget]) -> bool {
         self.waiting
             .as_ref()
             .is_some_and(|waiting| waiting.targets == targets)
@@ -132,7 +132,7 @@ impl Learning {
 
     /// Shows the controllers bound to `targets` (or that they wait for
     /// one), beside their control.
-    pub fn badge(&self, ui: &mut Ui, targets: &[Target]) {
+    pub fn badge(&self, ui: &mut Ui, targets: &[BindingTarget]) {
         if self.waits_for(targets) {
             ui.label(RichText::new("MIDI: waiting…").color(BOUND));
             return;
@@ -148,7 +148,7 @@ impl Learning {
     /// `row`, its MIDI menu on a right-click anywhere in the row: learn (or
     /// cancel learning), and for each controller bound to it, forget it or
     /// take it on any channel. `name` names it in the status line.
-    pub fn menu(&mut self, row: &Response, name: &str, targets: Vec<Target>) {
+    pub fn menu(&mut self, row: &Response, name: &str, targets: Vec<BindingTarget>) {
         row.container_context_menu(|ui| {
             if self.waits_for(&targets) {
                 if ui.button("Cancel learning").clicked() {
@@ -184,7 +184,7 @@ impl Learning {
     }
 
     /// Makes the bindings of `source` to `targets` listen on every channel.
-    fn rebind_any_channel(&mut self, source: Source, targets: &[Target]) {
+    fn rebind_any_channel(&mut self, source: Source, targets: &[BindingTarget]) {
         let controllers = &self.params.controllers;
         controllers.forget(|b| b.source == source && targets.contains(&b.target));
         let any = Source {

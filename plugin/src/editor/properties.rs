@@ -8,7 +8,7 @@ use orchard_engine::instrument::{PropertyInfo, ValueKind};
 
 use super::learn::Learning;
 use super::session::{EditSession, PropertyState};
-use crate::learn::Target;
+use crate::learn::BindingTarget;
 
 /// The smallest positive value a logarithmic slider from 0 reaches, as a
 /// fraction of its top.
@@ -72,9 +72,9 @@ fn property_row(
 
     let merge_key = format!("{}:{name}", selected.join(","));
     let mut value = first.value;
-    let targets: Vec<Target> = states
+    let targets: Vec<BindingTarget> = states
         .iter()
-        .map(|s| Target::Property {
+        .map(|s| BindingTarget::Property {
             path: s.path.clone(),
         })
         .collect();

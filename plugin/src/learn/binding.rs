@@ -10,7 +10,7 @@ use super::controller::Source;
 /// What a binding moves.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
-pub enum Target {
+pub enum BindingTarget {
     /// A host parameter, by its permanent id (`hardness`).
     Param {
         /// The parameter's id.
@@ -30,7 +30,7 @@ pub struct Binding {
     /// The controller that moves it.
     pub source: Source,
     /// What it moves.
-    pub target: Target,
+    pub target: BindingTarget,
 }
 
 /// The bindings as the plugin state saves them: a JSON list. Reading is
@@ -163,7 +163,7 @@ mod tests {
                         control: Control::Cc { number: 74 },
                         channel: Some(0)
                     },
-                    target: Target::Param {
+                    target: BindingTarget::Param {
                         id: "hardness".into()
                     },
                 },
@@ -172,7 +172,7 @@ mod tests {
                         control: Control::PitchBend,
                         channel: None
                     },
-                    target: Target::Property {
+                    target: BindingTarget::Property {
                         path: "tuning:a4_hz".into()
                     },
                 },

@@ -20,6 +20,6 @@ mod controller;
 mod table;
 
 pub use apply::apply_property_moves;
-pub use binding::{Binding, BindingList, Target, property_value};
+pub use binding::{Binding, BindingList, BindingTarget, property_value};
 pub use controller::{Control, LAST_CC, Movement, Source};
 pub use table::{ControllerMap, MAX_BINDINGS};

@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 
 use nice_plug::params::persist::PersistentField;
 
-use super::binding::{Binding, BindingList, Target};
+use super::binding::{Binding, BindingList, BindingTarget};
 use super::controller::Movement;
 use crate::params::PARAM_IDS;
 
@@ -62,11 +62,11 @@ fn pack(binding: &Binding) -> u32 {
         return 0;
     };
     let target = match &binding.target {
-        Target::Param { id } => match PARAM_IDS.iter().position(|p| p == id) {
+        BindingTarget::Param { id } => match PARAM_IDS.iter().position(|p| p == id) {
             Some(index) => index as u32,
             None => return 0,
         },
-        Target::Property { .. } => PROPERTY,
+        BindingTarget::Property { .. } => PROPERTY,
     };
     let channel = binding.source.channel.map_or(ANY_CHANNEL, u32::from);
     ACTIVE | target << 16 | channel << 8 | u32::from(code)
@@ -216,11 +216,11 @@ impl ControllerMap {
             .zip(&list.0)
             .filter(|(slot, _)| slot.moved.swap(false, Ordering::AcqRel))
             .filter_map(|(slot, binding)| match &binding.target {
-                Target::Property { path } => Some((
+                BindingTarget::Property { path } => Some((
                     path.clone(),
                     f32::from_bits(slot.position.load(Ordering::Acquire)),
                 )),
-                Target::Param { .. } => None,
+                BindingTarget::Param { .. } => None,
             })
             .collect()
     }
@@ -246,7 +246,7 @@ impl ControllerMap {
     }
 
     /// Every source bound to a target `targets` picks.
-    pub fn sources_of(&self, targets: impl Fn(&Target) -> bool) -> Vec<super::Source> {
+    pub fn sources_of(&self, targets: impl Fn(&BindingTarget) -> bool) -> Vec<super::Source> {
         let mut sources = Vec::new();
         for binding in &self.lock().0 {
             if targets(&binding.target) && !sources.contains(&binding.source) {
@@ -311,14 +311,14 @@ mod tests {
         let hardness = PARAM_IDS.iter().position(|&id| id == "hardness").unwrap();
         map.bind(Binding {
             source: cc(74, Some(0)),
-            target: Target::Param {
+            target: BindingTarget::Param {
                 id: "hardness".into(),
             },
         })
         .unwrap();
         map.bind(Binding {
             source: cc(74, None),
-            target: Target::Property {
+            target: BindingTarget::Property {
                 path: "tuning:a4_hz".into(),
             },
         })
@@ -355,7 +355,7 @@ mod tests {
         let map = ControllerMap::default();
         let binding = |n| Binding {
             source: cc(n, None),
-            target: Target::Param { id: "a4".into() },
+            target: BindingTarget::Param { id: "a4".into() },
         };
         map.bind(binding(1)).unwrap();
         map.bind(binding(1)).unwrap();
@@ -369,7 +369,7 @@ mod tests {
         assert!(map.bind(binding(101)).is_err(), "full");
         map.replace(vec![Binding {
             source: cc(3, None),
-            target: Target::Param {
+            target: BindingTarget::Param {
                 id: "no-such-parameter".into(),
             },
         }]);

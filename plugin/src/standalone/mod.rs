@@ -16,9 +16,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use nice_plug::prelude::Param;
+use orchard_engine::rt::{Synth, TimedEvent};
 
-use crate::editor::presets::{self, UserPreset};
 use crate::params::OrchardParams;
+use crate::user_preset::{self, UserPreset};
 use player::{FilePlayer, Transport};
 use recorder::{RecordTap, Recorder};
 use state_file::Devices;
@@ -67,6 +68,28 @@ pub struct StandaloneAudio {
     pub tap: RecordTap,
     /// The player's end.
     pub player: FilePlayer,
+}
+
+impl StandaloneAudio {
+    /// Plays one block on `synth` into `left` and `right`: the events
+    /// `played` merged, by offset, with the MIDI file's for this block; the
+    /// recorder hears every event that reaches the synthesiser. On the
+    /// audio thread: allocates nothing.
+    pub fn play(
+        &mut self,
+        synth: &mut Synth,
+        left: &mut [f32],
+        right: &mut [f32],
+        played: impl Iterator<Item = TimedEvent>,
+    ) {
+        let Self { tap, player } = self;
+        player.prepare(left.len());
+        tap.begin_block();
+        let from_file = player.events().iter().copied();
+        let events = player::merge_by_offset(played, from_file)
+            .inspect(|timed| tap.event(timed.offset, timed.event));
+        synth.process_events(left, right, events);
+    }
 }
 
 static SESSION: OnceLock<Session> = OnceLock::new();
@@ -130,7 +153,7 @@ impl Session {
 
     /// The sound now (instrument, parameters, edits), once the plugin runs.
     pub fn sound(&self) -> Option<UserPreset> {
-        self.params.get().map(|params| presets::capture(params))
+        self.params.get().map(|params| user_preset::capture(params))
     }
 
     /// The devices chosen.
@@ -172,28 +195,32 @@ impl Session {
 /// (no audio thread, no editor): its instrument, every sound parameter, the
 /// temperament and its key, then the edits.
 fn set_sound(params: &OrchardParams, sound: &UserPreset) -> Result<(), String> {
-    let plan = presets::plan(sound, params)?;
+    let plan = user_preset::plan(sound, params)?;
     for warning in &plan.loaded.warnings {
         eprintln!("orchard-standalone: saved sound: {warning}");
     }
     let settings = plan.settings;
     let choices = [
-        params.instrument.preview_normalized(plan.instrument),
-        params.temperament.preview_normalized(settings.temperament),
+        params.host.instrument.preview_normalized(plan.instrument),
         params
+            .host
+            .temperament
+            .preview_normalized(settings.choice("temperament")),
+        params
+            .host
             .temperament_key
-            .preview_normalized(settings.temperament_key),
+            .preview_normalized(settings.choice("temperament-key")),
     ];
     let choice_params = [
-        params.instrument.as_ptr(),
-        params.temperament.as_ptr(),
-        params.temperament_key.as_ptr(),
+        params.host.instrument.as_ptr(),
+        params.host.temperament.as_ptr(),
+        params.host.temperament_key.as_ptr(),
     ];
     let sound_params = params.sound_params().map(|(_, param)| param.as_ptr());
     for (param, normalized) in choice_params
         .into_iter()
         .zip(choices)
-        .chain(sound_params.into_iter().zip(plan.normalized))
+        .chain(sound_params.zip(plan.normalized))
     {
         // SAFETY: the pointers are to `params`' own parameters, alive for
         // this call; nothing else reads or writes them yet (the plugin has

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::editor::presets::UserPreset;
+use crate::user_preset::UserPreset;
 
 /// The format of the state file this build writes.
 pub const STATE_FILE_FORMAT: u32 = 1;
@@ -54,7 +54,7 @@ pub struct StandaloneState {
 /// Where the state file is (see the module's description); `None` when
 /// there is no home folder.
 pub fn state_path() -> Option<PathBuf> {
-    let var = crate::editor::presets::env_path;
+    let var = crate::user_preset::env_path;
     if let Some(path) = var("ORCHARD_STANDALONE_STATE") {
         return Some(path);
     }

@@ -114,15 +114,15 @@ fn the_editors_edits_reach_the_host_as_one_gesture() {
     let index = params
         .param_map()
         .iter()
-        .position(|(_, param, _)| *param == params.hardness.as_ptr())
+        .position(|(_, param, _)| *param == params.host.hardness.as_ptr())
         .unwrap();
     let (id, _) = listed(&component, index);
 
     let setter = side.context().param_setter();
-    setter.begin_set_parameter(&params.hardness);
-    setter.set_parameter_normalized(&params.hardness, 0.25);
-    setter.set_parameter_normalized(&params.hardness, 0.75);
-    setter.end_set_parameter(&params.hardness);
+    setter.begin_set_parameter(&params.host.hardness);
+    setter.set_parameter_normalized(&params.host.hardness, 0.25);
+    setter.set_parameter_normalized(&params.host.hardness, 0.75);
+    setter.end_set_parameter(&params.host.hardness);
 
     assert_eq!(
         *handler.0.lock().unwrap(),
@@ -137,5 +137,5 @@ fn the_editors_edits_reach_the_host_as_one_gesture() {
     // reads it.
     // SAFETY: the host's call for a listed parameter.
     assert!((unsafe { component.getParamNormalized(id) } - 0.75).abs() < 1e-6);
-    assert!((params.hardness.modulated_normalized_value() - 0.75).abs() < 1e-6);
+    assert!((params.host.hardness.modulated_normalized_value() - 0.75).abs() < 1e-6);
 }

@@ -23,9 +23,9 @@ use clap::{Parser, ValueEnum};
 use nice_plug::prelude::nice_export_standalone_with_args;
 use nice_plug::tracing;
 use orchard::Orchard;
-use orchard::editor::presets;
 use orchard::standalone::state_file::{self, Devices};
 use orchard::standalone::{self, Session};
+use orchard::user_preset;
 use orchard_engine::instrument::{Preset, tuning_files};
 
 use keeper::Keeper;
@@ -261,12 +261,12 @@ fn choose_sound(
     args: &Args,
     saved: &state_file::StandaloneState,
     restarted: bool,
-) -> Result<Option<presets::UserPreset>, Fail> {
+) -> Result<Option<user_preset::UserPreset>, Fail> {
     let mut sound = match &args.preset {
         Some(name) if !restarted => {
             Preset::load(name).map_err(|e| Fail(e.to_string()))?;
-            orchard::Instrument::named(name).map(|_| presets::UserPreset {
-                format: presets::PRESET_FORMAT,
+            orchard::Instrument::named(name).map(|_| user_preset::UserPreset {
+                format: user_preset::PRESET_FORMAT,
                 instrument: name.clone(),
                 parameters: Default::default(),
                 edits: Vec::new(),
@@ -297,8 +297,8 @@ fn choose_sound(
     if let Some(text) = &args.temperament {
         let (temperament, key) = tuning_files::parse_temperament(text).map_err(Fail)?;
         let mut with =
-            sound.unwrap_or_else(|| presets::capture(&orchard::OrchardParams::default()));
-        presets::set_temperament(&mut with, temperament, key);
+            sound.unwrap_or_else(|| user_preset::capture(&orchard::OrchardParams::default()));
+        user_preset::set_temperament(&mut with, temperament, key);
         sound = Some(with);
     }
     Ok(sound)
