@@ -16,9 +16,7 @@
 //!   only re-exports (a `mod.rs` re-exporting its children's items imports
 //!   them only if it uses them itself).
 //!
-//! What is still being removed is listed in [`STILL_BEING_REMOVED`]; the test
-//! fails on anything not listed and on a listed violation that no longer
-//! occurs, so the list can only shrink.
+//! There are no exceptions: every violation fails the test.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -42,114 +40,17 @@ const LAYERS: &[&[&str]] = &[
     &["families"],
 ];
 
-/// Violations that exist until the family contract and the registry move
-/// below `rt` and the preset is inverted (issue 30, the lead's part). The
-/// list may only shrink: a violation not listed fails the test, and so does
-/// a listed one that no longer occurs.
-const STILL_BEING_REMOVED: &[&str] = &[
-    // The preset calls the families (`builtin_presets`, `family_of`,
-    // `music_box::comb::TineDesign`).
-    "instrument/preset/mod.rs: instrument imports families",
-    // The synthesiser asks the registry for its family (`family_of`).
-    "rt/synth/loader.rs: rt imports families",
-    "rt/synth/parts.rs: rt imports families",
-    // Through those imports every family, the preset's files, the voice
-    // parts they share and the realtime side import each other.
-    "circle: \
-     families/celesta/mechanics.rs \
-     families/celesta/mod.rs \
-     families/chiming_clock/case.rs \
-     families/chiming_clock/mechanics.rs \
-     families/chiming_clock/mod.rs \
-     families/chiming_clock/movement.rs \
-     families/chiming_clock/trains.rs \
-     families/chiming_clock/voices.rs \
-     families/grand_piano/action/keyboard.rs \
-     families/grand_piano/action/mod.rs \
-     families/grand_piano/action/properties.rs \
-     families/grand_piano/action/settings.rs \
-     families/grand_piano/mechanics.rs \
-     families/grand_piano/mod.rs \
-     families/grand_piano/voices.rs \
-     families/live_properties.rs \
-     families/mallet_bar/mod.rs \
-     families/mallet_bar/voices.rs \
-     families/mod.rs \
-     families/music_box/comb.rs \
-     families/music_box/mechanics.rs \
-     families/music_box/mod.rs \
-     families/music_box/movement.rs \
-     families/music_box/tine.rs \
-     families/music_box/voices.rs \
-     families/thrown.rs \
-     instrument/bar.rs \
-     instrument/contact_log.rs \
-     instrument/key_params.rs \
-     instrument/preset/celesta_spec.rs \
-     instrument/preset/check.rs \
-     instrument/preset/clock_spec.rs \
-     instrument/preset/fields.rs \
-     instrument/preset/mod.rs \
-     instrument/preset/music_box_spec.rs \
-     instrument/preset/objects.rs \
-     instrument/preset/paths.rs \
-     instrument/preset/properties.rs \
-     instrument/preset/topology.rs \
-     instrument/string_key.rs \
-     instrument/tuning/mod.rs \
-     rt/bus.rs \
-     rt/error.rs \
-     rt/family.rs \
-     rt/mechanics.rs \
-     rt/ops.rs \
-     rt/synth.rs \
-     rt/synth/build.rs \
-     rt/synth/handover.rs \
-     rt/synth/link.rs \
-     rt/synth/loader.rs \
-     rt/synth/parts.rs \
-     rt/voices.rs \
-     rt/worker.rs",
-];
-
 #[test]
 fn no_import_runs_up_a_layer_and_no_files_import_each_other_in_a_circle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = BTreeMap::new();
     read_sources(&src, &src, &mut files);
     let found = check(&files, LAYERS);
-    let keys: BTreeSet<&str> = found.iter().map(|v| v.key.as_str()).collect();
-    let listed: BTreeSet<&str> = STILL_BEING_REMOVED.iter().copied().collect();
-    let mut report = String::new();
-    for v in found.iter().filter(|v| !listed.contains(v.key.as_str())) {
-        report += &format!("new violation: {}\n{}\n", v.key, v.detail);
-        report += &changed_circle(&v.key, &listed);
-    }
-    for gone in listed.difference(&keys) {
-        report += &format!("no longer occurs, remove it from STILL_BEING_REMOVED: {gone}\n");
-    }
+    let report: String = found
+        .iter()
+        .map(|v| format!("{}\n{}\n", v.key, v.detail))
+        .collect();
     assert!(report.is_empty(), "\n{report}");
-}
-
-/// For a circle not listed: how it differs from the listed circles it
-/// shares files with.
-fn changed_circle(key: &str, listed: &BTreeSet<&str>) -> String {
-    let files = |k: &str| -> BTreeSet<String> {
-        k.strip_prefix("circle: ")
-            .map(|list| list.split(' ').map(str::to_string).collect())
-            .unwrap_or_default()
-    };
-    let now = files(key);
-    let mut out = String::new();
-    for old in listed.iter().map(|k| files(k)) {
-        if now.is_empty() || now.is_disjoint(&old) {
-            continue;
-        }
-        let joined: Vec<_> = now.difference(&old).cloned().collect();
-        let left: Vec<_> = old.difference(&now).cloned().collect();
-        out += &format!("  a listed circle changed: joined by {joined:?}, left by {left:?}\n");
-    }
-    out
 }
 
 /// Every `.rs` file below `dir`, keyed by its path relative to `root` with
@@ -443,6 +344,9 @@ struct SourceFile {
 struct Crate {
     modules: BTreeMap<ModPath, Module>,
     files: BTreeMap<String, SourceFile>,
+    /// `#[macro_export]` macros, reached as `crate::NAME` → the module that
+    /// defines them.
+    exported_macros: BTreeMap<String, ModPath>,
 }
 
 /// Item keywords whose next identifier is the item's name.
@@ -568,6 +472,12 @@ impl Crate {
                         self.module_entry(&current, file)
                             .items
                             .insert(name.to_string());
+                        let exported = punct(i.wrapping_sub(1), ']')
+                            && ident(i.wrapping_sub(2)) == Some("macro_export");
+                        if exported {
+                            self.exported_macros
+                                .insert(name.to_string(), current.clone());
+                        }
                     }
                 }
                 Tok::Ident(word) if ITEM_KEYWORDS.contains(&word.as_str()) && at_items => {
@@ -664,6 +574,11 @@ impl Crate {
         if hops > 32 {
             return None;
         }
+        if let [name] = path
+            && let Some(defining) = self.exported_macros.get(name)
+        {
+            return self.modules.get(defining).map(|m| m.file.clone());
+        }
         let mut module: ModPath = Vec::new();
         for (i, segment) in path.iter().enumerate() {
             let m = self.modules.get(&module)?;
@@ -745,6 +660,12 @@ impl Crate {
             if to == from {
                 continue;
             }
+            // An exported macro is reached from the crate root but belongs
+            // to the module that defines it.
+            let to = match self.exported_macros.get(to) {
+                Some(defining) if abs.len() == 1 => defining.first().unwrap_or(to),
+                _ => to,
+            };
             let upward = match (level(from), top_modules.contains(to)) {
                 (Some(a), true) => level(to).is_some_and(|b| b > a),
                 // An item of the crate root, above every layer.
@@ -1106,5 +1027,29 @@ fn an_imported_name_is_followed_through_re_exports_to_its_defining_file() {
     assert_eq!(
         keys(&check(&files, TWO_LAYERS)),
         ["circle: low/a.rs low/b.rs"]
+    );
+}
+
+#[test]
+fn an_exported_macro_belongs_to_the_module_that_defines_it() {
+    let files = sources(&[
+        ("lib.rs", "pub mod high;\npub mod low;\n"),
+        (
+            "low/mod.rs",
+            "#[macro_export]\nmacro_rules! declare { () => {} }\nuse crate::shout;\n",
+        ),
+        (
+            "high/mod.rs",
+            "use crate::declare;\n#[macro_export]\nmacro_rules! shout { () => {} }\n",
+        ),
+    ]);
+    // `declare` from below is fine; `shout` from above runs up, and the two
+    // files, each using the other's macro, import each other.
+    assert_eq!(
+        keys(&check(&files, TWO_LAYERS)),
+        [
+            "low/mod.rs: low imports high",
+            "circle: high/mod.rs low/mod.rs"
+        ]
     );
 }

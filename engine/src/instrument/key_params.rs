@@ -1,6 +1,6 @@
 //! Physical values of one key, interpolated from a preset's anchors.
 
-use super::Preset;
+use super::{Preset, fundamental_hz};
 use crate::resonators::{StringParams, UnisonParams};
 use crate::wdf::FeltLaw;
 
@@ -35,12 +35,12 @@ impl Preset {
     /// preset's stretch (bars are stiff beams with no such partials: plain equal
     /// temperament).
     pub fn fundamental_hz(&self, key: u8) -> f64 {
-        match self.topology().ok().and_then(|t| t.strings()) {
-            Some(strings) => self
-                .tuning
-                .target(key, |k| strings.at(k, |a| a.inharmonicity).unwrap_or(0.0)),
-            None => self.tuning.target(key, |_| 0.0),
-        }
+        let topology = self.topology().ok();
+        fundamental_hz(
+            &self.tuning,
+            topology.as_ref().and_then(|t| t.strings()),
+            key,
+        )
     }
 
     /// The physical values of `key`'s strings and hammer: each field as the

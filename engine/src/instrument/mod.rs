@@ -21,11 +21,11 @@ pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
 pub use key_params::KeyParams;
 pub use preset::{
     About, AnchorFields, AnchorList, Anchored, BarEnds, BarSet, Checker, ComponentInfo,
-    DEFAULT_PRESET_TOML, Field, Fields, HammerAnchor, HammerSet, Keyboard, LOSSLESS_FELT, Link,
-    MAX_BAR_MODES, MAX_PRESET_BYTES, MICROPHONES, ObjectData, ObjectKind, ObjectSpec, Objects,
-    OutputSpec, Preset, PresetError, PropertyEdit, PropertyInfo, RoomSpec, SHARED_KINDS,
-    StrikeAnchor, StrikePart, StrikeRange, StrikeSpec, StringAnchor, StringSet, Topology,
-    UNRELAXING_FELT, ValueKind, check_case, value_at,
+    DEFAULT_PRESET_TOML, Field, Fields, HammerAnchor, HammerSet, Instrument, Keyboard,
+    LOSSLESS_FELT, Link, MAX_BAR_MODES, MAX_PRESET_BYTES, MICROPHONES, ObjectData, ObjectKind,
+    ObjectSpec, Objects, OutputSpec, Preset, PresetError, PropertyEdit, PropertyInfo, Read,
+    RoomSpec, SHARED_KINDS, StrikeAnchor, StrikePart, StrikeRange, StrikeSpec, StringAnchor,
+    StringSet, Topology, UNRELAXING_FELT, ValueKind, check_case, fundamental_hz, value_at,
 };
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
 pub use string_key::{Rebound, StringKey};

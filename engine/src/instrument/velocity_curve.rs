@@ -42,3 +42,10 @@ impl VelocityCurve {
         self.softest_speed_m_s * (self.hardest_speed_m_s / self.softest_speed_m_s).powf(fraction)
     }
 }
+
+crate::fields!(VelocityCurve {
+    softest_speed_m_s: Real, "m/s", "Hammer speed at the softest touch (MIDI velocity 1)";
+    hardest_speed_m_s: Real, "m/s", "Hammer speed at the hardest touch (MIDI velocity 127)";
+    curve: Real, "",
+        "Touch curve: 1 spreads the speeds evenly over the velocities, above 1 softens the middle velocities, below 1 hardens them";
+});

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::fields;
 use crate::instrument::{
-    BarEnds, BarSet, Checker, Fields, Link, ObjectKind, ObjectSpec, Preset, PresetError,
-    StrikePart, Topology,
+    BarEnds, BarSet, Checker, Fields, Instrument, Link, ObjectKind, ObjectSpec, PresetError,
+    StrikePart,
 };
 
 /// A celesta: the simplified piano action that throws the hammers it
@@ -121,11 +121,10 @@ impl ObjectSpec for CelestaSpec {
     fn check_in(
         &self,
         name: &str,
-        _preset: &Preset,
-        topology: &Topology<'_>,
+        instrument: &Instrument<'_>,
         _c: &Checker,
     ) -> Result<(), PresetError> {
-        match topology.target_as::<BarSet>() {
+        match instrument.topology.target_as::<BarSet>() {
             Some(bars) if bars.ends == BarEnds::FreeFree => Ok(()),
             _ => Err(PresetError::Topology(format!(
                 "[celesta.{name}] plays free-free-bars only"

@@ -6,8 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::fields;
 use crate::instrument::{
-    Checker, Fields, Link, ObjectKind, ObjectSpec, Preset, PresetError, StrikePart, Topology,
-    check_case,
+    Checker, Fields, Instrument, Link, ObjectKind, ObjectSpec, PresetError, StrikePart, check_case,
 };
 
 /// A chiming bracket clock: its going train (the `bracket-movement`
@@ -284,11 +283,13 @@ impl ObjectSpec for ClockSpec {
     fn check_in(
         &self,
         name: &str,
-        preset: &Preset,
-        _topology: &Topology<'_>,
+        instrument: &Instrument<'_>,
         root: &Checker,
     ) -> Result<(), PresetError> {
-        let keys = (preset.keyboard.lowest_key, preset.keyboard.highest_key);
+        let keys = (
+            instrument.keyboard.lowest_key,
+            instrument.keyboard.highest_key,
+        );
         self.check_rods(&root.child(name), keys)
     }
 }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::fields;
 use crate::instrument::{
-    Checker, Fields, Link, ObjectKind, ObjectSpec, Preset, PresetError, StrikePart, Topology,
+    Checker, Fields, Instrument, Link, ObjectKind, ObjectSpec, PresetError, StrikePart,
 };
 use crate::resonators::SoundboardParams;
 
@@ -254,16 +254,15 @@ impl ObjectSpec for DamperSet {
     fn check_in(
         &self,
         name: &str,
-        _preset: &Preset,
-        topology: &Topology<'_>,
+        instrument: &Instrument<'_>,
         _c: &Checker,
     ) -> Result<(), PresetError> {
-        if topology.strings().is_none() {
+        if instrument.topology.strings().is_none() {
             return Err(PresetError::Topology(format!(
                 "[dampers.{name}] can only press on stiff-strings"
             )));
         }
-        if topology.joined::<ActionSpec>().is_none() {
+        if instrument.topology.joined::<ActionSpec>().is_none() {
             return Err(PresetError::Topology(
                 "dampers need a grand-action to lift them".into(),
             ));
@@ -298,20 +297,19 @@ impl ObjectSpec for ActionSpec {
     fn check_in(
         &self,
         _name: &str,
-        preset: &Preset,
-        topology: &Topology<'_>,
+        instrument: &Instrument<'_>,
         root: &Checker,
     ) -> Result<(), PresetError> {
         let (lo, hi) = Self::NOTES;
         let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
         let keyboard = root.child("keyboard");
-        let lowest_key = f64::from(preset.keyboard.lowest_key);
-        let highest_key = f64::from(preset.keyboard.highest_key);
+        let lowest_key = f64::from(instrument.keyboard.lowest_key);
+        let highest_key = f64::from(instrument.keyboard.highest_key);
         keyboard.range("lowest_key", lowest_key, f64::from(lo), 127.0, keys)?;
         keyboard.range("highest_key", highest_key, 0.0, f64::from(hi), keys)?;
-        root.child(&topology.strike.hammers).range(
+        root.child(&instrument.topology.strike.hammers).range(
             "start_gap_m",
-            topology.hammers.start_gap_m,
+            instrument.topology.hammers.start_gap_m,
             5e-4,
             0.01,
             "0.5 to 10 mm: it is the let-off of the action that drives them",

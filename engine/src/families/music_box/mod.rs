@@ -15,6 +15,7 @@
 
 pub mod arrange;
 pub mod comb;
+mod kind;
 pub mod mechanics;
 pub mod movement;
 mod spec;
@@ -22,10 +23,9 @@ pub mod tine;
 mod tine_tree;
 pub mod voices;
 
+pub use kind::{MIN_PIN_HYSTERESIS_S_PER_M, MIN_PIN_POSITION};
 pub use mechanics::MusicBoxMechanics;
-pub use spec::{
-    MAX_PINS, MAX_TINES, MIN_PIN_HYSTERESIS_S_PER_M, MIN_PIN_POSITION, MusicBoxSpec, PinSpec,
-};
+pub use spec::{MAX_PINS, MAX_TINES, MusicBoxSpec, PinSpec};
 pub use voices::MusicBoxVoices;
 
 use crate::instrument::{ObjectKind, Preset};
@@ -48,7 +48,7 @@ impl Family for MusicBox {
     }
 
     fn object_kinds(&self) -> &'static [ObjectKind] {
-        spec::KINDS
+        kind::KINDS
     }
 
     fn fits(&self, preset: &Preset) -> bool {

@@ -6,12 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::comb::TineDesign;
 use crate::fields;
-use crate::instrument::{
-    Checker, Fields, HammerSet, ObjectKind, ObjectSpec, Preset, PresetError, StrikeRange, Topology,
-    check_case,
-};
+use crate::instrument::{Checker, PresetError, check_case};
 
 /// One pin on the cylinder.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -111,7 +107,7 @@ impl MusicBoxSpec {
         self.keys.binary_search(&key).is_ok()
     }
 
-    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+    pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
         c.require(
             !self.keys.is_empty() && self.keys.len() <= MAX_TINES,
             "keys",
@@ -294,133 +290,3 @@ fields!(MusicBoxSpec {
     damper_stiffness_n_per_m: Real, "N/m", "Stiffness of a damper's pad";
     damper_hysteresis_s_per_m: Real, "s/m", "Loss of a damper's pad";
 });
-
-/// The music box's own object kind, as its presets list it.
-pub const KINDS: &[ObjectKind] = &[ObjectKind::of::<MusicBoxSpec>("music-box")];
-
-/// The nearest a music box's pin may meet its tine to the clamp, as a
-/// fraction of the tine's length.
-///
-/// A pin bends its tine by the lift where it meets it, and the tip swings by
-/// that bend times the length's ratio to the pin's distance from the clamp,
-/// cubed and more: met nearer the clamp than half its length, a tine would
-/// be bent far past what steel bears (and swing at tens of metres per
-/// second).
-pub const MIN_PIN_POSITION: f64 = 0.5;
-
-impl ObjectSpec for MusicBoxSpec {
-    fn kind(&self) -> &'static str {
-        "music-box"
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        self.check(c)
-    }
-
-    /// Its comb is what the pins strike, near the tips.
-    fn struck(&self) -> Option<StrikeRange> {
-        Some(StrikeRange {
-            min: MIN_PIN_POSITION,
-            max: 0.99,
-            text: "0.5 to 0.99 of a tine: pins pluck near the tip",
-        })
-    }
-
-    fn check_in(
-        &self,
-        name: &str,
-        preset: &Preset,
-        topology: &Topology<'_>,
-        root: &Checker,
-    ) -> Result<(), PresetError> {
-        let lead_m = topology.hammers.start_gap_m;
-        check_comb(preset, self, lead_m, &root.child(name))?;
-        check_pins(
-            self,
-            topology.hammers,
-            &root.child(&topology.strike.hammers),
-        )
-    }
-}
-
-/// A music box's dampers press less than half the pins' lead `lead_m`
-/// (m), and every tine of its comb is on the keyboard (a tine off it
-/// would have no voice) and can be cut for its key's pitch (a
-/// key far below the longest tine's pitch would need more lead than
-/// [`super::comb::MAX_TIP_MASS_RATIO`] times the
-/// tine's mass): checked as `NAME:keys`.
-fn check_comb(
-    preset: &Preset,
-    spec: &MusicBoxSpec,
-    lead_m: f64,
-    c: &Checker,
-) -> Result<(), PresetError> {
-    if spec.keys.iter().any(|&key| key < spec.damped_below_key) {
-        c.require(
-            2.0 * spec.damper_press_m < lead_m,
-            "damper_press_m",
-            spec.damper_press_m,
-            "under half the pins' start_gap_m: the pin lifts a damper's wire over the first \
-             half of its lead, before it reaches the tip",
-        )?;
-    }
-    for &key in &spec.keys {
-        c.require(
-            (preset.keyboard.lowest_key..=preset.keyboard.highest_key).contains(&key),
-            "keys",
-            f64::from(key),
-            "keys of the keyboard, keyboard:lowest_key to keyboard:highest_key",
-        )?;
-        c.require(
-            TineDesign::new(spec, key, preset.fundamental_hz(key)).is_ok(),
-            "keys",
-            f64::from(key),
-            "keys a tine can be cut for: with the tine at longest_tine_m, at most 50 times its mass in lead",
-        )?;
-    }
-    Ok(())
-}
-
-/// The least Hunt–Crossley loss of a music box's pin on its tine, s/m.
-///
-/// A pin is no lossless spring: it is an oiled steel wire standing proud of
-/// the cylinder, and it bends as it pushes, so a pin that comes to a tine
-/// still ringing stills it within a few cycles (the built-in box's 2 s/m:
-/// a blow at 0.3 m/s keeps about 60 % of its speed). Below about 1 s/m that
-/// chatter of the tine on the steadily driven pin gains energy in the
-/// contact's discrete solution until the tine's motion overflows, so a
-/// box's pins take 1 s/m or more (up to the felts' 2 s/m).
-pub const MIN_PIN_HYSTERESIS_S_PER_M: f64 = 1.0;
-
-/// A music box's pins have at least [`MIN_PIN_HYSTERESIS_S_PER_M`] of loss:
-/// at every anchor (`PINS/anchor/KEY:felt_hysteresis_s_per_m`, the range
-/// an editor offers) and at every tine of `spec`'s comb, where an anchor
-/// that does not give it would leave the lossless default.
-fn check_pins(spec: &MusicBoxSpec, pins: &HammerSet, c: &Checker) -> Result<(), PresetError> {
-    let least = MIN_PIN_HYSTERESIS_S_PER_M;
-    let range = "1 to 2 s/m for a music box's pins: a lossless pin catching a ringing tine \
-                 gains energy";
-    c.each_anchor(&pins.anchor, |c, a| {
-        c.range(
-            "felt_hysteresis_s_per_m",
-            a.felt_hysteresis_s_per_m,
-            least,
-            2.0,
-            range,
-        )
-    })?;
-    for &key in &spec.keys {
-        let loss = pins.felt(key).map_or(0.0, |law| law.hysteresis_s_per_m);
-        c.child(&format!("{}/key/{key}", c.component())).require(
-            loss >= least,
-            "felt_hysteresis_s_per_m",
-            loss,
-            range,
-        )?;
-    }
-    Ok(())
-}

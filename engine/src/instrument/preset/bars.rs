@@ -4,12 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Preset;
-use super::PresetError;
 use super::check::Checker;
-use super::fields::Fields;
-use super::object::{ObjectKind, ObjectSpec, StrikeRange};
-use super::topology::Topology;
+use super::error::PresetError;
 use crate::fields;
 
 /// Most modes a bar may list.
@@ -77,29 +73,6 @@ pub fn strikes_a_mode(ends: BarEnds, position: f64, modes: usize) -> bool {
     (0..modes.min(ends.beta_l().len())).any(|n| ends.mode_shape(n, position).abs() >= NODE_SHAPE)
 }
 
-/// `[free-free-bars.NAME]`: bars free at both ends.
-pub(super) const FREE_FREE_BARS: ObjectKind = ObjectKind {
-    table: "free-free-bars",
-    read: |value| read_bars(value, BarEnds::FreeFree),
-};
-
-/// `[clamped-free-bars.NAME]`: bars clamped at one end.
-pub(super) const CLAMPED_FREE_BARS: ObjectKind = ObjectKind {
-    table: "clamped-free-bars",
-    read: |value| read_bars(value, BarEnds::ClampedFree),
-};
-
-fn read_bars(
-    deserializer: &mut dyn erased_serde::Deserializer<'_>,
-    ends: BarEnds,
-) -> Result<Box<dyn ObjectSpec>, erased_serde::Error> {
-    let bars = BarSet {
-        ends,
-        ..erased_serde::deserialize::<BarSet>(deserializer)?
-    };
-    Ok(Box::new(bars))
-}
-
 /// Uniform bars, one per key, tuned to the keyboard.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -120,7 +93,7 @@ fn free_free() -> BarEnds {
 }
 
 impl BarSet {
-    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+    pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
         c.range("mass_kg", self.mass_kg, 1e-4, 100.0, "0.1 g to 100 kg")?;
         c.require(
             (1..=MAX_BAR_MODES).contains(&self.t60_s.len()),
@@ -145,55 +118,3 @@ fields!(BarSet {
     mass_kg: Real, "kg", "Mass of each bar";
     pickup_position: Real, "", "Where the sound is picked up, as a fraction of the bar's length";
 });
-
-impl ObjectSpec for BarSet {
-    fn kind(&self) -> &'static str {
-        match self.ends {
-            BarEnds::FreeFree => FREE_FREE_BARS.table,
-            BarEnds::ClampedFree => CLAMPED_FREE_BARS.table,
-        }
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        self.check(c)
-    }
-
-    fn struck(&self) -> Option<StrikeRange> {
-        Some(StrikeRange {
-            min: 0.01,
-            max: 0.99,
-            text: "0.01 to 0.99 of a bar",
-        })
-    }
-
-    /// Struck, every key's mallet must strike its bar off a node of at
-    /// least one of the bar's modes (a strike at nodes only would excite
-    /// nothing): checked at each key's strike position, named
-    /// `strike/key/KEY:position`.
-    fn check_in(
-        &self,
-        name: &str,
-        preset: &Preset,
-        topology: &Topology<'_>,
-        root: &Checker,
-    ) -> Result<(), PresetError> {
-        if name != topology.strike.target {
-            return Ok(());
-        }
-        for key in preset.keyboard.lowest_key..=preset.keyboard.highest_key {
-            if let Some(position) = topology.strike.position(key) {
-                root.child(&format!("strike/key/{key}")).require(
-                    strikes_a_mode(self.ends, position, self.t60_s.len()),
-                    "position",
-                    position,
-                    "off a node of at least one mode of the bar",
-                )?;
-            }
-        }
-        Ok(())
-    }
-}

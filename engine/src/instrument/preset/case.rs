@@ -1,8 +1,8 @@
 //! A wooden case's modes, as a clock or a music box lists them: what both
 //! families' cases are checked against.
 
-use super::PresetError;
 use super::check::Checker;
+use super::error::PresetError;
 
 /// Checks a wooden case's modes as a clock or a music box lists them:
 /// `case_lowest_mode_hz` and `case_highest_mode_hz` (in order),

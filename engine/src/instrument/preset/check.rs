@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::PresetError;
+use super::error::PresetError;
 use super::fields::AnchorFields;
 
 /// The ranges recorded by a recording [`Checker`]: property path → (lowest,

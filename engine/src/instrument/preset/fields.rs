@@ -2,12 +2,6 @@
 //! what they do to the sound: what property paths reach and editors show.
 
 use super::anchored::Anchored;
-use super::properties::ValueKind;
-use super::room_spec::RoomSpec;
-use super::topology::{StrikeAnchor, StrikeSpec};
-use super::{Keyboard, OutputSpec};
-use crate::instrument::StretchedTuning;
-use crate::instrument::VelocityCurve;
 
 /// What a field is, for a musician: its name, SI unit (`""` for a ratio or a
 /// count) and one line on what it does.
@@ -186,42 +180,32 @@ macro_rules! anchor_fields {
     };
 }
 
-fields!(StretchedTuning {
-    a4_hz: Real, "Hz", "Concert pitch: the frequency of A4's first partial";
-    stretch: Real, "",
-        "How far octaves stretch to follow the strings' inharmonicity: 0 equal temperament, 1 beatless octaves";
-    temperament: Count, "",
-        "Temperament: 0 equal, 1 Werckmeister III, 2 Vallotti, 3 Kirnberger III, 4 1/4-comma meantone, 5 Pythagorean";
-    temperament_key: Count, "", "The key the temperament is laid from: 0 C, 1 C♯, 2 D … 11 B";
-});
-fields!(Keyboard {
-    lowest_key: Key, "", "Lowest MIDI key that plays";
-    highest_key: Key, "", "Highest MIDI key that plays";
-});
-fields!(VelocityCurve {
-    softest_speed_m_s: Real, "m/s", "Hammer speed at the softest touch (MIDI velocity 1)";
-    hardest_speed_m_s: Real, "m/s", "Hammer speed at the hardest touch (MIDI velocity 127)";
-    curve: Real, "",
-        "Touch curve: 1 spreads the speeds evenly over the velocities, above 1 softens the middle velocities, below 1 hardens them";
-});
-fields!(OutputSpec {
-    gain_per_newton: Real, "1/N",
-        "Output level per newton of bridge force (for bars: per m/s at the pickup)";
-    stereo_width: Real, "",
-        "How widely the keyboard spreads across the stereo field: 0 mono, 1 lowest key hard left";
-    microphone: Count, "",
-        "Where a piano is heard from: 0 the bridge (the board alone), 1 the pianist's seat, 2 close over the strings (both add the strings' own sound)";
-});
-fields!(RoomSpec {
-    mix: Real, "", "How much of the room is heard: 0 dry (the room off), 1 the room alone";
-    t60_s: Real, "s", "Time the room's reverb takes to fade by 60 dB";
-    width_m: Real, "m", "Width of the room, left to right as the listener faces the instrument";
-    depth_m: Real, "m", "Depth of the room, from the instrument's wall to the back wall";
-    height_m: Real, "m", "Height of the room";
-    absorption: Real, "", "Energy the walls absorb at each reflection: more makes the early reflections weaker";
-});
-fields!(StrikeSpec {});
-anchor_fields!(StrikeAnchor {
-    position, "",
-        "Strike point, as a fraction of the string's length from the agraffe (of a bar's from one end)";
-});
+/// What kind of number a property holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A real number.
+    Real,
+    /// A MIDI key: a whole number, 0 to 127.
+    MidiKey,
+    /// A whole count, 0 to 4 294 967 295.
+    Count,
+    /// A switch: 0 (off) or 1 (on).
+    Switch,
+}
+
+impl ValueKind {
+    /// The values the type holds, whatever validation says.
+    pub fn range(self) -> (f64, f64) {
+        match self {
+            Self::Real => (f64::NEG_INFINITY, f64::INFINITY),
+            Self::MidiKey => (0.0, 127.0),
+            Self::Count => (0.0, f64::from(u32::MAX)),
+            Self::Switch => (0.0, 1.0),
+        }
+    }
+
+    /// Whether its values are whole numbers (a slider steps by 1).
+    pub fn is_whole(self) -> bool {
+        self != Self::Real
+    }
+}

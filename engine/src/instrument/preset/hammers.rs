@@ -4,12 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::PresetError;
 use super::anchored::{Anchored, value_at};
 use super::check::Checker;
-use super::fields::Fields;
-use super::object::ObjectSpec;
-use super::paths::AnchorList;
+use super::error::PresetError;
 use crate::wdf::{FeltLaw, UNUSED_RELAXATION_S};
 use crate::{anchor_fields, fields};
 
@@ -94,7 +91,7 @@ impl HammerSet {
         })
     }
 
-    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+    pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
         c.range(
             "start_gap_m",
             self.start_gap_m,
@@ -153,21 +150,3 @@ anchor_fields!(HammerAnchor {
     felt_relaxation_s = UNUSED_RELAXATION_S, "s",
         "Time the felt takes to relax: blows much shorter meet the whole stiffness";
 });
-
-impl ObjectSpec for HammerSet {
-    fn kind(&self) -> &'static str {
-        "felt-hammers"
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
-    fn anchors(&mut self) -> Option<&mut dyn AnchorList> {
-        Some(&mut self.anchor)
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        self.check(c)
-    }
-}

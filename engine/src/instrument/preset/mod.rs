@@ -30,322 +30,56 @@
 //! with anchors. The ranges editors offer are those [`Preset::check_values`]
 //! checks: one set of checks serves both.
 
+mod anchor_list;
 mod anchored;
 mod bars;
 mod case;
 mod check;
+mod error;
 mod fields;
 mod hammers;
+mod keyboard;
 mod object;
 mod objects;
+mod output;
 mod paths;
+mod preset;
 mod properties;
 mod room_spec;
 mod serialize;
+mod shared_kinds;
+mod strike;
 mod strings;
 mod topology;
 mod tuning_check;
 
-use std::fmt;
-
-use serde::{Deserialize, Serialize};
-
 pub use crate::room::RoomSpec;
+pub use anchor_list::AnchorList;
 pub use anchored::{Anchored, value_at};
 pub use bars::{BarEnds, BarSet, MAX_BAR_MODES, NODE_SHAPE};
 pub use case::check_case;
 pub use check::Checker;
-pub use fields::{About, AnchorFields, Field, Fields};
+pub use error::PresetError;
+pub use fields::{About, AnchorFields, Field, Fields, ValueKind};
 pub use hammers::{HammerAnchor, HammerSet, LOSSLESS_FELT, UNRELAXING_FELT};
-pub use object::{Link, ObjectData, ObjectKind, ObjectSpec, StrikePart, StrikeRange};
+pub use keyboard::Keyboard;
+pub use object::{
+    Instrument, Link, ObjectData, ObjectKind, ObjectSpec, Read, StrikePart, StrikeRange, Topology,
+};
 pub use objects::Objects;
-pub use paths::{AnchorList, PropertyEdit};
-pub use properties::{ComponentInfo, PropertyInfo, ValueKind};
-pub use strings::{StringAnchor, StringSet};
-pub use topology::{StrikeAnchor, StrikeSpec, Topology};
-
-use super::StretchedTuning;
-use crate::instrument::VelocityCurve;
+pub use output::{MICROPHONES, OutputSpec};
+pub use paths::PropertyEdit;
+pub use preset::Preset;
+pub use properties::{ComponentInfo, PropertyInfo};
+pub use shared_kinds::SHARED_KINDS;
+pub use strike::{StrikeAnchor, StrikeSpec};
+pub use strings::{StringAnchor, StringSet, fundamental_hz};
 
 /// The largest preset file read, bytes (the grand's is about 20 kB).
 pub const MAX_PRESET_BYTES: u64 = 16 << 20;
 
 /// The instrument every front end plays when no other is chosen, embedded at build time.
 pub const DEFAULT_PRESET_TOML: &str = include_str!("../../../../presets/grand-piano.toml");
-
-/// The object kinds every family may use: strings, felt hammers and bars.
-/// A family's own kinds come with it ([`crate::rt::Family::object_kinds`]).
-pub const SHARED_KINDS: &[ObjectKind] = &[
-    ObjectKind::of::<StringSet>("stiff-strings"),
-    ObjectKind::of::<HammerSet>("felt-hammers"),
-    bars::FREE_FREE_BARS,
-    bars::CLAMPED_FREE_BARS,
-];
-
-/// An instrument: its objects and how they interact, and how it is tuned, played
-/// and heard. It is read and written as serde data (a preset file's TOML, an
-/// editor's JSON); reading needs the object kinds of the registered families,
-/// so it is implemented with the registry (`crate::families`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Preset {
-    /// Display name.
-    pub name: String,
-    /// One line on what it is.
-    pub description: String,
-    /// The instrument family that plays it (`grand-piano`, `mallet-bar`: see
-    /// `crate::families`); a preset that names none is played by the first
-    /// family that fits its objects.
-    pub family: Option<String>,
-    /// Reference pitch and stretch.
-    pub tuning: StretchedTuning,
-    /// Which MIDI keys exist.
-    pub keyboard: Keyboard,
-    /// How MIDI velocity becomes hammer speed.
-    pub velocity: VelocityCurve,
-    /// From bridge force to audio.
-    pub output: OutputSpec,
-    /// The room it is heard in; none: heard dry. Setting a `room:` property
-    /// of a preset without one gives it the [`RoomSpec::default`] room first.
-    pub room: Option<RoomSpec>,
-    /// Its objects by name, each of a kind a family declares (strings, bars,
-    /// hammers, a grand's action, a clock's movement).
-    pub objects: Objects,
-    /// Which hammers strike which resonator, where.
-    pub strikes: Vec<StrikeSpec>,
-}
-
-/// The keys that have a voice.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Keyboard {
-    /// Lowest MIDI key (21 is A0 on an 88-key piano).
-    pub lowest_key: u8,
-    /// Highest MIDI key (108 is C8).
-    pub highest_key: u8,
-}
-
-/// From the resonators' force to the output.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OutputSpec {
-    /// Output sample value per newton of bridge force (for bars: per m/s of the
-    /// pickup point's velocity).
-    pub gain_per_newton: f64,
-    /// Stereo spread of the keyboard, 0 (mono) to 1 (lowest key hard left).
-    pub stereo_width: f64,
-    /// Where the instrument is heard from (for a piano: how its strings'
-    /// own sound joins the board's), by its index in [`MICROPHONES`]: 0
-    /// (the default) the bridge, the board's sound alone.
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
-    pub microphone: u32,
-}
-
-fn is_zero_u32(x: &u32) -> bool {
-    *x == 0
-}
-
-/// The microphone positions `output:microphone` chooses from, by index.
-pub const MICROPHONES: [&str; 3] = ["bridge", "player", "close"];
-
-/// Why a preset was rejected.
-#[derive(Debug, Clone, PartialEq)]
-pub enum PresetError {
-    /// The text is not valid TOML for a preset (with the parser's location and
-    /// the table it was reading).
-    Syntax(String),
-    /// A value is outside its range; names the property path.
-    OutOfRange {
-        /// Property path, e.g. `hammers/anchor/60:felt_exponent`.
-        path: String,
-        /// The offending value.
-        value: f64,
-        /// The allowed range, in words.
-        range: &'static str,
-    },
-    /// Anchors are missing, out of order or not MIDI keys.
-    Anchors(String),
-    /// The objects do not fit together.
-    Topology(String),
-    /// The tuning's scale and keyboard mapping do not fit together, or put
-    /// a key out of reach.
-    Tuning(String),
-    /// The preset file could not be read, or failed to load (names the file).
-    File {
-        /// The file.
-        path: String,
-        /// Why.
-        reason: Box<PresetError>,
-    },
-    /// The file could not be read.
-    Io(String),
-    /// No built-in preset has this name and no file has this path.
-    Unknown {
-        /// The name or path asked for.
-        name: String,
-        /// The built-in presets' names.
-        builtin: Vec<&'static str>,
-    },
-    /// No property has this path.
-    UnknownPath(String),
-    /// No instrument family plays the preset: the one it names is unknown or
-    /// does not play its objects, or it names none and none fits (see
-    /// `crate::families::family_of`).
-    Family(String),
-    /// The property cannot inherit its value (names the path and why).
-    CannotInherit {
-        /// The property path.
-        path: String,
-        /// Why, in words.
-        reason: &'static str,
-    },
-}
-
-/// Paths and names an error quotes come from the user (an edit's path, a
-/// preset's name): each is quoted whole up to a length
-/// ([`crate::input::name`]), so that an error stays one short line.
-impl fmt::Display for PresetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::input::{name as excerpt, number};
-        match self {
-            Self::Syntax(message) => write!(f, "preset is not valid: {message}"),
-            Self::OutOfRange { path, value, range } => {
-                let (path, value) = (excerpt(path), number(*value));
-                write!(f, "{path} = {value} is outside its range ({range})")
-            }
-            Self::Anchors(message) => write!(f, "preset anchors: {message}"),
-            Self::Topology(message) => write!(f, "preset objects: {message}"),
-            Self::Tuning(message) => write!(f, "tuning: {message}"),
-            Self::Family(message) => write!(f, "family: {message}"),
-            Self::File { path, reason } => write!(f, "{path}: {reason}"),
-            Self::Io(message) => write!(f, "cannot read preset: {message}"),
-            Self::UnknownPath(path) => {
-                write!(f, "the preset has no property `{}`", excerpt(path))
-            }
-            Self::CannotInherit { path, reason } => {
-                write!(f, "{} cannot inherit: {reason}", excerpt(path))
-            }
-            Self::Unknown { name, builtin } => write!(
-                f,
-                "no preset `{}`: neither a file nor a built-in preset ({})",
-                excerpt(name),
-                builtin.join(", ")
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PresetError {}
-
-impl Preset {
-    /// Checks every value against its physical range, resolves the topology
-    /// and checks each object against the others: everything but which
-    /// family plays it, which the registry checks (`Preset::validate`, with
-    /// the families).
-    pub fn check_values(&self) -> Result<(), PresetError> {
-        self.check(&Checker::checking())
-    }
-
-    /// Runs every check of the preset with `root`, the checker at its root:
-    /// failing at the first bad value, or recording every range (see
-    /// [`Checker`]).
-    fn check(&self, root: &Checker) -> Result<(), PresetError> {
-        let tuning = root.child("tuning");
-        tuning.range("a4_hz", self.tuning.a4_hz, 300.0, 600.0, "300 to 600 Hz")?;
-        tuning.range("stretch", self.tuning.stretch, 0.0, 1.0, "0 to 1")?;
-        self.check_temperament(&tuning)?;
-        check_velocity(&self.velocity, &root.child("velocity"))?;
-        let output = root.child("output");
-        output.range(
-            "gain_per_newton",
-            self.output.gain_per_newton,
-            1e-6,
-            10.0,
-            "1e-6 to 10 per N",
-        )?;
-        output.range("stereo_width", self.output.stereo_width, 0.0, 1.0, "0 to 1")?;
-        output.range(
-            "microphone",
-            f64::from(self.output.microphone),
-            0.0,
-            (MICROPHONES.len() - 1) as f64,
-            "0 (bridge), 1 (player) or 2 (close)",
-        )?;
-        // Without a room the default's ranges are recorded (and pass), for
-        // the editor to offer.
-        self.room
-            .unwrap_or_default()
-            .validate(&root.child("room"))?;
-        let keyboard = root.child("keyboard");
-        keyboard.range(
-            "highest_key",
-            f64::from(self.keyboard.highest_key),
-            0.0,
-            127.0,
-            "a MIDI key, 0 to 127",
-        )?;
-        keyboard.ordered(
-            ("lowest_key", f64::from(self.keyboard.lowest_key)),
-            ("highest_key", f64::from(self.keyboard.highest_key)),
-            "at least lowest_key",
-        )?;
-        for (name, object) in self.objects.iter() {
-            object.validate(&root.child(name))?;
-        }
-        let topology = topology::resolve(&self.objects, &self.strikes, root)?;
-        for (name, object) in self.objects.iter() {
-            object.check_in(name, self, &topology, root)?;
-        }
-        Ok(())
-    }
-
-    /// The range of every property path, as [`Preset::check_values`] checks
-    /// it: its checks run in recording mode. Anchor fields are recorded under
-    /// `NAME/key/*` (see [`check::every_key`]). A preset that fails validation
-    /// yields the ranges of the checks before the failure.
-    fn checked_ranges(&self) -> check::Ranges {
-        let recorder = Checker::recording();
-        // Recording never fails on a value; a structural error only ends the
-        // recording early.
-        let _ = self.check(&recorder);
-        recorder.ranges()
-    }
-
-    /// The objects resolved through their interactions.
-    pub fn topology(&self) -> Result<Topology<'_>, PresetError> {
-        topology::resolve(&self.objects, &self.strikes, &Checker::checking())
-    }
-
-    /// Hammer speed (m/s) for a normalised velocity in [0, 1] (MIDI velocity / 127).
-    pub fn hammer_speed(&self, velocity: f32) -> f64 {
-        self.velocity.speed(f64::from(velocity))
-    }
-}
-
-/// The velocity curve's ranges: speeds 0.05 to 20 m/s, the softest at most
-/// the hardest, and a curve exponent of 0.2 to 5.
-fn check_velocity(velocity: &VelocityCurve, c: &Checker) -> Result<(), PresetError> {
-    let speeds = "0.05 to 20 m/s";
-    c.range(
-        "softest_speed_m_s",
-        velocity.softest_speed_m_s,
-        0.05,
-        20.0,
-        speeds,
-    )?;
-    c.range(
-        "hardest_speed_m_s",
-        velocity.hardest_speed_m_s,
-        0.05,
-        20.0,
-        speeds,
-    )?;
-    c.ordered(
-        ("softest_speed_m_s", velocity.softest_speed_m_s),
-        ("hardest_speed_m_s", velocity.hardest_speed_m_s),
-        "at least softest_speed_m_s",
-    )?;
-    c.range("curve", velocity.curve, 0.2, 5.0, "0.2 to 5")
-}
 
 #[cfg(test)]
 mod tests {

@@ -14,11 +14,16 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 
+use super::anchor_list::AnchorList;
+use super::bars::{BarEnds, BarSet};
 use super::check::Checker;
+use super::error::PresetError;
 use super::fields::Fields;
-use super::paths::AnchorList;
-use super::topology::Topology;
-use super::{Preset, PresetError};
+use super::hammers::HammerSet;
+use super::keyboard::Keyboard;
+use super::strike::StrikeSpec;
+use super::strings::{StringSet, fundamental_hz};
+use crate::instrument::StretchedTuning;
 
 /// A kind of object: the table a preset lists such objects under
 /// (`[TABLE.NAME]`), and how one is read from its table.
@@ -130,8 +135,7 @@ pub trait ObjectSpec: ObjectData + fmt::Debug + erased_serde::Serialize + Send +
     fn check_in(
         &self,
         _name: &str,
-        _preset: &Preset,
-        _topology: &Topology<'_>,
+        _instrument: &Instrument<'_>,
         _c: &Checker,
     ) -> Result<(), PresetError> {
         Ok(())
@@ -195,5 +199,64 @@ impl Clone for Box<dyn ObjectSpec> {
 impl PartialEq for Box<dyn ObjectSpec> {
     fn eq(&self, other: &Self) -> bool {
         self.same_as(other.as_ref())
+    }
+}
+
+/// A preset's objects resolved through its interactions: what the engine builds.
+#[derive(Debug, Clone)]
+pub struct Topology<'a> {
+    /// The hammers that strike.
+    pub hammers: &'a HammerSet,
+    /// Where.
+    pub strike: &'a StrikeSpec,
+    /// What they strike (strings, bars, a comb of tines).
+    pub target: &'a dyn ObjectSpec,
+    /// Every other object, each joined to the hammers or the target, by
+    /// name (at most one of each kind).
+    pub joined: Vec<(&'a str, &'a dyn ObjectSpec)>,
+}
+
+impl<'a> Topology<'a> {
+    /// The struck object as a `T`, if it is one.
+    pub fn target_as<T: 'static>(&self) -> Option<&'a T> {
+        self.target.downcast_ref()
+    }
+
+    /// The joined object that is a `T`, if there is one.
+    pub fn joined<T: 'static>(&self) -> Option<&'a T> {
+        self.joined
+            .iter()
+            .find_map(|(_, object)| object.downcast_ref::<T>())
+    }
+
+    /// The struck strings, if strings are struck.
+    pub fn strings(&self) -> Option<&'a StringSet> {
+        self.target_as()
+    }
+
+    /// The struck bars and how they are held, if bars are struck.
+    pub fn bars(&self) -> Option<(&'a BarSet, BarEnds)> {
+        self.target_as::<BarSet>().map(|bars| (bars, bars.ends))
+    }
+}
+
+/// What an object sees of the instrument it is part of, to check itself
+/// against ([`ObjectSpec::check_in`]): the keyboard, the tuning and the
+/// resolved strike.
+#[derive(Debug, Clone)]
+pub struct Instrument<'a> {
+    /// Which keys exist.
+    pub keyboard: Keyboard,
+    /// How they are tuned.
+    pub tuning: &'a StretchedTuning,
+    /// The strike and what joins it.
+    pub topology: Topology<'a>,
+}
+
+impl Instrument<'_> {
+    /// Target frequency of `key`'s first partial, Hz (see
+    /// [`fundamental_hz`]).
+    pub fn fundamental_hz(&self, key: u8) -> f64 {
+        fundamental_hz(self.tuning, self.topology.strings(), key)
     }
 }

@@ -3,7 +3,7 @@
 //! name within a kind. Names are unique across kinds: a property path
 //! (`hammers/anchor/60:mass_kg`) starts with one.
 
-use super::PresetError;
+use super::error::PresetError;
 use super::object::ObjectSpec;
 
 /// The objects of an instrument, by name.

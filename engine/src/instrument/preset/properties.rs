@@ -4,41 +4,11 @@
 //! navigation tree of component paths, and a property panel built from what
 //! the properties say about themselves).
 
-use super::Preset;
 use super::check::every_key;
-use super::fields::About;
+use super::fields::{About, ValueKind};
 use super::paths::{Part, Top, anchor_list, part};
+use super::preset::Preset;
 use crate::instrument::note_name;
-
-/// What kind of number a property holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValueKind {
-    /// A real number.
-    Real,
-    /// A MIDI key: a whole number, 0 to 127.
-    MidiKey,
-    /// A whole count, 0 to 4 294 967 295.
-    Count,
-    /// A switch: 0 (off) or 1 (on).
-    Switch,
-}
-
-impl ValueKind {
-    /// The values the type holds, whatever validation says.
-    fn range(self) -> (f64, f64) {
-        match self {
-            Self::Real => (f64::NEG_INFINITY, f64::INFINITY),
-            Self::MidiKey => (0.0, 127.0),
-            Self::Count => (0.0, f64::from(u32::MAX)),
-            Self::Switch => (0.0, 1.0),
-        }
-    }
-
-    /// Whether its values are whole numbers (a slider steps by 1).
-    pub fn is_whole(self) -> bool {
-        self != Self::Real
-    }
-}
 
 /// How far a slider reaches from the end of a range that validation bounds
 /// when it leaves the other end open: a soundboard's `seed`, which may be any

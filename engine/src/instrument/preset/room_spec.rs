@@ -1,10 +1,10 @@
 //! The ranges a preset's `[room]` is checked against (the room itself is
 //! [`RoomSpec`], the room's own).
 
-use super::PresetError;
 use super::check::Checker;
-// Re-exported for `fields.rs`, which names it `super::room_spec::RoomSpec`.
-pub(super) use crate::room::RoomSpec;
+use super::error::PresetError;
+
+use crate::room::RoomSpec;
 
 impl RoomSpec {
     /// Checks every value against its range.
@@ -18,3 +18,12 @@ impl RoomSpec {
         c.range("absorption", self.absorption, 0.01, 1.0, "0.01 to 1")
     }
 }
+
+crate::fields!(RoomSpec {
+    mix: Real, "", "How much of the room is heard: 0 dry (the room off), 1 the room alone";
+    t60_s: Real, "s", "Time the room's reverb takes to fade by 60 dB";
+    width_m: Real, "m", "Width of the room, left to right as the listener faces the instrument";
+    depth_m: Real, "m", "Depth of the room, from the instrument's wall to the back wall";
+    height_m: Real, "m", "Height of the room";
+    absorption: Real, "", "Energy the walls absorb at each reflection: more makes the early reflections weaker";
+});

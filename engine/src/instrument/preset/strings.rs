@@ -3,12 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::PresetError;
 use super::anchored::{Anchored, value_at};
 use super::check::Checker;
-use super::fields::Fields;
-use super::object::{ObjectSpec, StrikeRange};
-use super::paths::AnchorList;
+use super::error::PresetError;
+use crate::instrument::StretchedTuning;
 use crate::{anchor_fields, fields};
 
 /// Stiff strings: one in the low bass, pairs, then triples, tuned in unison.
@@ -77,7 +75,7 @@ impl StringSet {
         value_at(&self.anchor, key, field)
     }
 
-    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+    pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
         c.range(
             "detune_cents",
             self.detune_cents,
@@ -132,28 +130,13 @@ anchor_fields!(StringAnchor {
         "Resistance of the bridge under the key's strings: lower couples them more to the bridge, shorter sustain";
 });
 
-impl ObjectSpec for StringSet {
-    fn kind(&self) -> &'static str {
-        "stiff-strings"
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
-    fn anchors(&mut self) -> Option<&mut dyn AnchorList> {
-        Some(&mut self.anchor)
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        self.check(c)
-    }
-
-    fn struck(&self) -> Option<StrikeRange> {
-        Some(StrikeRange {
-            min: 0.01,
-            max: 0.5,
-            text: "0.01 to 0.5 of a string",
-        })
+/// Target frequency of `key`'s first partial, Hz, as `tuning` places it:
+/// octaves stretched to follow the inharmonicity of `strings` if strings
+/// are struck (bars are stiff beams with no such partials: plain equal
+/// temperament then).
+pub fn fundamental_hz(tuning: &StretchedTuning, strings: Option<&StringSet>, key: u8) -> f64 {
+    match strings {
+        Some(strings) => tuning.target(key, |k| strings.at(k, |a| a.inharmonicity).unwrap_or(0.0)),
+        None => tuning.target(key, |_| 0.0),
     }
 }

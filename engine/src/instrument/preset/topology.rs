@@ -3,92 +3,12 @@
 //! them. Resolved for any object kinds: each object says whether it can be
 //! struck ([`ObjectSpec::struck`]) and what it acts on ([`ObjectSpec::link`]).
 
-use serde::{Deserialize, Serialize};
-
-use super::PresetError;
-use super::anchored::{Anchored, value_at};
-use super::bars::{BarEnds, BarSet};
 use super::check::Checker;
+use super::error::PresetError;
 use super::hammers::HammerSet;
-use super::object::{ObjectSpec, StrikePart};
+use super::object::{ObjectSpec, StrikePart, Topology};
 use super::objects::Objects;
-use super::strings::StringSet;
-
-/// One `[[strike]]`: a set of hammers striking a resonator, key by key.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StrikeSpec {
-    /// The striking object (`felt-hammers`).
-    pub hammers: String,
-    /// The struck object (`stiff-strings` or `free-free-bars`).
-    pub target: String,
-    /// Strike positions at anchor keys, in ascending key order.
-    pub anchor: Vec<StrikeAnchor>,
-}
-
-/// Where a hammer meets its target at an anchor key.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StrikeAnchor {
-    /// MIDI key.
-    pub key: u8,
-    /// Strike point as a fraction of the target's length (from the agraffe for
-    /// strings, from one end for bars); `None` (omitted in the preset): the
-    /// interpolation between the nearest anchors that give it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub position: Option<f64>,
-}
-
-impl StrikeSpec {
-    /// The strike position at `key` (see [`value_at`]).
-    pub fn position(&self, key: u8) -> Option<f64> {
-        value_at(&self.anchor, key, |a| a.position)
-    }
-}
-
-impl Anchored for StrikeAnchor {
-    fn key(&self) -> u8 {
-        self.key
-    }
-}
-
-/// A preset's objects resolved through its interactions: what the engine builds.
-#[derive(Debug, Clone)]
-pub struct Topology<'a> {
-    /// The hammers that strike.
-    pub hammers: &'a HammerSet,
-    /// Where.
-    pub strike: &'a StrikeSpec,
-    /// What they strike (strings, bars, a comb of tines).
-    pub target: &'a dyn ObjectSpec,
-    /// Every other object, each joined to the hammers or the target, by
-    /// name (at most one of each kind).
-    pub joined: Vec<(&'a str, &'a dyn ObjectSpec)>,
-}
-
-impl<'a> Topology<'a> {
-    /// The struck object as a `T`, if it is one.
-    pub fn target_as<T: 'static>(&self) -> Option<&'a T> {
-        self.target.downcast_ref()
-    }
-
-    /// The joined object that is a `T`, if there is one.
-    pub fn joined<T: 'static>(&self) -> Option<&'a T> {
-        self.joined
-            .iter()
-            .find_map(|(_, object)| object.downcast_ref::<T>())
-    }
-
-    /// The struck strings, if strings are struck.
-    pub fn strings(&self) -> Option<&'a StringSet> {
-        self.target_as()
-    }
-
-    /// The struck bars and how they are held, if bars are struck.
-    pub fn bars(&self) -> Option<(&'a BarSet, BarEnds)> {
-        self.target_as::<BarSet>().map(|bars| (bars, bars.ends))
-    }
-}
+use super::strike::StrikeSpec;
 
 /// Resolves the strike and what joins it, checking the strike positions
 /// with `root` (the checker at the preset's root): exactly one strike, its

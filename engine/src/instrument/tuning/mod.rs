@@ -31,7 +31,6 @@ pub use temperament::{Temperament, parse_pitch_class, pitch_class_name};
 
 use serde::{Deserialize, Serialize};
 
-
 /// MIDI key of A4.
 const A4: u8 = 69;
 
@@ -252,6 +251,15 @@ pub fn parse_note_name(name: &str) -> Option<u8> {
     let key = 12 * (octave + 1) + temperament::semitones_from_c(pitch)?;
     u8::try_from(key).ok().filter(|&k| k <= 127)
 }
+
+crate::fields!(StretchedTuning {
+    a4_hz: Real, "Hz", "Concert pitch: the frequency of A4's first partial";
+    stretch: Real, "",
+        "How far octaves stretch to follow the strings' inharmonicity: 0 equal temperament, 1 beatless octaves";
+    temperament: Count, "",
+        "Temperament: 0 equal, 1 Werckmeister III, 2 Vallotti, 3 Kirnberger III, 4 1/4-comma meantone, 5 Pythagorean";
+    temperament_key: Count, "", "The key the temperament is laid from: 0 C, 1 C♯, 2 D … 11 B";
+});
 
 #[cfg(test)]
 mod tests {

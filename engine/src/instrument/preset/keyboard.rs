@@ -1,0 +1,20 @@
+//! `[keyboard]`: the keys that have a voice.
+
+use serde::{Deserialize, Serialize};
+
+use crate::fields;
+
+/// The keys that have a voice.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Keyboard {
+    /// Lowest MIDI key (21 is A0 on an 88-key piano).
+    pub lowest_key: u8,
+    /// Highest MIDI key (108 is C8).
+    pub highest_key: u8,
+}
+
+fields!(Keyboard {
+    lowest_key: Key, "", "Lowest MIDI key that plays";
+    highest_key: Key, "", "Highest MIDI key that plays";
+});

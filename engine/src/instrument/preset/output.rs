@@ -1,0 +1,38 @@
+//! `[output]`: from the resonators' force to the output, and where the
+//! instrument is heard from.
+
+use serde::{Deserialize, Serialize};
+
+use crate::fields;
+
+/// From the resonators' force to the output.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSpec {
+    /// Output sample value per newton of bridge force (for bars: per m/s of the
+    /// pickup point's velocity).
+    pub gain_per_newton: f64,
+    /// Stereo spread of the keyboard, 0 (mono) to 1 (lowest key hard left).
+    pub stereo_width: f64,
+    /// Where the instrument is heard from (for a piano: how its strings'
+    /// own sound joins the board's), by its index in [`MICROPHONES`]: 0
+    /// (the default) the bridge, the board's sound alone.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub microphone: u32,
+}
+
+fn is_zero_u32(x: &u32) -> bool {
+    *x == 0
+}
+
+/// The microphone positions `output:microphone` chooses from, by index.
+pub const MICROPHONES: [&str; 3] = ["bridge", "player", "close"];
+
+fields!(OutputSpec {
+    gain_per_newton: Real, "1/N",
+        "Output level per newton of bridge force (for bars: per m/s at the pickup)";
+    stereo_width: Real, "",
+        "How widely the keyboard spreads across the stereo field: 0 mono, 1 lowest key hard left";
+    microphone: Count, "",
+        "Where a piano is heard from: 0 the bridge (the board alone), 1 the pianist's seat, 2 close over the strings (both add the strings' own sound)";
+});
