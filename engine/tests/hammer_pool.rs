@@ -4,7 +4,8 @@
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::families::grand_piano::PianoVoices;
-use orchard_engine::instrument::{Preset, SHARED_HAMMERS};
+use orchard_engine::families::grand_piano::SHARED_HAMMERS;
+use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{Operation, Synth, SynthEvent, TimedEvent, Voices};
 
 #[global_allocator]

@@ -4,7 +4,8 @@
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::spectral_centroid;
-use orchard_engine::instrument::{KeyParams, Preset, StrikeReport, StruckString};
+use orchard_engine::families::grand_piano::{KeyParams, StruckString};
+use orchard_engine::instrument::{Preset, StrikeReport};
 use orchard_engine::resonators::Unison;
 use orchard_engine::wdf::description::{capacitor, resistor, series};
 use orchard_engine::wdf::{Bct, Element, FeltLaw, TreeDescription};

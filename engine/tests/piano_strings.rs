@@ -3,7 +3,8 @@
 
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::{amplitude_at, peak_frequency};
-use orchard_engine::instrument::{Preset, StruckString};
+use orchard_engine::families::grand_piano::StruckString;
+use orchard_engine::instrument::Preset;
 use orchard_engine::resonators::{StringParams, Unison, UnisonParams};
 use orchard_engine::rt::Synth;
 

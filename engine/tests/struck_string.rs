@@ -3,8 +3,9 @@
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::{peak, peak_frequency, rms};
 use orchard_engine::families::grand_piano::SoundboardSpec;
+use orchard_engine::families::grand_piano::StruckString;
+use orchard_engine::instrument::Preset;
 use orchard_engine::instrument::StringSet;
-use orchard_engine::instrument::{Preset, StruckString};
 use orchard_engine::rt::Synth;
 use orchard_engine::wdf::FeltLaw;
 

@@ -2,23 +2,17 @@
 
 mod bar;
 mod bar_fittings;
-mod contact;
+pub(crate) mod contact;
 mod contact_log;
-mod hammer_pool;
-mod key_params;
 mod preset;
-mod strike;
-mod string_key;
+mod rebound;
+pub(crate) mod strike;
 mod tuning;
 mod velocity_curve;
-mod voice;
-mod voice_error;
 
 pub use bar::{BarError, BarParams, MalletBar, ModesBranch, PointMode, Striker, modes_in_series};
 pub use bar_fittings::{BarFittings, HelmholtzBox};
 pub use contact_log::ContactLog;
-pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
-pub use key_params::KeyParams;
 pub use preset::{
     About, AnchorFields, AnchorList, Anchored, BarEnds, BarSet, Checker, ComponentInfo,
     DEFAULT_PRESET_TOML, Field, Fields, HammerAnchor, HammerSet, Instrument, Keyboard,
@@ -27,13 +21,11 @@ pub use preset::{
     RoomSpec, SHARED_KINDS, StrikeAnchor, StrikePart, StrikeRange, StrikeSpec, StringAnchor,
     StringSet, Topology, UNRELAXING_FELT, ValueKind, check_case, fundamental_hz, value_at,
 };
+pub use rebound::Rebound;
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};
-pub use string_key::{Rebound, StringKey};
 pub use tuning::files as tuning_files;
 pub use tuning::{
     KeyMap, Scale, StretchedTuning, Temperament, note_name, octave_widening_cents, parse_note_name,
     parse_pitch_class, pitch_class_name,
 };
 pub use velocity_curve::VelocityCurve;
-pub use voice::StruckString;
-pub use voice_error::VoiceError;

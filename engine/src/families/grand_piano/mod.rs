@@ -3,12 +3,22 @@
 //! thrown by a grand action with its dampers and pedals.
 
 pub mod action;
+mod hammer_pool;
+mod key_params;
 mod mechanics;
 mod objects;
+mod string_key;
+mod voice;
+mod voice_error;
 mod voices;
 
+pub use hammer_pool::{HammerPool, SHARED_HAMMERS};
+pub use key_params::KeyParams;
 pub use mechanics::PianoMechanics;
 pub use objects::{ActionSpec, DamperSet, SoundboardSpec};
+pub use string_key::StringKey;
+pub use voice::StruckString;
+pub use voice_error::VoiceError;
 pub use voices::PianoVoices;
 
 use super::thrown::ThrownStrikers;

@@ -6,10 +6,8 @@
 use std::any::Any;
 
 use super::objects::{DamperSet, SoundboardSpec};
-use crate::instrument::{
-    ContactTrace, HammerPool, Preset, PresetError, Rebound, SHARED_HAMMERS, StrikeReport,
-    StringKey, Topology,
-};
+use super::{HammerPool, SHARED_HAMMERS, StringKey};
+use crate::instrument::{ContactTrace, Preset, PresetError, Rebound, StrikeReport, Topology};
 use crate::resonators::string_radiation;
 use crate::resonators::{
     BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Placement, RadiationFilter, Soundboard,

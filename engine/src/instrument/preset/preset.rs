@@ -133,6 +133,19 @@ impl Preset {
         topology::resolve(&self.objects, &self.strikes, &Checker::checking())
     }
 
+    /// Target frequency of `key`'s first partial, Hz: A4 at the preset's
+    /// reference, octaves stretched to follow the strings' inharmonicity by the
+    /// preset's stretch (bars are stiff beams with no such partials: plain equal
+    /// temperament).
+    pub fn fundamental_hz(&self, key: u8) -> f64 {
+        let topology = self.topology().ok();
+        fundamental_hz(
+            &self.tuning,
+            topology.as_ref().and_then(|t| t.strings()),
+            key,
+        )
+    }
+
     /// Hammer speed (m/s) for a normalised velocity in [0, 1] (MIDI velocity / 127).
     pub fn hammer_speed(&self, velocity: f32) -> f64 {
         self.velocity.speed(f64::from(velocity))

@@ -20,8 +20,8 @@
 //!    piano hammers) after the first hammer touches, and then takes it as in 1.
 //!    Deferred strikes are served first come, first served.
 
-use super::contact::{Contact, ContactShape};
 use crate::capacity::copy_within_capacity;
+use crate::instrument::contact::{Contact, ContactShape};
 use crate::wdf::TreeError;
 
 /// Hammer contact trees an instrument's keys share by default: a hammer is

@@ -1,11 +1,11 @@
 //! One key of a struck-string instrument on its own: a [`StringKey`] with a
 //! hammer of its own (a pool of one contact).
 
-use super::KeyParams;
 use super::hammer_pool::HammerPool;
-use super::strike::{ContactTrace, StrikeReport};
+use super::key_params::KeyParams;
 use super::string_key::StringKey;
 use super::voice_error::VoiceError;
+use crate::instrument::strike::{ContactTrace, StrikeReport};
 use crate::resonators::Unison;
 
 /// A key's strings and a hammer of its own that strikes them: a [`StringKey`]

@@ -1,6 +1,6 @@
 //! Physical values of one key, interpolated from a preset's anchors.
 
-use super::{Preset, fundamental_hz};
+use crate::instrument::Preset;
 use crate::resonators::{StringParams, UnisonParams};
 use crate::wdf::FeltLaw;
 
@@ -30,19 +30,6 @@ pub struct KeyParams {
 }
 
 impl Preset {
-    /// Target frequency of `key`'s first partial, Hz: A4 at the preset's
-    /// reference, octaves stretched to follow the strings' inharmonicity by the
-    /// preset's stretch (bars are stiff beams with no such partials: plain equal
-    /// temperament).
-    pub fn fundamental_hz(&self, key: u8) -> f64 {
-        let topology = self.topology().ok();
-        fundamental_hz(
-            &self.tuning,
-            topology.as_ref().and_then(|t| t.strings()),
-            key,
-        )
-    }
-
     /// The physical values of `key`'s strings and hammer: each field as the
     /// anchor at `key` gives it, or interpolated between the nearest anchors
     /// that give it; `None` unless the instrument's hammers strike

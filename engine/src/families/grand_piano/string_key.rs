@@ -1,11 +1,11 @@
 //! One key of a struck-string instrument: the note's strings and the flight of
 //! the hammer that strikes them, a contact tree borrowed from a [`HammerPool`].
 
-use super::KeyParams;
-use super::contact::ContactShape;
 use super::hammer_pool::{ContactId, HammerPool};
-use super::strike::{ContactTrace, PulseCounter, StrikeReport};
+use super::key_params::KeyParams;
 use super::voice_error::VoiceError;
+use crate::instrument::contact::ContactShape;
+use crate::instrument::strike::{ContactTrace, PulseCounter, StrikeReport};
 use crate::resonators::{BRIDGE_BLOCK, Unison};
 
 /// The hammer leaves the tree once it is this many start gaps away from the string
@@ -74,18 +74,6 @@ pub struct StringKey {
     /// Whether a damper presses on these strings (the top keys of a grand
     /// have none).
     has_damper: bool,
-}
-
-/// A hammer letting go of its strings after a strike.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rebound {
-    /// Its speed away from the strings, m/s.
-    pub speed_m_s: f64,
-    /// The largest force of the contact, N.
-    pub peak_force_n: f64,
-    /// The impulse the contact exchanged, N·s: its force integrated over
-    /// the time the parts touched (what a pinned cylinder feels of a pluck).
-    pub impulse_n_s: f64,
 }
 
 impl StringKey {
