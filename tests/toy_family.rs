@@ -19,7 +19,7 @@ use orchard_engine::analysis::peak_frequency;
 use orchard_engine::families;
 use orchard_engine::families::mallet_bar::MalletBars;
 use orchard_engine::instrument::{
-    Checker, Fields, ObjectKind, ObjectSpec, Preset, PresetError, Rebound, StrikeRange,
+    Checker, ObjectKind, ObjectSpec, Preset, PresetError, Rebound, StrikeRange,
 };
 use orchard_engine::mech::{Model, ModelState, StepAdjustment};
 use orchard_engine::props::{PropertyAccess, PropertyError};
@@ -52,10 +52,6 @@ orchard_engine::fields!(PluckedStrings {
 impl ObjectSpec for PluckedStrings {
     fn kind(&self) -> &'static str {
         "plucked-strings"
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
     }
 
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {

@@ -6,8 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::fields;
 use crate::instrument::{
-    BarEnds, BarSet, Checker, Fields, Instrument, Link, ObjectKind, ObjectSpec, PresetError,
-    StrikePart,
+    BarEnds, BarSet, Checker, Instrument, Link, ObjectKind, ObjectSpec, PresetError,
 };
 
 /// A celesta: the simplified piano action that throws the hammers it
@@ -48,8 +47,27 @@ impl CelestaSpec {
     pub fn partial_ratios(&self) -> [f64; 3] {
         [1.0, self.partial_ratio_2, self.partial_ratio_3]
     }
+}
 
-    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+fields!(CelestaSpec {
+    partial_ratio_2: Real, "", "Second partial of a tuned bar over its fundamental (uniform bar: 2.7565)";
+    partial_ratio_3: Real, "", "Third partial of a tuned bar over its fundamental (uniform bar: 5.4039)";
+    blow_distance_m: Real, "m", "Hammer travel from rest to the bar: longer strikes later after the key";
+    damper_t60_s: Real, "s", "Time a damped bar takes to fade by 60 dB: shorter stops notes sooner";
+    box_coupling: Real, "", "Stiffness of a box's air over its bar's (0: no boxes): more couples them harder";
+    box_q: Real, "", "Quality factor of a box's air resonance: more rings the box longer and louder";
+    mouth_gain: Real, "", "Level of the boxes' mouths against the bars' own sound";
+});
+
+/// The celesta's own object kind, as its presets list it.
+pub const KINDS: &[ObjectKind] = &[ObjectKind::of::<CelestaSpec>("celesta")];
+
+impl ObjectSpec for CelestaSpec {
+    fn kind(&self) -> &'static str {
+        "celesta"
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         c.range(
             "partial_ratio_2",
             self.partial_ratio_2,
@@ -81,40 +99,9 @@ impl CelestaSpec {
         c.range("box_q", self.box_q, 1.0, 1000.0, "1 to 1000")?;
         c.range("mouth_gain", self.mouth_gain, 0.0, 100.0, "0 to 100")
     }
-}
-
-fields!(CelestaSpec {
-    partial_ratio_2: Real, "", "Second partial of a tuned bar over its fundamental (uniform bar: 2.7565)";
-    partial_ratio_3: Real, "", "Third partial of a tuned bar over its fundamental (uniform bar: 5.4039)";
-    blow_distance_m: Real, "m", "Hammer travel from rest to the bar: longer strikes later after the key";
-    damper_t60_s: Real, "s", "Time a damped bar takes to fade by 60 dB: shorter stops notes sooner";
-    box_coupling: Real, "", "Stiffness of a box's air over its bar's (0: no boxes): more couples them harder";
-    box_q: Real, "", "Quality factor of a box's air resonance: more rings the box longer and louder";
-    mouth_gain: Real, "", "Level of the boxes' mouths against the bars' own sound";
-});
-
-/// The celesta's own object kind, as its presets list it.
-pub const KINDS: &[ObjectKind] = &[ObjectKind::of::<CelestaSpec>("celesta")];
-
-impl ObjectSpec for CelestaSpec {
-    fn kind(&self) -> &'static str {
-        "celesta"
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        self.check(c)
-    }
 
     fn link(&self) -> Option<Link<'_>> {
-        Some(Link {
-            role: "drives",
-            name: &self.drives,
-            part: StrikePart::Hammers,
-        })
+        Some(Link::to_hammers("drives", &self.drives))
     }
 
     /// A celesta's action plays bars free at both ends.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::fields;
 use crate::instrument::{
-    Checker, Fields, Instrument, Link, ObjectKind, ObjectSpec, PresetError, StrikePart, check_case,
+    Checker, Instrument, Link, ObjectKind, ObjectSpec, PresetError, check_case,
 };
 
 /// A chiming bracket clock: its going train (the `bracket-movement`
@@ -120,8 +120,49 @@ impl ClockSpec {
         }
         Ok(())
     }
+}
 
-    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+fields!(ClockSpec {
+    time_h: Real, "h", "The time the hands show when the clock starts, hours after midnight";
+    running: Switch, "", "1: the balance swings and the clock goes; 0: stopped, the balance held";
+    wound: Real, "", "How far the mainspring is wound: 0 run down, 1 eight turns";
+    balance_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of the balance: more beats slower, as the square root";
+    hairspring_n_m_per_rad: Real, "N·m/rad", "Stiffness of the hairspring: stiffer beats faster, as the square root";
+    pallet_stiffness: Real, "N/m^1.5", "Hertzian stiffness of a tooth striking a pallet: harder steel ticks brighter";
+    plate_width_m: Real, "m", "Width of the movement's brass back plate";
+    plate_height_m: Real, "m", "Height of the movement's brass back plate";
+    plate_thickness_m: Real, "m", "Thickness of the plate: thicker rings higher";
+    plate_loss_factor: Real, "", "Loss factor of the mounted plate: more makes the ticks drier";
+    case_lowest_mode_hz: Real, "Hz", "Frequency of the wooden case's lowest mode";
+    case_modes: Count, "", "Number of the wooden case's modes";
+    case_highest_mode_hz: Real, "Hz", "Frequency of the wooden case's highest mode";
+    case_t60_s: Real, "s", "Time the case's modes take to fade by 60 dB";
+    case_modal_mass_kg: Real, "kg", "Mass of each case mode at the movement: less makes the case louder";
+    chime_torque_n_m: Real, "N·m", "Torque of the chime train's spring at its pin barrel: more plays the quarters faster";
+    strike_torque_n_m: Real, "N·m", "Torque of the strike train's spring at its pin wheel: more counts the hours faster";
+    fly_drag_n_m_s2: Real, "N·m·s²", "Air drag of each train's fly (τ = c·ω²): more plays the trains slower";
+    fly_ratio: Real, "", "Turns of the fly per turn of its barrel";
+    barrel_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of a pin barrel and its train";
+    hammer_lift_rad: Real, "rad", "Angle a pin lifts a hammer through: more strikes harder";
+    hammer_spring_n_m_per_rad: Real, "N·m/rad", "Stiffness of a hammer's spring: stiffer strikes harder";
+    hammer_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of a hammer about its arbor";
+    hammer_arm_m: Real, "m", "Distance from a hammer's arbor to its head";
+    bell_1_key: Key, "", "Rod of the first (highest) quarter bell";
+    bell_2_key: Key, "", "Rod of the second quarter bell";
+    bell_3_key: Key, "", "Rod of the third quarter bell";
+    bell_4_key: Key, "", "Rod of the fourth (lowest) quarter bell";
+    hour_key: Key, "", "Rod that counts the hours";
+});
+
+/// The clock's own object kind, as its presets list it.
+pub const KINDS: &[ObjectKind] = &[ObjectKind::of::<ClockSpec>("clock")];
+
+impl ObjectSpec for ClockSpec {
+    fn kind(&self) -> &'static str {
+        "clock"
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         c.range("time_h", self.time_h, 0.0, 24.0, "0 to 24 h")?;
         c.range("wound", self.wound, 0.0, 1.0, "0 to 1")?;
         c.range(
@@ -222,62 +263,9 @@ impl ClockSpec {
         }
         Ok(())
     }
-}
-
-fields!(ClockSpec {
-    time_h: Real, "h", "The time the hands show when the clock starts, hours after midnight";
-    running: Switch, "", "1: the balance swings and the clock goes; 0: stopped, the balance held";
-    wound: Real, "", "How far the mainspring is wound: 0 run down, 1 eight turns";
-    balance_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of the balance: more beats slower, as the square root";
-    hairspring_n_m_per_rad: Real, "N·m/rad", "Stiffness of the hairspring: stiffer beats faster, as the square root";
-    pallet_stiffness: Real, "N/m^1.5", "Hertzian stiffness of a tooth striking a pallet: harder steel ticks brighter";
-    plate_width_m: Real, "m", "Width of the movement's brass back plate";
-    plate_height_m: Real, "m", "Height of the movement's brass back plate";
-    plate_thickness_m: Real, "m", "Thickness of the plate: thicker rings higher";
-    plate_loss_factor: Real, "", "Loss factor of the mounted plate: more makes the ticks drier";
-    case_lowest_mode_hz: Real, "Hz", "Frequency of the wooden case's lowest mode";
-    case_modes: Count, "", "Number of the wooden case's modes";
-    case_highest_mode_hz: Real, "Hz", "Frequency of the wooden case's highest mode";
-    case_t60_s: Real, "s", "Time the case's modes take to fade by 60 dB";
-    case_modal_mass_kg: Real, "kg", "Mass of each case mode at the movement: less makes the case louder";
-    chime_torque_n_m: Real, "N·m", "Torque of the chime train's spring at its pin barrel: more plays the quarters faster";
-    strike_torque_n_m: Real, "N·m", "Torque of the strike train's spring at its pin wheel: more counts the hours faster";
-    fly_drag_n_m_s2: Real, "N·m·s²", "Air drag of each train's fly (τ = c·ω²): more plays the trains slower";
-    fly_ratio: Real, "", "Turns of the fly per turn of its barrel";
-    barrel_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of a pin barrel and its train";
-    hammer_lift_rad: Real, "rad", "Angle a pin lifts a hammer through: more strikes harder";
-    hammer_spring_n_m_per_rad: Real, "N·m/rad", "Stiffness of a hammer's spring: stiffer strikes harder";
-    hammer_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of a hammer about its arbor";
-    hammer_arm_m: Real, "m", "Distance from a hammer's arbor to its head";
-    bell_1_key: Key, "", "Rod of the first (highest) quarter bell";
-    bell_2_key: Key, "", "Rod of the second quarter bell";
-    bell_3_key: Key, "", "Rod of the third quarter bell";
-    bell_4_key: Key, "", "Rod of the fourth (lowest) quarter bell";
-    hour_key: Key, "", "Rod that counts the hours";
-});
-
-/// The clock's own object kind, as its presets list it.
-pub const KINDS: &[ObjectKind] = &[ObjectKind::of::<ClockSpec>("clock")];
-
-impl ObjectSpec for ClockSpec {
-    fn kind(&self) -> &'static str {
-        "clock"
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        self.check(c)
-    }
 
     fn link(&self) -> Option<Link<'_>> {
-        Some(Link {
-            role: "drives",
-            name: &self.drives,
-            part: StrikePart::Hammers,
-        })
+        Some(Link::to_hammers("drives", &self.drives))
     }
 
     fn check_in(

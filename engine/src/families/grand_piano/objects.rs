@@ -5,9 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fields;
-use crate::instrument::{
-    Checker, Fields, Instrument, Link, ObjectKind, ObjectSpec, PresetError, StrikePart,
-};
+use crate::instrument::{Checker, Instrument, Link, ObjectKind, ObjectSpec, PresetError};
 use crate::resonators::SoundboardParams;
 
 /// Dampers: felt pads that press on a resonator's strings while their key is up.
@@ -32,18 +30,6 @@ fn every_key_damped() -> u8 {
 }
 
 impl DamperSet {
-    fn check(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range("t60_s", self.t60_s, 0.01, 10.0, "0.01 to 10 s")?;
-        c.range("travel_s", self.travel_s, 1e-4, 0.1, "0.1 ms to 100 ms")?;
-        c.range(
-            "highest_damped_key",
-            f64::from(self.highest_damped_key),
-            0.0,
-            127.0,
-            "a MIDI key, 0 to 127",
-        )
-    }
-
     /// Whether `key` has a damper.
     pub fn damps(&self, key: u8) -> bool {
         key <= self.highest_damped_key
@@ -76,20 +62,6 @@ pub struct ActionSpec {
 impl ActionSpec {
     /// The keys a grand action has: MIDI 21 (A0) to 108 (C8).
     pub const NOTES: (u8, u8) = (21, 108);
-
-    fn check(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range(
-            "blow_distance_m",
-            self.blow_distance_m,
-            0.01,
-            0.1,
-            "10 to 100 mm",
-        )?;
-        c.range("check_drop_m", self.check_drop_m, 2e-3, 0.04, "2 to 40 mm")?;
-        c.range("restitution", self.restitution, 0.0, 0.95, "0 to 0.95")?;
-        c.range("key_return_s", self.key_return_s, 5e-3, 0.5, "5 to 500 ms")?;
-        c.range("repetition_rise", self.repetition_rise, 0.0, 1.0, "0 to 1")
-    }
 }
 
 /// The soundboard: resonant body modes driven by the bridge.
@@ -147,8 +119,139 @@ impl SoundboardSpec {
             seed: u64::from(self.seed),
         }
     }
+}
 
-    fn check(&self, c: &Checker) -> Result<(), PresetError> {
+fields!(DamperSet {
+    t60_s: Real, "s", "Time a damped string takes to fade by 60 dB";
+    travel_s: Real, "s", "How quickly a damper lands on the strings after its key rises";
+    highest_damped_key: Key, "", "Highest key with a damper: the strings above ring freely";
+});
+fields!(ActionSpec {
+    blow_distance_m: Real, "m", "Hammer travel from rest to the string";
+    check_drop_m: Real, "m", "How far below the string the check catches a falling hammer";
+    restitution: Real, "", "Fraction of its strike speed a hammer rebounds with";
+    key_return_s: Real, "s", "Time a released key takes to rise fully";
+    repetition_rise: Real, "", "How far a key must rise (fraction of its dip) before it repeats";
+    realistic_travel: Switch, "",
+        "1: simulate the jack's whole stroke (tens of ms late); 0: throw the hammer from let-off at once";
+});
+fields!(SoundboardSpec {
+    modes: Count, "", "Number of resonant body modes";
+    lowest_mode_hz: Real, "Hz", "Frequency of the lowest body mode";
+    highest_mode_hz: Real, "Hz", "Frequency of the highest body mode";
+    lowest_mode_t60_s: Real, "s",
+        "60 dB decay time of the lowest body mode (higher ones decay faster)";
+    modal_mass_kg: Real, "kg",
+        "Mass of each body mode at the bridge: less lets the strings move the board more, shorter and more coupled";
+    body_gain: Real, "", "Level of the body's ring against the direct bridge sound";
+    seed: Count, "", "Which board: each seed places and shapes the modes differently";
+    surface_density_kg_m2: Real, "kg/m²",
+        "Mass of a square metre of the board with its ribs: sets how loud the board is against the strings' own sound";
+});
+
+/// The grand's own object kinds, as its presets list them.
+pub const KINDS: &[ObjectKind] = &[
+    ObjectKind::of::<DamperSet>("dampers"),
+    ObjectKind::of::<ActionSpec>("grand-action"),
+    ObjectKind::of::<SoundboardSpec>("soundboard"),
+];
+
+impl ObjectSpec for DamperSet {
+    fn kind(&self) -> &'static str {
+        "dampers"
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range("t60_s", self.t60_s, 0.01, 10.0, "0.01 to 10 s")?;
+        c.range("travel_s", self.travel_s, 1e-4, 0.1, "0.1 ms to 100 ms")?;
+        c.range(
+            "highest_damped_key",
+            f64::from(self.highest_damped_key),
+            0.0,
+            127.0,
+            "a MIDI key, 0 to 127",
+        )
+    }
+
+    fn link(&self) -> Option<Link<'_>> {
+        Some(Link::to_target("on", &self.on))
+    }
+
+    /// Dampers press on strings, and need an action to lift them.
+    fn check_in(
+        &self,
+        name: &str,
+        instrument: &Instrument<'_>,
+        _c: &Checker,
+    ) -> Result<(), PresetError> {
+        if instrument.topology.strings().is_none() {
+            return Err(PresetError::Topology(format!(
+                "[dampers.{name}] can only press on stiff-strings"
+            )));
+        }
+        if instrument.topology.joined::<ActionSpec>().is_none() {
+            return Err(PresetError::Topology(
+                "dampers need a grand-action to lift them".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl ObjectSpec for ActionSpec {
+    fn kind(&self) -> &'static str {
+        "grand-action"
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.range(
+            "blow_distance_m",
+            self.blow_distance_m,
+            0.01,
+            0.1,
+            "10 to 100 mm",
+        )?;
+        c.range("check_drop_m", self.check_drop_m, 2e-3, 0.04, "2 to 40 mm")?;
+        c.range("restitution", self.restitution, 0.0, 0.95, "0 to 0.95")?;
+        c.range("key_return_s", self.key_return_s, 5e-3, 0.5, "5 to 500 ms")?;
+        c.range("repetition_rise", self.repetition_rise, 0.0, 1.0, "0 to 1")
+    }
+
+    fn link(&self) -> Option<Link<'_>> {
+        Some(Link::to_hammers("drives", &self.drives))
+    }
+
+    /// An action has the keys of a grand ([`ActionSpec::NOTES`]), and the
+    /// hammers' start gap is its let-off distance.
+    fn check_in(
+        &self,
+        _name: &str,
+        instrument: &Instrument<'_>,
+        root: &Checker,
+    ) -> Result<(), PresetError> {
+        let (lo, hi) = Self::NOTES;
+        let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
+        let keyboard = root.child("keyboard");
+        let lowest_key = f64::from(instrument.keyboard.lowest_key);
+        let highest_key = f64::from(instrument.keyboard.highest_key);
+        keyboard.range("lowest_key", lowest_key, f64::from(lo), 127.0, keys)?;
+        keyboard.range("highest_key", highest_key, 0.0, f64::from(hi), keys)?;
+        root.child(&instrument.topology.strike.hammers).range(
+            "start_gap_m",
+            instrument.topology.hammers.start_gap_m,
+            5e-4,
+            0.01,
+            "0.5 to 10 mm: it is the let-off of the action that drives them",
+        )
+    }
+}
+
+impl ObjectSpec for SoundboardSpec {
+    fn kind(&self) -> &'static str {
+        "soundboard"
+    }
+
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
         c.range("modes", f64::from(self.modes), 0.0, 512.0, "0 to 512")?;
         c.range(
             "surface_density_kg_m2",
@@ -192,150 +295,9 @@ impl SoundboardSpec {
         )?;
         c.range("body_gain", self.body_gain, 0.0, 10.0, "0 to 10")
     }
-}
-
-fields!(DamperSet {
-    t60_s: Real, "s", "Time a damped string takes to fade by 60 dB";
-    travel_s: Real, "s", "How quickly a damper lands on the strings after its key rises";
-    highest_damped_key: Key, "", "Highest key with a damper: the strings above ring freely";
-});
-fields!(ActionSpec {
-    blow_distance_m: Real, "m", "Hammer travel from rest to the string";
-    check_drop_m: Real, "m", "How far below the string the check catches a falling hammer";
-    restitution: Real, "", "Fraction of its strike speed a hammer rebounds with";
-    key_return_s: Real, "s", "Time a released key takes to rise fully";
-    repetition_rise: Real, "", "How far a key must rise (fraction of its dip) before it repeats";
-    realistic_travel: Switch, "",
-        "1: simulate the jack's whole stroke (tens of ms late); 0: throw the hammer from let-off at once";
-});
-fields!(SoundboardSpec {
-    modes: Count, "", "Number of resonant body modes";
-    lowest_mode_hz: Real, "Hz", "Frequency of the lowest body mode";
-    highest_mode_hz: Real, "Hz", "Frequency of the highest body mode";
-    lowest_mode_t60_s: Real, "s",
-        "60 dB decay time of the lowest body mode (higher ones decay faster)";
-    modal_mass_kg: Real, "kg",
-        "Mass of each body mode at the bridge: less lets the strings move the board more, shorter and more coupled";
-    body_gain: Real, "", "Level of the body's ring against the direct bridge sound";
-    seed: Count, "", "Which board: each seed places and shapes the modes differently";
-    surface_density_kg_m2: Real, "kg/m²",
-        "Mass of a square metre of the board with its ribs: sets how loud the board is against the strings' own sound";
-});
-
-/// The grand's own object kinds, as its presets list them.
-pub const KINDS: &[ObjectKind] = &[
-    ObjectKind::of::<DamperSet>("dampers"),
-    ObjectKind::of::<ActionSpec>("grand-action"),
-    ObjectKind::of::<SoundboardSpec>("soundboard"),
-];
-
-impl ObjectSpec for DamperSet {
-    fn kind(&self) -> &'static str {
-        "dampers"
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        self.check(c)
-    }
 
     fn link(&self) -> Option<Link<'_>> {
-        Some(Link {
-            role: "on",
-            name: &self.on,
-            part: StrikePart::Target,
-        })
-    }
-
-    /// Dampers press on strings, and need an action to lift them.
-    fn check_in(
-        &self,
-        name: &str,
-        instrument: &Instrument<'_>,
-        _c: &Checker,
-    ) -> Result<(), PresetError> {
-        if instrument.topology.strings().is_none() {
-            return Err(PresetError::Topology(format!(
-                "[dampers.{name}] can only press on stiff-strings"
-            )));
-        }
-        if instrument.topology.joined::<ActionSpec>().is_none() {
-            return Err(PresetError::Topology(
-                "dampers need a grand-action to lift them".into(),
-            ));
-        }
-        Ok(())
-    }
-}
-
-impl ObjectSpec for ActionSpec {
-    fn kind(&self) -> &'static str {
-        "grand-action"
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        self.check(c)
-    }
-
-    fn link(&self) -> Option<Link<'_>> {
-        Some(Link {
-            role: "drives",
-            name: &self.drives,
-            part: StrikePart::Hammers,
-        })
-    }
-
-    /// An action has the keys of a grand ([`ActionSpec::NOTES`]), and the
-    /// hammers' start gap is its let-off distance.
-    fn check_in(
-        &self,
-        _name: &str,
-        instrument: &Instrument<'_>,
-        root: &Checker,
-    ) -> Result<(), PresetError> {
-        let (lo, hi) = Self::NOTES;
-        let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
-        let keyboard = root.child("keyboard");
-        let lowest_key = f64::from(instrument.keyboard.lowest_key);
-        let highest_key = f64::from(instrument.keyboard.highest_key);
-        keyboard.range("lowest_key", lowest_key, f64::from(lo), 127.0, keys)?;
-        keyboard.range("highest_key", highest_key, 0.0, f64::from(hi), keys)?;
-        root.child(&instrument.topology.strike.hammers).range(
-            "start_gap_m",
-            instrument.topology.hammers.start_gap_m,
-            5e-4,
-            0.01,
-            "0.5 to 10 mm: it is the let-off of the action that drives them",
-        )
-    }
-}
-
-impl ObjectSpec for SoundboardSpec {
-    fn kind(&self) -> &'static str {
-        "soundboard"
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        self.check(c)
-    }
-
-    fn link(&self) -> Option<Link<'_>> {
-        Some(Link {
-            role: "driven_by",
-            name: &self.driven_by,
-            part: StrikePart::Target,
-        })
+        Some(Link::to_target("driven_by", &self.driven_by))
     }
 
     fn reseed(&mut self, seed: u32) {

@@ -4,6 +4,7 @@
 use super::hammer_pool::{ContactId, HammerPool};
 use super::key_params::KeyParams;
 use super::voice_error::VoiceError;
+use crate::instrument::Rebound;
 use crate::instrument::contact::ContactShape;
 use crate::instrument::strike::{ContactTrace, PulseCounter, StrikeReport};
 use crate::resonators::{BRIDGE_BLOCK, Unison};

@@ -4,7 +4,7 @@
 use super::comb::TineDesign;
 use super::spec::MusicBoxSpec;
 use crate::instrument::{
-    Checker, Fields, HammerSet, Instrument, ObjectKind, ObjectSpec, PresetError, StrikeRange,
+    Checker, HammerSet, Instrument, ObjectKind, ObjectSpec, PresetError, StrikeRange,
 };
 
 /// The music box's own object kind, as its presets list it.
@@ -23,10 +23,6 @@ pub const MIN_PIN_POSITION: f64 = 0.5;
 impl ObjectSpec for MusicBoxSpec {
     fn kind(&self) -> &'static str {
         "music-box"
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
     }
 
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {

@@ -88,6 +88,26 @@ pub struct Link<'a> {
     pub part: StrikePart,
 }
 
+impl<'a> Link<'a> {
+    /// The object's field `role` names the strike's hammers, `name`.
+    pub fn to_hammers(role: &'static str, name: &'a str) -> Self {
+        Self {
+            role,
+            name,
+            part: StrikePart::Hammers,
+        }
+    }
+
+    /// The object's field `role` names the strike's target, `name`.
+    pub fn to_target(role: &'static str, name: &'a str) -> Self {
+        Self {
+            role,
+            name,
+            part: StrikePart::Target,
+        }
+    }
+}
+
 /// Where along a struck object the hammers may meet it: the strike's
 /// positions, as fractions of its length, and the range in words.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -106,9 +126,6 @@ pub struct StrikeRange {
 pub trait ObjectSpec: ObjectData + fmt::Debug + erased_serde::Serialize + Send + Sync {
     /// Its kind's table (`stiff-strings`, `music-box`).
     fn kind(&self) -> &'static str;
-
-    /// Its numeric fields, by name (what property paths `NAME:field` reach).
-    fn fields(&mut self) -> &mut dyn Fields;
 
     /// Its values at anchor keys, if it has any (`NAME/anchor/KEY:field`,
     /// `NAME/key/KEY:field`).
@@ -147,9 +164,12 @@ pub trait ObjectSpec: ObjectData + fmt::Debug + erased_serde::Serialize + Send +
 
 erased_serde::serialize_trait_object!(ObjectSpec);
 
-/// What every object gives without writing it: a typed view, a copy and a
-/// comparison. Implemented for every `Clone + PartialEq` object spec.
+/// What every object gives without writing it: its fields, a typed view, a
+/// copy and a comparison. Implemented for every `Clone + PartialEq` object
+/// spec whose fields are declared (`fields!`).
 pub trait ObjectData: Any {
+    /// Its numeric fields, by name (what property paths `NAME:field` reach).
+    fn fields_mut(&mut self) -> &mut dyn Fields;
     /// The spec, to downcast to its type.
     fn as_any(&self) -> &dyn Any;
     /// The spec, to downcast to its type and change.
@@ -160,7 +180,11 @@ pub trait ObjectData: Any {
     fn same_as(&self, other: &dyn ObjectSpec) -> bool;
 }
 
-impl<T: ObjectSpec + Clone + PartialEq> ObjectData for T {
+impl<T: ObjectSpec + Fields + Clone + PartialEq> ObjectData for T {
+    fn fields_mut(&mut self) -> &mut dyn Fields {
+        self
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }

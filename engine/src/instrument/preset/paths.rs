@@ -134,7 +134,7 @@ fn own_fields<'a>(preset: &'a mut Preset, head: &str) -> Option<&'a mut dyn Fiel
         "output" => Some(&mut preset.output),
         "room" => Some(preset.room.get_or_insert_with(Default::default)),
         "strike" => Some(preset.strikes.first_mut()?),
-        _ => Some(preset.objects.get_mut(head)?.fields()),
+        _ => Some(preset.objects.get_mut(head)?.fields_mut()),
     }
 }
 

@@ -5,7 +5,6 @@ use super::anchor_list::AnchorList;
 use super::bars::{BarEnds, BarSet, strikes_a_mode};
 use super::check::Checker;
 use super::error::PresetError;
-use super::fields::Fields;
 use super::hammers::HammerSet;
 use super::object::{Instrument, ObjectKind, ObjectSpec, StrikeRange};
 use super::strings::StringSet;
@@ -47,10 +46,6 @@ impl ObjectSpec for StringSet {
         "stiff-strings"
     }
 
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
     fn anchors(&mut self) -> Option<&mut dyn AnchorList> {
         Some(&mut self.anchor)
     }
@@ -73,10 +68,6 @@ impl ObjectSpec for HammerSet {
         "felt-hammers"
     }
 
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
-    }
-
     fn anchors(&mut self) -> Option<&mut dyn AnchorList> {
         Some(&mut self.anchor)
     }
@@ -92,10 +83,6 @@ impl ObjectSpec for BarSet {
             BarEnds::FreeFree => FREE_FREE_BARS.table,
             BarEnds::ClampedFree => CLAMPED_FREE_BARS.table,
         }
-    }
-
-    fn fields(&mut self) -> &mut dyn Fields {
-        self
     }
 
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
