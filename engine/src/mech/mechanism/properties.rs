@@ -131,8 +131,9 @@ pub fn info(component: Component, name: &str) -> Option<&'static PropertyInfo> {
         .find(|p| p.component == component && p.name == name)
 }
 
-/// A resolved path.
-enum Target {
+/// What a resolved property path belongs to: a part or a spring (by index),
+/// the contact model, or the whole mechanism's energy.
+enum PropertyOwner {
     Part(usize),
     Spring(usize),
     Contact,
@@ -140,22 +141,22 @@ enum Target {
 }
 
 impl Mechanism {
-    fn resolve(&self, path: &str) -> Option<(Target, &'static PropertyInfo)> {
+    fn resolve(&self, path: &str) -> Option<(PropertyOwner, &'static PropertyInfo)> {
         let (component, name) = path.split_once(':')?;
         let s = &self.structure;
         let (target, kind) = if component == "contact" {
-            (Target::Contact, Component::Contact)
+            (PropertyOwner::Contact, Component::Contact)
         } else if component == "energy" {
-            (Target::Energy, Component::Energy)
+            (PropertyOwner::Energy, Component::Energy)
         } else if let Some(part) = component.strip_prefix("parts/") {
             let i = s
                 .parts
                 .iter()
                 .position(|p| p.name == part && p.subsystem.is_some())?;
-            (Target::Part(i), Component::Part)
+            (PropertyOwner::Part(i), Component::Part)
         } else if let Some(spring) = component.strip_prefix("springs/") {
             let i = s.springs.iter().position(|p| p.name == spring)?;
-            (Target::Spring(i), Component::Spring)
+            (PropertyOwner::Spring(i), Component::Spring)
         } else {
             return None;
         };
@@ -204,7 +205,7 @@ impl Mechanism {
             let Some((target, info)) = self.resolve(&path) else {
                 continue;
             };
-            if matches!(target, Target::Energy) {
+            if matches!(target, PropertyOwner::Energy) {
                 continue;
             }
             let (component, name) = path.split_once(':').unwrap_or((&path, ""));
@@ -232,7 +233,7 @@ impl PropertyAccess for Mechanism {
         let (target, info) = self.resolve(path)?;
         let s = &self.structure;
         Some(match target {
-            Target::Part(i) => {
+            PropertyOwner::Part(i) => {
                 let part = &s.parts[i];
                 let (k, f) = part.subsystem?;
                 match info.name {
@@ -242,16 +243,16 @@ impl PropertyAccess for Mechanism {
                     _ => part.friction,
                 }
             }
-            Target::Spring(i) => match info.name {
+            PropertyOwner::Spring(i) => match info.name {
                 "stiffness" => s.springs[i].stiffness,
                 _ => s.springs[i].relaxed,
             },
-            Target::Contact => match info.name {
+            PropertyOwner::Contact => match info.name {
                 "stiffness" => s.contact.stiffness,
                 "damping" => s.contact.damping,
                 _ => s.contact.damping_scale,
             },
-            Target::Energy => self.kinetic_energy(),
+            PropertyOwner::Energy => self.kinetic_energy(),
         })
     }
 
@@ -259,7 +260,7 @@ impl PropertyAccess for Mechanism {
         let (target, info) = self
             .resolve(path)
             .ok_or_else(|| PropertyError::UnknownPath(path.to_owned()))?;
-        if matches!(target, Target::Energy) {
+        if matches!(target, PropertyOwner::Energy) {
             return Err(PropertyError::ReadOnly(path.to_owned()));
         }
         if !(value >= info.min && value <= info.max) {
@@ -272,7 +273,7 @@ impl PropertyAccess for Mechanism {
         }
         let s = &mut self.structure;
         match target {
-            Target::Part(i) => {
+            PropertyOwner::Part(i) => {
                 let Some((k, f)) = s.parts[i].subsystem else {
                     return Err(PropertyError::UnknownPath(path.to_owned()));
                 };
@@ -284,17 +285,17 @@ impl PropertyAccess for Mechanism {
                 }
                 s.refresh_subsystems();
             }
-            Target::Spring(i) => match info.name {
+            PropertyOwner::Spring(i) => match info.name {
                 "stiffness" => s.springs[i].stiffness = value,
                 _ => s.springs[i].relaxed = value,
             },
-            Target::Contact => match info.name {
+            PropertyOwner::Contact => match info.name {
                 "stiffness" => s.contact.stiffness = value,
                 "damping" => s.contact.damping = value,
                 _ => s.contact.damping_scale = value,
             },
             // Derived, refused above.
-            Target::Energy => {}
+            PropertyOwner::Energy => {}
         }
         Ok(())
     }
