@@ -30,9 +30,9 @@ const CLOCK_BEFORE_NOON_S: f64 = 0.02;
 /// and ring, for a clock's chime to strike its first rod and for a music
 /// box's pin to catch a tine still ringing and pluck it.
 fn render_s(preset: &Preset) -> f64 {
-    if !preset.objects.of::<ClockSpec>().next().is_none() {
+    if preset.objects.of::<ClockSpec>().next().is_some() {
         1.0
-    } else if !preset.objects.of::<MusicBoxSpec>().next().is_none() {
+    } else if preset.objects.of::<MusicBoxSpec>().next().is_some() {
         0.6
     } else {
         0.3

@@ -10,14 +10,16 @@
 //! kinds.
 //!
 //! The registry is the top of the engine: it reads presets (their tables
-//! name object kinds the families declare: [`preset_reading`]), checks that
+//! name object kinds the families declare: `preset_reading.rs`), checks that
 //! a family plays them, and finds the family a synthesiser plays a preset
-//! with ([`synth_for`]).
+//! with (`synth_for.rs`).
 //!
 //! A preset names its family (`family = "grand-piano"`); one that names none
 //! belongs to the first registered family that [`Family::fits`] it.
 //!
 //! [`Voices`]: crate::rt::Voices
+//! [`Family`]: crate::rt::Family
+//! [`Family::fits`]: crate::rt::Family::fits
 //! [`Mechanics`]: crate::rt::Mechanics
 
 pub mod celesta;

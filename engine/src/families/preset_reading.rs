@@ -13,8 +13,8 @@ use serde::{Deserialize, Deserializer};
 
 use super::registry::{builtin_presets, family_of, object_kinds};
 use crate::instrument::{
-    DEFAULT_PRESET_TOML, MAX_PRESET_BYTES, ObjectKind, ObjectSpec, Objects, Preset, PresetError,
-    StrikeSpec,
+    DEFAULT_PRESET_TOML, MAX_PRESET_BYTES, NamedObject, ObjectKind, ObjectSpec, Objects, Preset,
+    PresetError, StrikeSpec,
 };
 
 impl Preset {
@@ -150,7 +150,7 @@ impl<'de> Visitor<'de> for PresetVisitor {
         let (mut name, mut description, mut family) = (None, None, None);
         let (mut tuning, mut keyboard, mut velocity) = (None, None, None);
         let (mut output, mut room, mut strikes) = (None, None, None::<Vec<StrikeSpec>>);
-        let mut tables: Vec<(usize, Vec<(String, Box<dyn ObjectSpec>)>)> = Vec::new();
+        let mut tables: Vec<(usize, Vec<NamedObject>)> = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "name" => once(&mut name, map.next_value()?, "name")?,
@@ -214,7 +214,7 @@ fn unknown_table(table: &str, kinds: &[ObjectKind]) -> String {
 struct KindTable(ObjectKind);
 
 impl<'de> DeserializeSeed<'de> for KindTable {
-    type Value = Vec<(String, Box<dyn ObjectSpec>)>;
+    type Value = Vec<NamedObject>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_map(self)
@@ -222,7 +222,7 @@ impl<'de> DeserializeSeed<'de> for KindTable {
 }
 
 impl<'de> Visitor<'de> for KindTable {
-    type Value = Vec<(String, Box<dyn ObjectSpec>)>;
+    type Value = Vec<NamedObject>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "a table of {} by name", self.0.table)

@@ -15,7 +15,7 @@ use super::fields::AnchorFields;
 
 /// The ranges recorded by a recording [`Checker`]: property path → (lowest,
 /// highest) allowed value, the intersection of every check of that path. The
-/// fields of anchors are recorded once per set, under [`every_key`].
+/// fields of anchors are recorded once per set, under `every_key`.
 pub(super) type Ranges = BTreeMap<String, (f64, f64)>;
 
 /// The component under which the ranges of a set's anchor fields are
@@ -161,7 +161,7 @@ impl Checker {
     /// gives a value, and every field without a fallback is given by at least
     /// one; then `check` runs on each anchor with a checker for its path
     /// (`NAME/anchor/KEY`). When recording, `check` runs once, on an anchor
-    /// that gives nothing, under [`every_key`].
+    /// that gives nothing, under `every_key`.
     pub fn each_anchor<A: AnchorFields>(
         &self,
         anchors: &[A],

@@ -6,9 +6,16 @@
 use super::error::PresetError;
 use super::object::ObjectSpec;
 
+/// An object with its name.
+pub type NamedObject = (String, Box<dyn ObjectSpec>);
+
+/// The objects of one kind, in order: the kind's table, then each object
+/// with its name.
+pub type KindGroup<'a> = (&'static str, Vec<(&'a str, &'a dyn ObjectSpec)>);
+
 /// The objects of an instrument, by name.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Objects(Vec<(String, Box<dyn ObjectSpec>)>);
+pub struct Objects(Vec<NamedObject>);
 
 impl Objects {
     /// No objects.
@@ -91,7 +98,7 @@ impl Objects {
             )));
         }
         let kind = object.kind();
-        let same_kind = |(_, o): &(String, Box<dyn ObjectSpec>)| o.kind() == kind;
+        let same_kind = |(_, o): &NamedObject| o.kind() == kind;
         let at = match self.0.iter().rposition(same_kind) {
             Some(last) => {
                 let first = self.0.iter().position(same_kind).unwrap_or(last);
@@ -110,8 +117,8 @@ impl Objects {
     }
 
     /// The objects grouped by kind, in order: (kind, objects of that kind).
-    pub fn by_kind(&self) -> Vec<(&'static str, Vec<(&str, &dyn ObjectSpec)>)> {
-        let mut groups: Vec<(&'static str, Vec<(&str, &dyn ObjectSpec)>)> = Vec::new();
+    pub fn by_kind(&self) -> Vec<KindGroup<'_>> {
+        let mut groups: Vec<KindGroup<'_>> = Vec::new();
         for (name, object) in self.iter() {
             match groups.last_mut() {
                 Some((kind, group)) if *kind == object.kind() => group.push((name, object)),

@@ -23,9 +23,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::anchor_list::AnchorList;
+use super::definition::Preset;
 use super::error::PresetError;
 use super::fields::Fields;
-use super::preset::Preset;
 
 /// An edit of one property by path: what an editor sends, and what an undo
 /// history or an automation lane can keep. In JSON:

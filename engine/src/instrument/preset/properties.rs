@@ -5,9 +5,9 @@
 //! the properties say about themselves).
 
 use super::check::every_key;
+use super::definition::Preset;
 use super::fields::{About, ValueKind};
 use super::paths::{Part, Top, anchor_list, part};
-use super::preset::Preset;
 use crate::instrument::note_name;
 
 /// How far a slider reaches from the end of a range that validation bounds

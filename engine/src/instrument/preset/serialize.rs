@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use super::definition::Preset;
 use super::object::ObjectSpec;
-use super::preset::Preset;
 
 impl Serialize for Preset {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
