@@ -18,9 +18,7 @@ use clack_host::prelude::*;
 use orchard_engine::analysis::peak_frequency;
 use orchard_engine::families;
 use orchard_engine::families::mallet_bar::MalletBars;
-use orchard_engine::instrument::{
-    Checker, ObjectKind, ObjectSpec, Preset, PresetError, Rebound, StrikeRange,
-};
+use orchard_engine::instrument::{ObjectKind, ObjectSpec, Preset, Rebound, StrikeRange};
 use orchard_engine::mech::{Model, ModelState, StepAdjustment};
 use orchard_engine::props::{PropertyAccess, PropertyError};
 use orchard_engine::rt::{
@@ -45,18 +43,13 @@ struct PluckedStrings {
 }
 
 orchard_engine::fields!(PluckedStrings {
-    t60_s: Real, "s", "Time a plucked string takes to fade by 60 dB";
-    pluck_delay_s: Real, "s", "Time from a key going down to its plectrum plucking";
+    t60_s: Real, "s", [0.05, 20.0, "0.05 to 20 s"], "Time a plucked string takes to fade by 60 dB";
+    pluck_delay_s: Real, "s", [0.0, 0.1, "0 to 100 ms"], "Time from a key going down to its plectrum plucking";
 });
 
 impl ObjectSpec for PluckedStrings {
     fn kind(&self) -> &'static str {
         "plucked-strings"
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range("t60_s", self.t60_s, 0.05, 20.0, "0.05 to 20 s")?;
-        c.range("pluck_delay_s", self.pluck_delay_s, 0.0, 0.1, "0 to 100 ms")
     }
 
     fn struck(&self) -> Option<StrikeRange> {

@@ -468,3 +468,45 @@ fn value_at_is_what_keys_read() {
         );
     }
 }
+
+/// Every range an editor offers is one validation enforces, for every
+/// built-in instrument (the test above samples the grand's and the bars'
+/// keys): for every stored property, a value just outside the range
+/// (declared with its field, or narrowed by the instrument's rules) is
+/// refused and the preset is left as it was.
+#[test]
+fn every_offered_range_refuses_what_lies_outside_it() {
+    use orchard_engine::families::builtin_presets;
+    use orchard_engine::instrument::ValueKind;
+    let mut checked = 0;
+    for (name, _) in builtin_presets() {
+        let preset = Preset::load(name).unwrap();
+        for path in preset.paths() {
+            let info = preset.property_info(&path).unwrap();
+            let (lo, hi) = info.range;
+            let step = |bound: f64| match info.kind {
+                ValueKind::Real => bound.abs().max(1e-9) * 0.01,
+                _ => 1.0,
+            };
+            for outside in [lo - step(lo), hi + step(hi)] {
+                if !outside.is_finite()
+                    || info.kind.range().0 > outside
+                    || outside > info.kind.range().1
+                {
+                    continue;
+                }
+                let mut edited = preset.clone();
+                assert!(
+                    edited.set(&path, outside).is_err(),
+                    "{name}: {path} = {outside} was accepted"
+                );
+                assert_eq!(
+                    edited, preset,
+                    "{name}: a refused edit of {path} changed the preset"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 200, "only {checked} bounds checked");
+}

@@ -44,8 +44,8 @@ impl VelocityCurve {
 }
 
 crate::fields!(VelocityCurve {
-    softest_speed_m_s: Real, "m/s", "Hammer speed at the softest touch (MIDI velocity 1)";
-    hardest_speed_m_s: Real, "m/s", "Hammer speed at the hardest touch (MIDI velocity 127)";
-    curve: Real, "",
+    softest_speed_m_s: Real, "m/s", [0.05, 20.0, "0.05 to 20 m/s"], "Hammer speed at the softest touch (MIDI velocity 1)";
+    hardest_speed_m_s: Real, "m/s", [0.05, 20.0, "0.05 to 20 m/s"], "Hammer speed at the hardest touch (MIDI velocity 127)";
+    curve: Real, "", [0.2, 5.0, "0.2 to 5"],
         "Touch curve: 1 spreads the speeds evenly over the velocities, above 1 softens the middle velocities, below 1 hardens them";
 });

@@ -50,13 +50,13 @@ impl CelestaSpec {
 }
 
 fields!(CelestaSpec {
-    partial_ratio_2: Real, "", "Second partial of a tuned bar over its fundamental (uniform bar: 2.7565)";
-    partial_ratio_3: Real, "", "Third partial of a tuned bar over its fundamental (uniform bar: 5.4039)";
-    blow_distance_m: Real, "m", "Hammer travel from rest to the bar: longer strikes later after the key";
-    damper_t60_s: Real, "s", "Time a damped bar takes to fade by 60 dB: shorter stops notes sooner";
-    box_coupling: Real, "", "Stiffness of a box's air over its bar's (0: no boxes): more couples them harder";
-    box_q: Real, "", "Quality factor of a box's air resonance: more rings the box longer and louder";
-    mouth_gain: Real, "", "Level of the boxes' mouths against the bars' own sound";
+    partial_ratio_2: Real, "", [1.5, 5.0, "1.5 to 5"], "Second partial of a tuned bar over its fundamental (uniform bar: 2.7565)";
+    partial_ratio_3: Real, "", [3.0, 12.0, "3 to 12"], "Third partial of a tuned bar over its fundamental (uniform bar: 5.4039)";
+    blow_distance_m: Real, "m", [1e-3, 0.1, "1 to 100 mm"], "Hammer travel from rest to the bar: longer strikes later after the key";
+    damper_t60_s: Real, "s", [0.01, 5.0, "0.01 to 5 s"], "Time a damped bar takes to fade by 60 dB: shorter stops notes sooner";
+    box_coupling: Real, "", [0.0, 0.05, "0 to 0.05"], "Stiffness of a box's air over its bar's (0: no boxes): more couples them harder";
+    box_q: Real, "", [1.0, 1000.0, "1 to 1000"], "Quality factor of a box's air resonance: more rings the box longer and louder";
+    mouth_gain: Real, "", [0.0, 100.0, "0 to 100"], "Level of the boxes' mouths against the bars' own sound";
 });
 
 /// The celesta's own object kind, as its presets list it.
@@ -68,36 +68,13 @@ impl ObjectSpec for CelestaSpec {
     }
 
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range(
-            "partial_ratio_2",
-            self.partial_ratio_2,
-            1.5,
-            5.0,
-            "1.5 to 5",
-        )?;
-        c.range(
-            "partial_ratio_3",
-            self.partial_ratio_3,
-            3.0,
-            12.0,
-            "3 to 12",
-        )?;
+        c.declared(self)?;
         c.ordered(
             ("partial_ratio_2", self.partial_ratio_2),
             ("partial_ratio_3", self.partial_ratio_3),
             "above partial_ratio_2",
         )?;
-        c.range(
-            "blow_distance_m",
-            self.blow_distance_m,
-            1e-3,
-            0.1,
-            "1 to 100 mm",
-        )?;
-        c.range("damper_t60_s", self.damper_t60_s, 0.01, 5.0, "0.01 to 5 s")?;
-        c.range("box_coupling", self.box_coupling, 0.0, 0.05, "0 to 0.05")?;
-        c.range("box_q", self.box_q, 1.0, 1000.0, "1 to 1000")?;
-        c.range("mouth_gain", self.mouth_gain, 0.0, 100.0, "0 to 100")
+        Ok(())
     }
 
     fn link(&self) -> Option<Link<'_>> {

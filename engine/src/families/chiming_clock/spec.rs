@@ -123,16 +123,16 @@ impl ClockSpec {
 }
 
 fields!(ClockSpec {
-    time_h: Real, "h", "The time the hands show when the clock starts, hours after midnight";
+    time_h: Real, "h", [0.0, 24.0, "0 to 24 h"], "The time the hands show when the clock starts, hours after midnight";
     running: Switch, "", "1: the balance swings and the clock goes; 0: stopped, the balance held";
-    wound: Real, "", "How far the mainspring is wound: 0 run down, 1 eight turns";
-    balance_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of the balance: more beats slower, as the square root";
-    hairspring_n_m_per_rad: Real, "N·m/rad", "Stiffness of the hairspring: stiffer beats faster, as the square root";
-    pallet_stiffness: Real, "N/m^1.5", "Hertzian stiffness of a tooth striking a pallet: harder steel ticks brighter";
-    plate_width_m: Real, "m", "Width of the movement's brass back plate";
-    plate_height_m: Real, "m", "Height of the movement's brass back plate";
-    plate_thickness_m: Real, "m", "Thickness of the plate: thicker rings higher";
-    plate_loss_factor: Real, "", "Loss factor of the mounted plate: more makes the ticks drier";
+    wound: Real, "", [0.0, 1.0, "0 to 1"], "How far the mainspring is wound: 0 run down, 1 eight turns";
+    balance_inertia_kg_m2: Real, "kg·m²", [1e-10, 1e-6, "1e-10 to 1e-6 kg·m²"], "Moment of inertia of the balance: more beats slower, as the square root";
+    hairspring_n_m_per_rad: Real, "N·m/rad", [1e-8, 1e-3, "1e-8 to 1e-3 N·m/rad"], "Stiffness of the hairspring: stiffer beats faster, as the square root";
+    pallet_stiffness: Real, "N/m^1.5", [1e7, 1e11, "1e7 to 1e11 N/m^1.5"], "Hertzian stiffness of a tooth striking a pallet: harder steel ticks brighter";
+    plate_width_m: Real, "m", [0.03, 0.5, "3 to 50 cm"], "Width of the movement's brass back plate";
+    plate_height_m: Real, "m", [0.03, 0.5, "3 to 50 cm"], "Height of the movement's brass back plate";
+    plate_thickness_m: Real, "m", [5e-4, 0.01, "0.5 to 10 mm"], "Thickness of the plate: thicker rings higher";
+    plate_loss_factor: Real, "", [1e-4, 0.2, "1e-4 to 0.2"], "Loss factor of the mounted plate: more makes the ticks drier";
     case_lowest_mode_hz: Real, "Hz", "Frequency of the wooden case's lowest mode";
     case_modes: Count, "", "Number of the wooden case's modes";
     case_highest_mode_hz: Real, "Hz", "Frequency of the wooden case's highest mode";
@@ -140,13 +140,13 @@ fields!(ClockSpec {
     case_modal_mass_kg: Real, "kg", "Mass of each case mode at the movement: less makes the case louder";
     chime_torque_n_m: Real, "N·m", "Torque of the chime train's spring at its pin barrel: more plays the quarters faster";
     strike_torque_n_m: Real, "N·m", "Torque of the strike train's spring at its pin wheel: more counts the hours faster";
-    fly_drag_n_m_s2: Real, "N·m·s²", "Air drag of each train's fly (τ = c·ω²): more plays the trains slower";
-    fly_ratio: Real, "", "Turns of the fly per turn of its barrel";
-    barrel_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of a pin barrel and its train";
-    hammer_lift_rad: Real, "rad", "Angle a pin lifts a hammer through: more strikes harder";
-    hammer_spring_n_m_per_rad: Real, "N·m/rad", "Stiffness of a hammer's spring: stiffer strikes harder";
-    hammer_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of a hammer about its arbor";
-    hammer_arm_m: Real, "m", "Distance from a hammer's arbor to its head";
+    fly_drag_n_m_s2: Real, "N·m·s²", [1e-9, 1e-3, "1e-9 to 1e-3 N·m·s²"], "Air drag of each train's fly (τ = c·ω²): more plays the trains slower";
+    fly_ratio: Real, "", [10.0, 10000.0, "10 to 10 000"], "Turns of the fly per turn of its barrel";
+    barrel_inertia_kg_m2: Real, "kg·m²", [1e-6, 1.0, "1e-6 to 1 kg·m²"], "Moment of inertia of a pin barrel and its train";
+    hammer_lift_rad: Real, "rad", [0.02, 1.0, "0.02 to 1 rad"], "Angle a pin lifts a hammer through: more strikes harder";
+    hammer_spring_n_m_per_rad: Real, "N·m/rad", [1e-3, 10.0, "1e-3 to 10 N·m/rad"], "Stiffness of a hammer's spring: stiffer strikes harder";
+    hammer_inertia_kg_m2: Real, "kg·m²", [1e-7, 1e-2, "1e-7 to 1e-2 kg·m²"], "Moment of inertia of a hammer about its arbor";
+    hammer_arm_m: Real, "m", [0.01, 0.3, "1 to 30 cm"], "Distance from a hammer's arbor to its head";
     bell_1_key: Key, "", "Rod of the first (highest) quarter bell";
     bell_2_key: Key, "", "Rod of the second quarter bell";
     bell_3_key: Key, "", "Rod of the third quarter bell";
@@ -163,51 +163,7 @@ impl ObjectSpec for ClockSpec {
     }
 
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range("time_h", self.time_h, 0.0, 24.0, "0 to 24 h")?;
-        c.range("wound", self.wound, 0.0, 1.0, "0 to 1")?;
-        c.range(
-            "balance_inertia_kg_m2",
-            self.balance_inertia_kg_m2,
-            1e-10,
-            1e-6,
-            "1e-10 to 1e-6 kg·m²",
-        )?;
-        c.range(
-            "hairspring_n_m_per_rad",
-            self.hairspring_n_m_per_rad,
-            1e-8,
-            1e-3,
-            "1e-8 to 1e-3 N·m/rad",
-        )?;
-        c.range(
-            "pallet_stiffness",
-            self.pallet_stiffness,
-            1e7,
-            1e11,
-            "1e7 to 1e11 N/m^1.5",
-        )?;
-        c.range("plate_width_m", self.plate_width_m, 0.03, 0.5, "3 to 50 cm")?;
-        c.range(
-            "plate_height_m",
-            self.plate_height_m,
-            0.03,
-            0.5,
-            "3 to 50 cm",
-        )?;
-        c.range(
-            "plate_thickness_m",
-            self.plate_thickness_m,
-            5e-4,
-            0.01,
-            "0.5 to 10 mm",
-        )?;
-        c.range(
-            "plate_loss_factor",
-            self.plate_loss_factor,
-            1e-4,
-            0.2,
-            "1e-4 to 0.2",
-        )?;
+        c.declared(self)?;
         check_case(
             c,
             (self.case_lowest_mode_hz, self.case_highest_mode_hz),
@@ -221,43 +177,6 @@ impl ObjectSpec for ClockSpec {
         ] {
             c.range(name, torque, 1e-3, 10.0, "1e-3 to 10 N·m")?;
         }
-        c.range(
-            "fly_drag_n_m_s2",
-            self.fly_drag_n_m_s2,
-            1e-9,
-            1e-3,
-            "1e-9 to 1e-3 N·m·s²",
-        )?;
-        c.range("fly_ratio", self.fly_ratio, 10.0, 10000.0, "10 to 10 000")?;
-        c.range(
-            "barrel_inertia_kg_m2",
-            self.barrel_inertia_kg_m2,
-            1e-6,
-            1.0,
-            "1e-6 to 1 kg·m²",
-        )?;
-        c.range(
-            "hammer_lift_rad",
-            self.hammer_lift_rad,
-            0.02,
-            1.0,
-            "0.02 to 1 rad",
-        )?;
-        c.range(
-            "hammer_spring_n_m_per_rad",
-            self.hammer_spring_n_m_per_rad,
-            1e-3,
-            10.0,
-            "1e-3 to 10 N·m/rad",
-        )?;
-        c.range(
-            "hammer_inertia_kg_m2",
-            self.hammer_inertia_kg_m2,
-            1e-7,
-            1e-2,
-            "1e-7 to 1e-2 kg·m²",
-        )?;
-        c.range("hammer_arm_m", self.hammer_arm_m, 0.01, 0.3, "1 to 30 cm")?;
         for (name, key) in self.rod_keys() {
             c.range(name, f64::from(key), 0.0, 127.0, "a MIDI key, 0 to 127")?;
         }

@@ -122,30 +122,30 @@ impl SoundboardSpec {
 }
 
 fields!(DamperSet {
-    t60_s: Real, "s", "Time a damped string takes to fade by 60 dB";
-    travel_s: Real, "s", "How quickly a damper lands on the strings after its key rises";
-    highest_damped_key: Key, "", "Highest key with a damper: the strings above ring freely";
+    t60_s: Real, "s", [0.01, 10.0, "0.01 to 10 s"], "Time a damped string takes to fade by 60 dB";
+    travel_s: Real, "s", [1e-4, 0.1, "0.1 ms to 100 ms"], "How quickly a damper lands on the strings after its key rises";
+    highest_damped_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Highest key with a damper: the strings above ring freely";
 });
 fields!(ActionSpec {
-    blow_distance_m: Real, "m", "Hammer travel from rest to the string";
-    check_drop_m: Real, "m", "How far below the string the check catches a falling hammer";
-    restitution: Real, "", "Fraction of its strike speed a hammer rebounds with";
-    key_return_s: Real, "s", "Time a released key takes to rise fully";
-    repetition_rise: Real, "", "How far a key must rise (fraction of its dip) before it repeats";
+    blow_distance_m: Real, "m", [0.01, 0.1, "10 to 100 mm"], "Hammer travel from rest to the string";
+    check_drop_m: Real, "m", [2e-3, 0.04, "2 to 40 mm"], "How far below the string the check catches a falling hammer";
+    restitution: Real, "", [0.0, 0.95, "0 to 0.95"], "Fraction of its strike speed a hammer rebounds with";
+    key_return_s: Real, "s", [5e-3, 0.5, "5 to 500 ms"], "Time a released key takes to rise fully";
+    repetition_rise: Real, "", [0.0, 1.0, "0 to 1"], "How far a key must rise (fraction of its dip) before it repeats";
     realistic_travel: Switch, "",
         "1: simulate the jack's whole stroke (tens of ms late); 0: throw the hammer from let-off at once";
 });
 fields!(SoundboardSpec {
-    modes: Count, "", "Number of resonant body modes";
-    lowest_mode_hz: Real, "Hz", "Frequency of the lowest body mode";
-    highest_mode_hz: Real, "Hz", "Frequency of the highest body mode";
-    lowest_mode_t60_s: Real, "s",
+    modes: Count, "", [0.0, 512.0, "0 to 512"], "Number of resonant body modes";
+    lowest_mode_hz: Real, "Hz", [10.0, 5_000.0, "10 Hz to 5 kHz"], "Frequency of the lowest body mode";
+    highest_mode_hz: Real, "Hz", [10.0, 15_000.0, "10 Hz to 15 kHz"], "Frequency of the highest body mode";
+    lowest_mode_t60_s: Real, "s", [1e-3, 10.0, "1 ms to 10 s"],
         "60 dB decay time of the lowest body mode (higher ones decay faster)";
-    modal_mass_kg: Real, "kg",
+    modal_mass_kg: Real, "kg", [0.1, 1_000.0, "0.1 to 1000 kg"],
         "Mass of each body mode at the bridge: less lets the strings move the board more, shorter and more coupled";
-    body_gain: Real, "", "Level of the body's ring against the direct bridge sound";
+    body_gain: Real, "", [0.0, 10.0, "0 to 10"], "Level of the body's ring against the direct bridge sound";
     seed: Count, "", "Which board: each seed places and shapes the modes differently";
-    surface_density_kg_m2: Real, "kg/m²",
+    surface_density_kg_m2: Real, "kg/m²", [0.5, 50.0, "0.5 to 50 kg/m²"],
         "Mass of a square metre of the board with its ribs: sets how loud the board is against the strings' own sound";
 });
 
@@ -159,18 +159,6 @@ pub const KINDS: &[ObjectKind] = &[
 impl ObjectSpec for DamperSet {
     fn kind(&self) -> &'static str {
         "dampers"
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range("t60_s", self.t60_s, 0.01, 10.0, "0.01 to 10 s")?;
-        c.range("travel_s", self.travel_s, 1e-4, 0.1, "0.1 ms to 100 ms")?;
-        c.range(
-            "highest_damped_key",
-            f64::from(self.highest_damped_key),
-            0.0,
-            127.0,
-            "a MIDI key, 0 to 127",
-        )
     }
 
     fn link(&self) -> Option<Link<'_>> {
@@ -201,20 +189,6 @@ impl ObjectSpec for DamperSet {
 impl ObjectSpec for ActionSpec {
     fn kind(&self) -> &'static str {
         "grand-action"
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range(
-            "blow_distance_m",
-            self.blow_distance_m,
-            0.01,
-            0.1,
-            "10 to 100 mm",
-        )?;
-        c.range("check_drop_m", self.check_drop_m, 2e-3, 0.04, "2 to 40 mm")?;
-        c.range("restitution", self.restitution, 0.0, 0.95, "0 to 0.95")?;
-        c.range("key_return_s", self.key_return_s, 5e-3, 0.5, "5 to 500 ms")?;
-        c.range("repetition_rise", self.repetition_rise, 0.0, 1.0, "0 to 1")
     }
 
     fn link(&self) -> Option<Link<'_>> {
@@ -252,48 +226,13 @@ impl ObjectSpec for SoundboardSpec {
     }
 
     fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range("modes", f64::from(self.modes), 0.0, 512.0, "0 to 512")?;
-        c.range(
-            "surface_density_kg_m2",
-            self.surface_density_kg_m2,
-            0.5,
-            50.0,
-            "0.5 to 50 kg/m²",
-        )?;
-        c.range(
-            "modal_mass_kg",
-            self.modal_mass_kg,
-            0.1,
-            1_000.0,
-            "0.1 to 1000 kg",
-        )?;
-        c.range(
-            "lowest_mode_hz",
-            self.lowest_mode_hz,
-            10.0,
-            5_000.0,
-            "10 Hz to 5 kHz",
-        )?;
-        c.range(
-            "highest_mode_hz",
-            self.highest_mode_hz,
-            10.0,
-            15_000.0,
-            "10 Hz to 15 kHz",
-        )?;
+        c.declared(self)?;
         c.ordered(
             ("lowest_mode_hz", self.lowest_mode_hz),
             ("highest_mode_hz", self.highest_mode_hz),
             "at least lowest_mode_hz",
         )?;
-        c.range(
-            "lowest_mode_t60_s",
-            self.lowest_mode_t60_s,
-            1e-3,
-            10.0,
-            "1 ms to 10 s",
-        )?;
-        c.range("body_gain", self.body_gain, 0.0, 10.0, "0 to 10")
+        Ok(())
     }
 
     fn link(&self) -> Option<Link<'_>> {

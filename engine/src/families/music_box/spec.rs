@@ -108,6 +108,7 @@ impl MusicBoxSpec {
     }
 
     pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
+        c.declared(self)?;
         c.require(
             !self.keys.is_empty() && self.keys.len() <= MAX_TINES,
             "keys",
@@ -125,117 +126,12 @@ impl MusicBoxSpec {
         for &key in &self.keys {
             c.require(key <= 127, "keys", f64::from(key), "MIDI keys, 0 to 127")?;
         }
-        c.range(
-            "tine_thickness_m",
-            self.tine_thickness_m,
-            1e-4,
-            2e-3,
-            "0.1 to 2 mm",
-        )?;
-        c.range("tine_width_m", self.tine_width_m, 2e-4, 5e-3, "0.2 to 5 mm")?;
-        c.range(
-            "longest_tine_m",
-            self.longest_tine_m,
-            3e-3,
-            0.1,
-            "3 mm to 10 cm",
-        )?;
-        c.range(
-            "tine_loss_factor",
-            self.tine_loss_factor,
-            1e-5,
-            0.1,
-            "1e-5 to 0.1",
-        )?;
-        c.range(
-            "pickup_position",
-            self.pickup_position,
-            0.05,
-            1.0,
-            "0.05 to 1 of the tine",
-        )?;
-        c.range("lift_m", self.lift_m, 2e-5, 2e-3, "0.02 to 2 mm")?;
-        c.range(
-            "cylinder_radius_m",
-            self.cylinder_radius_m,
-            2e-3,
-            0.1,
-            "2 mm to 10 cm",
-        )?;
-        c.range(
-            "cylinder_inertia_kg_m2",
-            self.cylinder_inertia_kg_m2,
-            1e-8,
-            1e-2,
-            "1e-8 to 1e-2 kg·m²",
-        )?;
-        c.range("wound", self.wound, 0.0, 1.0, "0 to 1")?;
-        c.range(
-            "spring_torque_n_m",
-            self.spring_torque_n_m,
-            1e-3,
-            10.0,
-            "1e-3 to 10 N·m",
-        )?;
-        c.range("spring_turns", self.spring_turns, 0.5, 50.0, "0.5 to 50")?;
-        c.range("spring_droop", self.spring_droop, 0.0, 0.9, "0 to 0.9")?;
-        c.range("spring_knee", self.spring_knee, 0.005, 0.5, "0.005 to 0.5")?;
-        c.range(
-            "cylinder_turns_per_spring_turn",
-            self.cylinder_turns_per_spring_turn,
-            0.05,
-            20.0,
-            "0.05 to 20",
-        )?;
-        c.range(
-            "friction_torque_n_m",
-            self.friction_torque_n_m,
-            0.0,
-            1.0,
-            "0 to 1 N·m",
-        )?;
-        c.range(
-            "fly_drag_n_m_s2",
-            self.fly_drag_n_m_s2,
-            1e-12,
-            1e-3,
-            "1e-12 to 1e-3 N·m·s²",
-        )?;
-        c.range("fly_ratio", self.fly_ratio, 1.0, 10000.0, "1 to 10 000")?;
         check_case(
             c,
             (self.case_lowest_mode_hz, self.case_highest_mode_hz),
             self.case_modes,
             self.case_t60_s,
             self.case_modal_mass_kg,
-        )?;
-        c.range(
-            "damped_below_key",
-            f64::from(self.damped_below_key),
-            0.0,
-            127.0,
-            "a MIDI key, 0 to 127",
-        )?;
-        c.range(
-            "damper_stiffness_n_per_m",
-            self.damper_stiffness_n_per_m,
-            1.0,
-            1e7,
-            "1 to 1e7 N/m",
-        )?;
-        c.range(
-            "damper_press_m",
-            self.damper_press_m,
-            1e-6,
-            1e-3,
-            "1e-6 to 1e-3 m",
-        )?;
-        c.range(
-            "damper_hysteresis_s_per_m",
-            self.damper_hysteresis_s_per_m,
-            0.0,
-            100.0,
-            "0 to 100 s/m",
         )?;
         c.require(
             self.pins.len() <= MAX_PINS,
@@ -262,31 +158,31 @@ impl MusicBoxSpec {
 }
 
 fields!(MusicBoxSpec {
-    tine_thickness_m: Real, "m", "Thickness of every tine: thicker tines are longer for the same pitch";
-    tine_width_m: Real, "m", "Width of every tine";
-    longest_tine_m: Real, "m", "Longest tine the comb has room for: lower tines carry a lead weight";
-    tine_loss_factor: Real, "", "Loss factor of a tine in its clamp: more rings shorter";
-    pickup_position: Real, "", "Where the tines are heard, as a fraction of their length from the clamp";
-    lift_m: Real, "m", "How far a pin bends a tine's tip before it slips off: more plays louder";
-    cylinder_radius_m: Real, "m", "Radius of the cylinder at the pins' tips";
-    cylinder_inertia_kg_m2: Real, "kg·m²", "Moment of inertia of the cylinder and its train";
+    tine_thickness_m: Real, "m", [1e-4, 2e-3, "0.1 to 2 mm"], "Thickness of every tine: thicker tines are longer for the same pitch";
+    tine_width_m: Real, "m", [2e-4, 5e-3, "0.2 to 5 mm"], "Width of every tine";
+    longest_tine_m: Real, "m", [3e-3, 0.1, "3 mm to 10 cm"], "Longest tine the comb has room for: lower tines carry a lead weight";
+    tine_loss_factor: Real, "", [1e-5, 0.1, "1e-5 to 0.1"], "Loss factor of a tine in its clamp: more rings shorter";
+    pickup_position: Real, "", [0.05, 1.0, "0.05 to 1 of the tine"], "Where the tines are heard, as a fraction of their length from the clamp";
+    lift_m: Real, "m", [2e-5, 2e-3, "0.02 to 2 mm"], "How far a pin bends a tine's tip before it slips off: more plays louder";
+    cylinder_radius_m: Real, "m", [2e-3, 0.1, "2 mm to 10 cm"], "Radius of the cylinder at the pins' tips";
+    cylinder_inertia_kg_m2: Real, "kg·m²", [1e-8, 1e-2, "1e-8 to 1e-2 kg·m²"], "Moment of inertia of the cylinder and its train";
     running: Switch, "", "1: the cylinder turns; 0: the stop lever holds it";
-    wound: Real, "", "How far the mainspring is wound: 0 run down, 1 fully";
-    spring_torque_n_m: Real, "N·m", "Torque of the mainspring, fully wound: more plays faster, as the square root";
-    spring_turns: Real, "", "Turns of the spring barrel from fully wound to run down";
-    spring_droop: Real, "", "How much the spring's torque falls over its flat part";
-    spring_knee: Real, "", "The last fraction of the spring's turns over which its torque falls away";
-    cylinder_turns_per_spring_turn: Real, "", "Turns of the cylinder per turn of the spring barrel";
-    friction_torque_n_m: Real, "N·m", "Friction of the train at the cylinder";
-    fly_drag_n_m_s2: Real, "N·m·s²", "Air drag of the fly (τ = c·ω²): more plays slower";
-    fly_ratio: Real, "", "Turns of the fly per turn of the cylinder";
+    wound: Real, "", [0.0, 1.0, "0 to 1"], "How far the mainspring is wound: 0 run down, 1 fully";
+    spring_torque_n_m: Real, "N·m", [1e-3, 10.0, "1e-3 to 10 N·m"], "Torque of the mainspring, fully wound: more plays faster, as the square root";
+    spring_turns: Real, "", [0.5, 50.0, "0.5 to 50"], "Turns of the spring barrel from fully wound to run down";
+    spring_droop: Real, "", [0.0, 0.9, "0 to 0.9"], "How much the spring's torque falls over its flat part";
+    spring_knee: Real, "", [0.005, 0.5, "0.005 to 0.5"], "The last fraction of the spring's turns over which its torque falls away";
+    cylinder_turns_per_spring_turn: Real, "", [0.05, 20.0, "0.05 to 20"], "Turns of the cylinder per turn of the spring barrel";
+    friction_torque_n_m: Real, "N·m", [0.0, 1.0, "0 to 1 N·m"], "Friction of the train at the cylinder";
+    fly_drag_n_m_s2: Real, "N·m·s²", [1e-12, 1e-3, "1e-12 to 1e-3 N·m·s²"], "Air drag of the fly (τ = c·ω²): more plays slower";
+    fly_ratio: Real, "", [1.0, 10000.0, "1 to 10 000"], "Turns of the fly per turn of the cylinder";
     case_lowest_mode_hz: Real, "Hz", "Frequency of the case's lowest mode";
     case_modes: Count, "", "Number of the case's modes";
     case_highest_mode_hz: Real, "Hz", "Frequency of the case's highest mode";
     case_t60_s: Real, "s", "Time the case's modes take to fade by 60 dB";
     case_modal_mass_kg: Real, "kg", "Mass of each case mode at the comb: less makes the case louder";
-    damped_below_key: Key, "", "Tines below this key have a damper";
-    damper_press_m: Real, "m", "How far the pin presses a damper's pad onto its tine: more stills a ringing tine sooner";
-    damper_stiffness_n_per_m: Real, "N/m", "Stiffness of a damper's pad";
-    damper_hysteresis_s_per_m: Real, "s/m", "Loss of a damper's pad";
+    damped_below_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Tines below this key have a damper";
+    damper_press_m: Real, "m", [1e-6, 1e-3, "1e-6 to 1e-3 m"], "How far the pin presses a damper's pad onto its tine: more stills a ringing tine sooner";
+    damper_stiffness_n_per_m: Real, "N/m", [1.0, 1e7, "1 to 1e7 N/m"], "Stiffness of a damper's pad";
+    damper_hysteresis_s_per_m: Real, "s/m", [0.0, 100.0, "0 to 100 s/m"], "Loss of a damper's pad";
 });

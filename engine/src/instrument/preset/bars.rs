@@ -94,7 +94,7 @@ fn free_free() -> BarEnds {
 
 impl BarSet {
     pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range("mass_kg", self.mass_kg, 1e-4, 100.0, "0.1 g to 100 kg")?;
+        c.declared(self)?;
         c.require(
             (1..=MAX_BAR_MODES).contains(&self.t60_s.len()),
             "t60_s",
@@ -104,17 +104,11 @@ impl BarSet {
         for &t60 in &self.t60_s {
             c.range("t60_s", t60, 1e-3, 100.0, "1 ms to 100 s")?;
         }
-        c.range(
-            "pickup_position",
-            self.pickup_position,
-            0.001,
-            0.999,
-            "strictly between 0 and 1",
-        )
+        Ok(())
     }
 }
 
 fields!(BarSet {
-    mass_kg: Real, "kg", "Mass of each bar";
-    pickup_position: Real, "", "Where the sound is picked up, as a fraction of the bar's length";
+    mass_kg: Real, "kg", [1e-4, 100.0, "0.1 g to 100 kg"], "Mass of each bar";
+    pickup_position: Real, "", [0.001, 0.999, "strictly between 0 and 1"], "Where the sound is picked up, as a fraction of the bar's length";
 });

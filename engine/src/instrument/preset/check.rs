@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::error::PresetError;
-use super::fields::AnchorFields;
+use super::fields::{About, AnchorFields, Fields};
 
 /// The ranges recorded by a recording [`Checker`]: property path → (lowest,
 /// highest) allowed value, the intersection of every check of that path. The
@@ -155,6 +155,39 @@ impl Checker {
         } else {
             Err(self.out_of_range(property, value, range))
         }
+    }
+
+    /// Checks every field of `fields` declared with a range against it
+    /// (see `fields!`), in the order they are declared.
+    pub fn declared(&self, fields: &dyn Fields) -> Result<(), PresetError> {
+        self.declared_ranges(fields.about(), |name| fields.value(name))
+    }
+
+    /// Checks every field `anchor` gives against its declared range (see
+    /// `anchor_fields!`).
+    pub fn declared_anchor<A: AnchorFields>(&self, anchor: &A) -> Result<(), PresetError> {
+        self.declared_ranges(A::ABOUT, |name| anchor.slot(name).flatten())
+    }
+
+    /// Checks each of `about`'s fields that has a range: its value, as
+    /// `value` reads it by name (`None`: not given, only recorded).
+    fn declared_ranges(
+        &self,
+        about: &[About],
+        value: impl Fn(&str) -> Option<f64>,
+    ) -> Result<(), PresetError> {
+        for field in about {
+            if let Some(range) = field.range {
+                self.range(
+                    field.name,
+                    value(field.name),
+                    range.min,
+                    range.max,
+                    range.text,
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// Checks a set's anchors: they exist, are MIDI keys, rise strictly, each

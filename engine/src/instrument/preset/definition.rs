@@ -61,22 +61,14 @@ impl Preset {
     /// [`Checker`]).
     fn check(&self, root: &Checker) -> Result<(), PresetError> {
         let tuning = root.child("tuning");
-        tuning.range("a4_hz", self.tuning.a4_hz, 300.0, 600.0, "300 to 600 Hz")?;
-        tuning.range("stretch", self.tuning.stretch, 0.0, 1.0, "0 to 1")?;
+        tuning.declared(&self.tuning)?;
         let resolved = self.topology().ok();
         let strings = resolved.as_ref().and_then(|t| t.strings());
         let fundamental = |key| fundamental_hz(&self.tuning, strings, key);
         check_temperament(&self.tuning, self.keyboard, fundamental, &tuning)?;
         check_velocity(&self.velocity, &root.child("velocity"))?;
         let output = root.child("output");
-        output.range(
-            "gain_per_newton",
-            self.output.gain_per_newton,
-            1e-6,
-            10.0,
-            "1e-6 to 10 per N",
-        )?;
-        output.range("stereo_width", self.output.stereo_width, 0.0, 1.0, "0 to 1")?;
+        output.declared(&self.output)?;
         output.range(
             "microphone",
             f64::from(self.output.microphone),
@@ -90,13 +82,7 @@ impl Preset {
             .unwrap_or_default()
             .validate(&root.child("room"))?;
         let keyboard = root.child("keyboard");
-        keyboard.range(
-            "highest_key",
-            f64::from(self.keyboard.highest_key),
-            0.0,
-            127.0,
-            "a MIDI key, 0 to 127",
-        )?;
+        keyboard.declared(&self.keyboard)?;
         keyboard.ordered(
             ("lowest_key", f64::from(self.keyboard.lowest_key)),
             ("highest_key", f64::from(self.keyboard.highest_key)),
@@ -152,28 +138,13 @@ impl Preset {
     }
 }
 
-/// The velocity curve's ranges: speeds 0.05 to 20 m/s, the softest at most
-/// the hardest, and a curve exponent of 0.2 to 5.
+/// The velocity curve's declared ranges, and the softest speed at most the
+/// hardest.
 fn check_velocity(velocity: &VelocityCurve, c: &Checker) -> Result<(), PresetError> {
-    let speeds = "0.05 to 20 m/s";
-    c.range(
-        "softest_speed_m_s",
-        velocity.softest_speed_m_s,
-        0.05,
-        20.0,
-        speeds,
-    )?;
-    c.range(
-        "hardest_speed_m_s",
-        velocity.hardest_speed_m_s,
-        0.05,
-        20.0,
-        speeds,
-    )?;
+    c.declared(velocity)?;
     c.ordered(
         ("softest_speed_m_s", velocity.softest_speed_m_s),
         ("hardest_speed_m_s", velocity.hardest_speed_m_s),
         "at least softest_speed_m_s",
-    )?;
-    c.range("curve", velocity.curve, 0.2, 5.0, "0.2 to 5")
+    )
 }

@@ -4,15 +4,49 @@
 use super::anchored::Anchored;
 
 /// What a field is, for a musician: its name, SI unit (`""` for a ratio or a
-/// count) and one line on what it does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// count), the range its values must lie in and one line on what it does.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct About {
     /// The name after the `:` of a path.
     pub name: &'static str,
     /// SI unit.
     pub unit: &'static str,
+    /// The values it may take, if the field itself bounds them (a range that
+    /// depends on other fields or on the rest of the instrument is checked by
+    /// the object's own rules instead).
+    pub range: Option<DeclaredRange>,
     /// One line for a musician or sound designer.
     pub description: &'static str,
+}
+
+/// The values a field may take: `min` to `max` in its unit, and the same in
+/// words for an error (`"0.01 to 3 m"`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DeclaredRange {
+    /// Least value.
+    pub min: f64,
+    /// Greatest value.
+    pub max: f64,
+    /// The range in words.
+    pub text: &'static str,
+}
+
+/// `Some(range)` for a field declared with `[min, max, "text"]`, `None`
+/// without: what the `fields!` and `anchor_fields!` macros expand a field's
+/// optional range to.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! declared_range {
+    () => {
+        None
+    };
+    ([$min:expr, $max:expr, $text:literal]) => {
+        Some($crate::instrument::DeclaredRange {
+            min: $min,
+            max: $max,
+            text: $text,
+        })
+    };
 }
 
 /// A numeric field, whatever its type.
@@ -73,21 +107,37 @@ pub trait Fields {
     fn about(&self) -> &'static [About];
     /// One field.
     fn field(&mut self, name: &str) -> Option<Field<'_>>;
+    /// The value of one field, as a number.
+    fn value(&self, name: &str) -> Option<f64>;
 }
 
 /// Declares the numeric fields of a part of a preset (`Fields`): each field
 /// with its type (`Real`, `Key`, `Count`, `Switch`), SI unit and one line on
-/// what it does. `fields!(Spec { mass_kg: Real, "kg", "Mass of each bar"; })`.
+/// what it does, and where the field alone bounds its values, its range:
+/// `fields!(Spec { mass_kg: Real, "kg", [1e-4, 100.0, "0.1 g to 100 kg"], "Mass of each bar"; })`.
+/// [`crate::instrument::Checker::declared`] checks the ranges, and editors
+/// offer them.
 #[macro_export]
 macro_rules! fields {
-    ($ty:ty { $($field:ident: $kind:ident, $unit:literal, $description:literal;)* }) => {
+    ($ty:ty { $($field:ident: $kind:ident, $unit:literal, $([$($range:tt)*],)? $description:literal;)* }) => {
         impl $crate::instrument::Fields for $ty {
             fn about(&self) -> &'static [$crate::instrument::About] {
                 &[$($crate::instrument::About {
                     name: stringify!($field),
                     unit: $unit,
+                    range: $crate::declared_range!($([$($range)*])?),
                     description: $description,
                 }),*]
+            }
+
+            #[allow(clippy::match_single_binding)] // a part without fields
+            fn value(&self, name: &str) -> Option<f64> {
+                match name {
+                    $(stringify!($field) => {
+                        Some($crate::instrument::Field::$kind(&mut self.$field.clone()).get())
+                    })*
+                    _ => None,
+                }
             }
 
             #[allow(clippy::match_single_binding)] // a part without fields
@@ -137,15 +187,17 @@ pub trait AnchorFields: Anchored + Sized {
 }
 
 /// Declares the optional fields of an anchor (`AnchorFields`), all real
-/// numbers: each with its SI unit, one line on what it does and, for a field
-/// not every preset gives, `= VALUE` where no anchor gives it.
+/// numbers: each with its SI unit, its range (`[min, max, "text"]`) if the
+/// field alone bounds it, one line on what it does and, for a field not
+/// every preset gives, `= VALUE` where no anchor gives it.
 #[macro_export]
 macro_rules! anchor_fields {
-    ($ty:ident { $($field:ident $(= $ungiven:expr)?, $unit:literal, $description:literal;)* }) => {
+    ($ty:ident { $($field:ident $(= $ungiven:expr)?, $unit:literal, $([$($range:tt)*],)? $description:literal;)* }) => {
         impl $crate::instrument::AnchorFields for $ty {
             const ABOUT: &'static [$crate::instrument::About] = &[$($crate::instrument::About {
                 name: stringify!($field),
                 unit: $unit,
+                range: $crate::declared_range!($([$($range)*])?),
                 description: $description,
             }),*];
 

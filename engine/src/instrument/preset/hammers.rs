@@ -92,61 +92,24 @@ impl HammerSet {
     }
 
     pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range(
-            "start_gap_m",
-            self.start_gap_m,
-            1e-5,
-            0.05,
-            "0.01 mm to 50 mm",
-        )?;
-        c.each_anchor(&self.anchor, |c, a| {
-            c.range("mass_kg", a.mass_kg, 1e-4, 0.1, "0.1 g to 100 g")?;
-            c.range(
-                "felt_stiffness",
-                a.felt_stiffness,
-                1e3,
-                1e16,
-                "1e3 to 1e16 N/m^p",
-            )?;
-            c.range("felt_exponent", a.felt_exponent, 1.0, 5.0, "1 to 5")?;
-            c.range(
-                "felt_hysteresis_s_per_m",
-                a.felt_hysteresis_s_per_m,
-                0.0,
-                2.0,
-                "0 to 2 s/m",
-            )?;
-            c.range(
-                "felt_relaxing_fraction",
-                a.felt_relaxing_fraction,
-                0.0,
-                0.95,
-                "0 to 0.95",
-            )?;
-            c.range(
-                "felt_relaxation_s",
-                a.felt_relaxation_s,
-                1e-6,
-                0.1,
-                "1 µs to 100 ms",
-            )
-        })
+        c.declared(self)?;
+        c.each_anchor(&self.anchor, |c, a| c.declared_anchor(a))
     }
 }
 
 fields!(HammerSet {
-    start_gap_m: Real, "m",
+    start_gap_m: Real, "m", [1e-5, 0.05, "0.01 mm to 50 mm"],
         "Gap between felt and target when the hammer starts its free flight (the action's let-off)";
 });
 anchor_fields!(HammerAnchor {
-    mass_kg, "kg", "Hammer mass per string struck: a heavier hammer stays longer and sounds rounder";
-    felt_stiffness, "N/m^p", "Felt stiffness K of F = K·x^p, per string struck: harder felt sounds brighter";
-    felt_exponent, "",
+    mass_kg, "kg", [1e-4, 0.1, "0.1 g to 100 g"], "Hammer mass per string struck: a heavier hammer stays longer and sounds rounder";
+    felt_stiffness, "N/m^p", [1e3, 1e16, "1e3 to 1e16 N/m^p"], "Felt stiffness K of F = K·x^p, per string struck: harder felt sounds brighter";
+    felt_exponent, "", [1.0, 5.0, "1 to 5"],
         "Felt exponent p of F = K·x^p: higher makes the felt harden as it compresses, brighter when loud";
-    felt_hysteresis_s_per_m = LOSSLESS_FELT, "s/m",
+    felt_hysteresis_s_per_m = LOSSLESS_FELT, "s/m", [0.0, 2.0, "0 to 2 s/m"],
         "Felt hysteresis β of F = K·x^p·(1 + β·ẋ): how much of the blow the felt absorbs (0 lossless)";
-    felt_relaxing_fraction = UNRELAXING_FELT, "",
+    felt_relaxing_fraction = UNRELAXING_FELT, "", [0.0, 0.95, "0 to 0.95"],
         "Part of the felt's stiffness a slow blow relaxes away: more makes soft notes darker than loud ones";
-    felt_relaxation_s = UNUSED_RELAXATION_S, "s",
+    felt_relaxation_s = UNUSED_RELAXATION_S, "s", [1e-6, 0.1, "1 µs to 100 ms"],
         "Time the felt takes to relax: blows much shorter meet the whole stiffness";
 });

@@ -61,7 +61,7 @@ pub use case::check_case;
 pub use check::Checker;
 pub use definition::Preset;
 pub use error::PresetError;
-pub use fields::{About, AnchorFields, Field, Fields, ValueKind};
+pub use fields::{About, AnchorFields, DeclaredRange, Field, Fields, ValueKind};
 pub use hammers::{HammerAnchor, HammerSet, LOSSLESS_FELT, UNRELAXING_FELT};
 pub use keyboard::Keyboard;
 pub use object::{

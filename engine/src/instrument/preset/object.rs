@@ -133,8 +133,12 @@ pub trait ObjectSpec: ObjectData + fmt::Debug + erased_serde::Serialize + Send +
         None
     }
 
-    /// Checks its own values with `c`, the checker of its path (its name).
-    fn validate(&self, c: &Checker) -> Result<(), PresetError>;
+    /// Checks its own values with `c`, the checker of its path (its name):
+    /// by default, each field against the range it is declared with
+    /// (`fields!`); a kind with rules across its fields adds them.
+    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
+        c.declared(self.fields())
+    }
 
     /// How it joins the strike; `None` for the strike's own hammers and
     /// target, which join through `[[strike]]`.
@@ -169,6 +173,8 @@ erased_serde::serialize_trait_object!(ObjectSpec);
 /// spec whose fields are declared (`fields!`).
 pub trait ObjectData: Any {
     /// Its numeric fields, by name (what property paths `NAME:field` reach).
+    fn fields(&self) -> &dyn Fields;
+    /// Its numeric fields, to change.
     fn fields_mut(&mut self) -> &mut dyn Fields;
     /// The spec, to downcast to its type.
     fn as_any(&self) -> &dyn Any;
@@ -181,6 +187,10 @@ pub trait ObjectData: Any {
 }
 
 impl<T: ObjectSpec + Fields + Clone + PartialEq> ObjectData for T {
+    fn fields(&self) -> &dyn Fields {
+        self
+    }
+
     fn fields_mut(&mut self) -> &mut dyn Fields {
         self
     }

@@ -29,9 +29,9 @@ fn is_zero_u32(x: &u32) -> bool {
 pub const MICROPHONES: [&str; 3] = ["bridge", "player", "close"];
 
 fields!(OutputSpec {
-    gain_per_newton: Real, "1/N",
+    gain_per_newton: Real, "1/N", [1e-6, 10.0, "1e-6 to 10 per N"],
         "Output level per newton of bridge force (for bars: per m/s at the pickup)";
-    stereo_width: Real, "",
+    stereo_width: Real, "", [0.0, 1.0, "0 to 1"],
         "How widely the keyboard spreads across the stereo field: 0 mono, 1 lowest key hard left";
     microphone: Count, "",
         "Where a piano is heard from: 0 the bridge (the board alone), 1 the pianist's seat, 2 close over the strings (both add the strings' own sound)";

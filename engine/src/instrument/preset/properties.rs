@@ -105,11 +105,18 @@ impl Preset {
                 (find(anchors.about())?, ValueKind::Real, checked_path, true)
             }
         };
-        let checked = self
+        // The field's own range is data; rules across fields or across the
+        // instrument (an ordered pair, keys a grand action has) narrow it,
+        // as the checks record them.
+        let declared = about
+            .range
+            .map_or((f64::NEG_INFINITY, f64::INFINITY), |r| (r.min, r.max));
+        let narrowed = self
             .checked_ranges()
             .get(&checked_path)
             .copied()
             .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let checked = (declared.0.max(narrowed.0), declared.1.min(narrowed.1));
         let typed = kind.range();
         let range = (checked.0.max(typed.0), checked.1.min(typed.1));
         let slider = slider(kind, checked, range);

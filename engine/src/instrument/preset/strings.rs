@@ -76,57 +76,32 @@ impl StringSet {
     }
 
     pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
-        c.range(
-            "detune_cents",
-            self.detune_cents,
-            0.0,
-            50.0,
-            "0 to 50 cents",
-        )?;
+        c.declared(self)?;
         c.ordered(
             ("pairs_from_key", f64::from(self.pairs_from_key)),
             ("triples_from_key", f64::from(self.triples_from_key)),
             "at least pairs_from_key",
         )?;
-        c.each_anchor(&self.anchor, |c, a| {
-            c.range("length_m", a.length_m, 0.01, 3.0, "0.01 to 3 m")?;
-            c.range(
-                "string_mass_kg",
-                a.string_mass_kg,
-                1e-5,
-                1.0,
-                "0.01 g to 1 kg",
-            )?;
-            c.range("loss_b1", a.loss_b1, 1e-3, 100.0, "0.001 to 100 1/s")?;
-            c.range("loss_b2", a.loss_b2, 0.0, 0.1, "0 to 0.1 m²/s")?;
-            c.range("inharmonicity", a.inharmonicity, 0.0, 0.1, "0 to 0.1")?;
-            c.range(
-                "bridge_impedance_kg_s",
-                a.bridge_impedance_kg_s,
-                1.0,
-                1e6,
-                "1 to 1e6 kg/s",
-            )
-        })
+        c.each_anchor(&self.anchor, |c, a| c.declared_anchor(a))
     }
 }
 
 fields!(StringSet {
     pairs_from_key: Key, "", "Lowest key with two strings; the keys below have one";
     triples_from_key: Key, "", "Lowest key with three strings";
-    detune_cents: Real, "cents",
+    detune_cents: Real, "cents", [0.0, 50.0, "0 to 50 cents"],
         "Spread of the tunings of a note's strings: more gives a livelier, beating unison";
 });
 anchor_fields!(StringAnchor {
-    length_m, "m", "Speaking length of the string";
-    string_mass_kg, "kg",
+    length_m, "m", [0.01, 3.0, "0.01 to 3 m"], "Speaking length of the string";
+    string_mass_kg, "kg", [1e-5, 1.0, "0.01 g to 1 kg"],
         "Mass of the speaking length: a heavier string has more tension at the same pitch";
-    loss_b1, "1/s", "Damping of every partial alike: more makes the note die away sooner";
-    loss_b2, "m²/s",
+    loss_b1, "1/s", [1e-3, 100.0, "0.001 to 100 1/s"], "Damping of every partial alike: more makes the note die away sooner";
+    loss_b2, "m²/s", [0.0, 0.1, "0 to 0.1 m²/s"],
         "Damping that grows with frequency: more makes the upper partials die sooner, a darker tone";
-    inharmonicity, "",
+    inharmonicity, "", [0.0, 0.1, "0 to 0.1"],
         "Stiffness of the string: partials sharpen as n·f0·√(1 + B·n²), a metallic edge";
-    bridge_impedance_kg_s, "kg/s",
+    bridge_impedance_kg_s, "kg/s", [1.0, 1e6, "1 to 1e6 kg/s"],
         "Resistance of the bridge under the key's strings: lower couples them more to the bridge, shorter sustain";
 });
 

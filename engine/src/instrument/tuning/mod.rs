@@ -253,8 +253,8 @@ pub fn parse_note_name(name: &str) -> Option<u8> {
 }
 
 crate::fields!(StretchedTuning {
-    a4_hz: Real, "Hz", "Concert pitch: the frequency of A4's first partial";
-    stretch: Real, "",
+    a4_hz: Real, "Hz", [300.0, 600.0, "300 to 600 Hz"], "Concert pitch: the frequency of A4's first partial";
+    stretch: Real, "", [0.0, 1.0, "0 to 1"],
         "How far octaves stretch to follow the strings' inharmonicity: 0 equal temperament, 1 beatless octaves";
     temperament: Count, "",
         "Temperament: 0 equal, 1 Werckmeister III, 2 Vallotti, 3 Kirnberger III, 4 1/4-comma meantone, 5 Pythagorean";
