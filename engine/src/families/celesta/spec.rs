@@ -73,8 +73,7 @@ impl ObjectSpec for CelestaSpec {
             ("partial_ratio_2", self.partial_ratio_2),
             ("partial_ratio_3", self.partial_ratio_3),
             "above partial_ratio_2",
-        )?;
-        Ok(())
+        )
     }
 
     fn link(&self) -> Option<Link<'_>> {

@@ -138,8 +138,8 @@ fields!(ClockSpec {
     case_highest_mode_hz: Real, "Hz", "Frequency of the wooden case's highest mode";
     case_t60_s: Real, "s", "Time the case's modes take to fade by 60 dB";
     case_modal_mass_kg: Real, "kg", "Mass of each case mode at the movement: less makes the case louder";
-    chime_torque_n_m: Real, "N·m", "Torque of the chime train's spring at its pin barrel: more plays the quarters faster";
-    strike_torque_n_m: Real, "N·m", "Torque of the strike train's spring at its pin wheel: more counts the hours faster";
+    chime_torque_n_m: Real, "N·m", [1e-3, 10.0, "1e-3 to 10 N·m"], "Torque of the chime train's spring at its pin barrel: more plays the quarters faster";
+    strike_torque_n_m: Real, "N·m", [1e-3, 10.0, "1e-3 to 10 N·m"], "Torque of the strike train's spring at its pin wheel: more counts the hours faster";
     fly_drag_n_m_s2: Real, "N·m·s²", [1e-9, 1e-3, "1e-9 to 1e-3 N·m·s²"], "Air drag of each train's fly (τ = c·ω²): more plays the trains slower";
     fly_ratio: Real, "", [10.0, 10000.0, "10 to 10 000"], "Turns of the fly per turn of its barrel";
     barrel_inertia_kg_m2: Real, "kg·m²", [1e-6, 1.0, "1e-6 to 1 kg·m²"], "Moment of inertia of a pin barrel and its train";
@@ -147,11 +147,11 @@ fields!(ClockSpec {
     hammer_spring_n_m_per_rad: Real, "N·m/rad", [1e-3, 10.0, "1e-3 to 10 N·m/rad"], "Stiffness of a hammer's spring: stiffer strikes harder";
     hammer_inertia_kg_m2: Real, "kg·m²", [1e-7, 1e-2, "1e-7 to 1e-2 kg·m²"], "Moment of inertia of a hammer about its arbor";
     hammer_arm_m: Real, "m", [0.01, 0.3, "1 to 30 cm"], "Distance from a hammer's arbor to its head";
-    bell_1_key: Key, "", "Rod of the first (highest) quarter bell";
-    bell_2_key: Key, "", "Rod of the second quarter bell";
-    bell_3_key: Key, "", "Rod of the third quarter bell";
-    bell_4_key: Key, "", "Rod of the fourth (lowest) quarter bell";
-    hour_key: Key, "", "Rod that counts the hours";
+    bell_1_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Rod of the first (highest) quarter bell";
+    bell_2_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Rod of the second quarter bell";
+    bell_3_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Rod of the third quarter bell";
+    bell_4_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Rod of the fourth (lowest) quarter bell";
+    hour_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Rod that counts the hours";
 });
 
 /// The clock's own object kind, as its presets list it.
@@ -170,17 +170,7 @@ impl ObjectSpec for ClockSpec {
             self.case_modes,
             self.case_t60_s,
             self.case_modal_mass_kg,
-        )?;
-        for (name, torque) in [
-            ("chime_torque_n_m", self.chime_torque_n_m),
-            ("strike_torque_n_m", self.strike_torque_n_m),
-        ] {
-            c.range(name, torque, 1e-3, 10.0, "1e-3 to 10 N·m")?;
-        }
-        for (name, key) in self.rod_keys() {
-            c.range(name, f64::from(key), 0.0, 127.0, "a MIDI key, 0 to 127")?;
-        }
-        Ok(())
+        )
     }
 
     fn link(&self) -> Option<Link<'_>> {

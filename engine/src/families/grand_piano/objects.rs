@@ -231,8 +231,7 @@ impl ObjectSpec for SoundboardSpec {
             ("lowest_mode_hz", self.lowest_mode_hz),
             ("highest_mode_hz", self.highest_mode_hz),
             "at least lowest_mode_hz",
-        )?;
-        Ok(())
+        )
     }
 
     fn link(&self) -> Option<Link<'_>> {
