@@ -1,6 +1,7 @@
 //! The felt of a hammer as the nonlinear, reactive root of a wave-digital tree.
 
 use super::FeltLaw;
+use super::compression::CompressionState;
 
 /// Iterations allowed to the solve of one sample. From the closed-form or
 /// last-sample seed Newton's method converges monotonically and quadratically in a
@@ -37,20 +38,9 @@ const TOLERANCE: f64 = 1e-14;
 /// Allocates nothing.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FeltRoot {
-    law: FeltLaw,
     port_resistance: f64,
-    /// Half the sample period, s.
-    half_period: f64,
-    /// Fraction of the memory kept over one sample, `e^(−T/τ)`.
-    memory_kept: f64,
-    /// The felt's memory `M` of earlier compression, m^p (see [`FeltLaw`]).
-    memory: f64,
-    /// Compression `x` (m); negative values are the gap between felt and string.
-    compression: f64,
-    /// Compression rate `ẋ` (m/s); positive while closing.
-    compression_rate: f64,
-    /// Contact force of the last sample (N).
-    force: f64,
+    /// The felt's compression, its rate, force and memory.
+    state: CompressionState,
 }
 
 impl FeltRoot {
@@ -65,14 +55,8 @@ impl FeltRoot {
         compression_rate: f64,
     ) -> Self {
         Self {
-            law,
             port_resistance,
-            half_period: 0.5 / sample_rate,
-            memory_kept: law.memory_kept_per_sample(sample_rate),
-            memory: 0.0,
-            compression,
-            compression_rate,
-            force: law.force(compression, compression_rate),
+            state: CompressionState::new(law, sample_rate, compression, compression_rate),
         }
     }
 
@@ -80,23 +64,13 @@ impl FeltRoot {
     /// `compression_rate` (m/s), rested (no memory of earlier compression): the
     /// start of a strike.
     pub fn set_state(&mut self, compression: f64, compression_rate: f64) {
-        self.memory = 0.0;
-        self.compression = compression;
-        self.compression_rate = compression_rate;
-        self.force = self.law.force(compression, compression_rate);
+        self.state.set_state(compression, compression_rate);
     }
 
     /// Carries on from `old`'s compression, compression rate and memory with
     /// this felt's law (the force is recomputed with it when the laws differ).
     pub fn continue_from(&mut self, old: &FeltRoot) {
-        (self.compression, self.compression_rate, self.memory) =
-            (old.compression, old.compression_rate, old.memory);
-        self.force = if self.law == old.law {
-            old.force
-        } else {
-            self.law
-                .force_with_memory(old.compression, old.compression_rate, old.memory)
-        };
+        self.state.continue_from(&old.state);
     }
 
     /// Follows a change of the port resistance of the tree below (s/kg).
@@ -106,27 +80,27 @@ impl FeltRoot {
 
     /// The compression law.
     pub fn law(&self) -> FeltLaw {
-        self.law
+        self.state.law()
     }
 
     /// Compression (m): positive while the felt is squeezed, negative for a gap.
     pub fn compression(&self) -> f64 {
-        self.compression
+        self.state.compression()
     }
 
     /// Compression rate (m/s), positive while hammer and string approach.
     pub fn compression_rate(&self) -> f64 {
-        self.compression_rate
+        self.state.compression_rate()
     }
 
     /// Contact force of the last sample (N), zero when not in contact.
     pub fn force(&self) -> f64 {
-        self.force
+        self.state.force()
     }
 
     /// The felt's memory `M` of earlier compression after the last sample, m^p.
     pub fn memory(&self) -> f64 {
-        self.memory
+        self.state.memory()
     }
 
     /// Reflects the wave `incident` arriving from the tree and advances the felt by
@@ -135,18 +109,14 @@ impl FeltRoot {
     pub fn reflect(&mut self, incident: f64) -> f64 {
         // Port: v = ẋ, i = F, so a = ẋ + R·F and b = ẋ − R·F = a − 2·R·F.
         let r = self.port_resistance;
-        let h = self.half_period;
-        let predicted = self.compression + h * (self.compression_rate + incident);
-        let beta = self.law.hysteresis_s_per_m;
+        let h = self.state.half_period();
+        let predicted = self.state.compression() + h * (self.state.compression_rate() + incident);
+        let beta = self.state.law().hysteresis_s_per_m;
         // The Hunt–Crossley factor 1 + β·ẋ is w + q·x once ẋ is written through x.
         let w = 1.0 + beta * (incident - predicted / h);
         let q = beta / h;
         let (x, force, x_p) = self.solve(predicted, h * r, w, q);
-        let kept = self.memory_kept;
-        self.memory = kept * self.memory + (1.0 - kept) * x_p;
-        self.compression = x;
-        self.compression_rate = incident - r * force;
-        self.force = force;
+        self.state.advance(x, x_p, incident - r * force, force);
         incident - 2.0 * r * force
     }
 
@@ -155,15 +125,8 @@ impl FeltRoot {
     /// compression, the force and `max(x, 0)^p`.
     #[inline]
     fn solve(&self, s: f64, c: f64, w: f64, q: f64) -> (f64, f64, f64) {
-        let FeltLaw {
-            stiffness,
-            exponent,
-            relaxing_fraction,
-            ..
-        } = self.law;
-        let kept = self.memory_kept;
-        let stiffness = stiffness * (1.0 - relaxing_fraction * (1.0 - kept));
-        let offset = self.law.stiffness * relaxing_fraction * kept * self.memory;
+        let exponent = self.state.law().exponent;
+        let (stiffness, offset) = self.state.relaxed();
         let apart = |x: f64| {
             let x_p = if x > 0.0 { x.powf(exponent) } else { 0.0 };
             (x, 0.0, x_p)
@@ -205,7 +168,7 @@ impl FeltRoot {
             }
         }
         // The last sample's compression is usually closer still.
-        let last = self.compression;
+        let last = self.state.compression();
         if last > lo && last < hi {
             if psi(last).0 > 0.0 {
                 hi = last;
@@ -296,8 +259,7 @@ mod tests {
                     }
                 }
                 let memory_before = felt.memory();
-                felt.compression = x0;
-                felt.compression_rate = v0;
+                felt.state.place(x0, v0);
                 let b = felt.reflect(a);
                 let (x1, v1, f) = (felt.compression(), felt.compression_rate(), felt.force());
                 let trapezoid = x0 + 0.5 / FS * (v0 + v1);

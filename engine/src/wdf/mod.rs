@@ -24,6 +24,7 @@
 
 mod bct;
 mod coefficients;
+mod compression;
 mod dc;
 pub mod description;
 mod diode_lanes;

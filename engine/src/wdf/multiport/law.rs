@@ -1,6 +1,7 @@
 //! What each nonlinear port of a multiport root does within one sample: its
 //! through quantity as an increasing function of its across quantity.
 
+use crate::wdf::compression::CompressionState;
 use crate::wdf::root::{DiodeModel, newton_in_bracket};
 use crate::wdf::{Element, FeltLaw};
 
@@ -158,19 +159,8 @@ impl PortLaw {
 /// sample the force is a function of `ẋ` alone, and non-decreasing in it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Contact {
-    law: FeltLaw,
-    /// Half the sample period, s.
-    half_period: f64,
-    /// Fraction of the memory kept over one sample.
-    memory_kept: f64,
-    /// Memory `M` of earlier compression, m^p.
-    memory: f64,
-    /// Compression `x`, m (negative: the gap between the bodies).
-    compression: f64,
-    /// Compression rate `ẋ`, m/s.
-    compression_rate: f64,
-    /// Force of the last sample, N.
-    force: f64,
+    /// The contact's compression, its rate, force and memory.
+    state: CompressionState,
     /// This sample's `s = x[n−1] + h·ẋ[n−1]`, m.
     predicted: f64,
     /// This sample's relaxed stiffness `K·(1 − ε·(1 − m))`, N/m^p.
@@ -183,13 +173,7 @@ impl Contact {
     /// A contact with `law` at `sample_rate` (Hz), apart and at rest.
     pub fn new(law: FeltLaw, sample_rate: f64) -> Self {
         Self {
-            law,
-            half_period: 0.5 / sample_rate,
-            memory_kept: law.memory_kept_per_sample(sample_rate),
-            memory: 0.0,
-            compression: 0.0,
-            compression_rate: 0.0,
-            force: 0.0,
+            state: CompressionState::new(law, sample_rate, 0.0, 0.0),
             predicted: 0.0,
             stiffness: law.stiffness,
             offset: 0.0,
@@ -199,61 +183,48 @@ impl Contact {
     /// Places the bodies at `compression` (m, negative for a gap) closing at
     /// `compression_rate` (m/s), the contact rested (no memory).
     pub fn set_state(&mut self, compression: f64, compression_rate: f64) {
-        self.memory = 0.0;
-        self.compression = compression;
-        self.compression_rate = compression_rate;
-        self.force = self.law.force(compression, compression_rate);
+        self.state.set_state(compression, compression_rate);
     }
 
     /// Carries on from `old`'s compression, rate and memory with this
-    /// contact's law.
+    /// contact's law (the force is recomputed with it when the laws differ).
     pub fn continue_from(&mut self, old: &Contact) {
-        (self.compression, self.compression_rate, self.memory) =
-            (old.compression, old.compression_rate, old.memory);
-        self.force = self
-            .law
-            .force_with_memory(old.compression, old.compression_rate, old.memory);
+        self.state.continue_from(&old.state);
     }
 
     /// Compression, m (negative: the gap).
     pub fn compression(&self) -> f64 {
-        self.compression
+        self.state.compression()
     }
 
     /// Compression rate, m/s (positive while closing).
     pub fn compression_rate(&self) -> f64 {
-        self.compression_rate
+        self.state.compression_rate()
     }
 
     /// Force of the last sample, N.
     pub fn force(&self) -> f64 {
-        self.force
+        self.state.force()
     }
 
     /// The contact's law.
     pub fn law(&self) -> FeltLaw {
-        self.law
+        self.state.law()
     }
 
     #[inline]
     fn begin_sample(&mut self) {
-        let h = self.half_period;
-        self.predicted = self.compression + h * self.compression_rate;
-        let (k, eps, kept) = (
-            self.law.stiffness,
-            self.law.relaxing_fraction,
-            self.memory_kept,
-        );
-        self.stiffness = k * (1.0 - eps * (1.0 - kept));
-        self.offset = k * eps * kept * self.memory;
+        let h = self.state.half_period();
+        self.predicted = self.state.compression() + h * self.state.compression_rate();
+        (self.stiffness, self.offset) = self.state.relaxed();
     }
 
     /// The rate below which the contact pushes no more this sample: where
     /// the bodies part (`x = 0`) or relax too fast for the law to follow
     /// (`1 + β·ẋ = 0`), whichever is higher.
     fn free_rate(&self) -> f64 {
-        let parting = -self.predicted / self.half_period;
-        let beta = self.law.hysteresis_s_per_m;
+        let parting = -self.predicted / self.state.half_period();
+        let beta = self.state.law().hysteresis_s_per_m;
         if beta > 0.0 {
             parting.max(-1.0 / beta)
         } else {
@@ -264,36 +235,33 @@ impl Contact {
     /// `(F(ẋ), dF/dẋ)` this sample.
     #[inline]
     fn force_at(&self, rate: f64) -> (f64, f64) {
-        let h = self.half_period;
+        let law = self.state.law();
+        let h = self.state.half_period();
         let x = self.predicted + h * rate;
-        let factor = 1.0 + self.law.hysteresis_s_per_m * rate;
+        let factor = 1.0 + law.hysteresis_s_per_m * rate;
         if x <= 0.0 || factor <= 0.0 {
             return (0.0, 0.0);
         }
-        let x_p = x.powf(self.law.exponent);
+        let x_p = x.powf(law.exponent);
         let relaxed = self.stiffness * x_p - self.offset;
         if relaxed <= 0.0 {
             return (0.0, 0.0);
         }
-        let slope_elastic = self.stiffness * self.law.exponent * x_p / x * h;
+        let slope_elastic = self.stiffness * law.exponent * x_p / x * h;
         (
             relaxed * factor,
-            slope_elastic * factor + relaxed * self.law.hysteresis_s_per_m,
+            slope_elastic * factor + relaxed * law.hysteresis_s_per_m,
         )
     }
 
     #[inline]
     fn commit(&mut self, rate: f64, force: f64) {
-        let x = self.predicted + self.half_period * rate;
+        let x = self.predicted + self.state.half_period() * rate;
         let x_p = if x > 0.0 {
-            x.powf(self.law.exponent)
+            x.powf(self.state.law().exponent)
         } else {
             0.0
         };
-        let kept = self.memory_kept;
-        self.memory = kept * self.memory + (1.0 - kept) * x_p;
-        self.compression = x;
-        self.compression_rate = rate;
-        self.force = force;
+        self.state.advance(x, x_p, rate, force);
     }
 }
