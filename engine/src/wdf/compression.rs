@@ -131,3 +131,64 @@ impl CompressionState {
         self.memory
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FS: f64 = 48_000.0;
+
+    /// A contact carrying on from one of the same law keeps its solved force
+    /// to the bit; from another law it takes the compression, rate and
+    /// memory and pushes as its own law says there.
+    #[test]
+    fn continuing_keeps_the_force_of_the_same_law_only() {
+        let law = FeltLaw::elastic(4.5e9, 2.5).with_relaxation(0.3, 1e-4);
+        let mut old = CompressionState::new(law, FS, 0.0, 0.0);
+        // A solved force a little off the law's, as a solve's rounding leaves it.
+        old.advance(0.5e-3, 0.5e-3f64.powf(2.5), 1.0, 1234.5);
+        let mut same = CompressionState::new(law, FS, -1e-3, 0.0);
+        same.continue_from(&old);
+        assert_eq!(same, old);
+        let stiffer = FeltLaw::elastic(9e9, 2.5).with_relaxation(0.3, 1e-4);
+        let mut other = CompressionState::new(stiffer, FS, -1e-3, 0.0);
+        other.continue_from(&old);
+        assert_eq!(
+            (
+                other.compression(),
+                other.compression_rate(),
+                other.memory()
+            ),
+            (old.compression(), old.compression_rate(), old.memory())
+        );
+        assert_eq!(
+            other.force(),
+            stiffer.force_with_memory(0.5e-3, 1.0, old.memory())
+        );
+    }
+
+    /// The memory lags `x^p` by `m = e^(−T/τ)` a sample, and the relaxed law
+    /// it leaves is `K'·x^p − D` with `K' = K·(1 − ε·(1 − m))`, `D = K·ε·m·M`:
+    /// held at `x`, the relaxed force there is the law's with that memory.
+    #[test]
+    fn the_relaxed_law_is_the_law_with_its_memory() {
+        let law = FeltLaw::elastic(4.5e9, 2.5).with_relaxation(0.3, 1e-4);
+        let mut state = CompressionState::new(law, FS, 0.0, 0.0);
+        let x: f64 = 0.4e-3;
+        let x_p = x.powf(2.5);
+        for _ in 0..7 {
+            state.advance(x, x_p, 0.0, 0.0);
+        }
+        let kept = law.memory_kept_per_sample(FS);
+        let memory = state.memory();
+        let (stiffness, offset) = state.relaxed();
+        let next_memory = kept * memory + (1.0 - kept) * x_p;
+        let relaxed = stiffness * x_p - offset;
+        let by_law = law.force_with_memory(x, 0.0, next_memory);
+        assert!(
+            (relaxed - by_law).abs() < 1e-12 * by_law,
+            "{relaxed} {by_law}"
+        );
+        assert!(memory > 0.5 * x_p && memory < x_p, "{memory} of {x_p}");
+    }
+}
