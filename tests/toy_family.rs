@@ -19,8 +19,7 @@ use orchard_engine::analysis::peak_frequency;
 use orchard_engine::families;
 use orchard_engine::families::mallet_bar::MalletBars;
 use orchard_engine::instrument::{ObjectKind, ObjectSpec, Preset, Rebound, StrikeRange};
-use orchard_engine::mech::{Model, ModelState, StepAdjustment};
-use orchard_engine::props::{PropertyAccess, PropertyError};
+use orchard_engine::mech::{ForwardModel, NoProperties};
 use orchard_engine::rt::{
     CHUNK, Family, MIDI_KEYS, Mechanics, Operation, Synth, SynthError, SynthEvent, Voices,
 };
@@ -147,10 +146,8 @@ struct Plectrum {
     plucked: [Option<f64>; MIDI_KEYS],
 }
 
-impl Model for Plectrum {
-    fn initialize(&mut self, _t: f64) {}
-
-    fn advance(&mut self, _t0: f64, t1: f64) -> Option<StepAdjustment> {
+impl ForwardModel for Plectrum {
+    fn step(&mut self, _t0: f64, t1: f64) {
         for (due, plucked) in self.due.iter_mut().zip(&mut self.plucked) {
             if let Some((at, speed)) = *due
                 && at <= t1
@@ -159,29 +156,10 @@ impl Model for Plectrum {
                 *due = None;
             }
         }
-        None
-    }
-
-    fn save_state(&self) -> ModelState {
-        ModelState::default()
-    }
-
-    fn may_reject_steps(&self) -> bool {
-        false
-    }
-
-    fn restore_state(&mut self, _state: &ModelState) {}
-}
-
-impl PropertyAccess for Plectrum {
-    fn property(&self, _path: &str) -> Option<f64> {
-        None
-    }
-
-    fn set_property(&mut self, path: &str, _value: f64) -> Result<(), PropertyError> {
-        Err(PropertyError::UnknownPath(path.into()))
     }
 }
+
+impl NoProperties for Plectrum {}
 
 impl Mechanics for Plectrum {
     fn perform(&mut self, t_s: f64, event: SynthEvent, _now: &mut dyn FnMut(Operation)) {

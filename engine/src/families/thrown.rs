@@ -3,8 +3,7 @@
 //! speed the velocity curve gives; there is nothing to catch, repeat or damp.
 
 use crate::instrument::VelocityCurve;
-use crate::mech::{Model, ModelState, StepAdjustment};
-use crate::props::{PropertyAccess, PropertyError};
+use crate::mech::{ForwardModel, NoProperties};
 use crate::rt::{Mechanics, Operation, SynthEvent};
 
 /// Strikers thrown straight from the player's velocity.
@@ -21,33 +20,14 @@ impl ThrownStrikers {
     }
 }
 
-impl Model for ThrownStrikers {
-    fn initialize(&mut self, _t: f64) {}
-
-    fn advance(&mut self, _t0: f64, _t1: f64) -> Option<StepAdjustment> {
-        None
-    }
-
-    fn save_state(&self) -> ModelState {
-        ModelState::default()
-    }
-
-    fn may_reject_steps(&self) -> bool {
-        false
-    }
-
-    fn restore_state(&mut self, _state: &ModelState) {}
+/// Nothing to run: every strike leaves at the note-on.
+impl ForwardModel for ThrownStrikers {
+    fn step(&mut self, _t0: f64, _t1: f64) {}
 }
 
-impl PropertyAccess for ThrownStrikers {
-    fn property(&self, _path: &str) -> Option<f64> {
-        None
-    }
-
-    fn set_property(&mut self, path: &str, _value: f64) -> Result<(), PropertyError> {
-        Err(PropertyError::UnknownPath(path.to_string()))
-    }
-}
+/// Nothing to read or set: the velocity curve is fixed when the strikers
+/// are built.
+impl NoProperties for ThrownStrikers {}
 
 impl Mechanics for ThrownStrikers {
     fn perform(&mut self, _t_s: f64, event: SynthEvent, now: &mut dyn FnMut(Operation)) {

@@ -8,6 +8,9 @@
 //! Artificial Intelligence 74, 1995).
 //!
 //! - [`model`]: the [`Model`] trait, its state and step adjustments.
+//! - [`forward_model`]: [`ForwardModel`], the [`Model`] of everything that
+//!   only runs forwards, saving no state; [`no_properties`]:
+//!   [`NoProperties`], the property access of a model that has none.
 //! - The grand piano's action and pedals are a model of the grand piano's
 //!   family ([`crate::families::grand_piano::action`]).
 //! - [`agents`]: input and output probes, controllers and monitors.
@@ -21,11 +24,15 @@
 //!   variable per cycle, and gradual effects (Gelsey's Section 3).
 
 pub mod agents;
+pub mod forward_model;
 pub mod long_term;
 pub mod mechanism;
 pub mod model;
+pub mod no_properties;
 pub mod scheduler;
 
 pub use agents::{Agents, Controller, InputProbe, Interpolation, Monitor, OutputProbe, Slot};
+pub use forward_model::ForwardModel;
 pub use model::{Model, ModelState, StepAdjustment};
+pub use no_properties::NoProperties;
 pub use scheduler::{ModelId, RootModel, SchedulerError, Simulated};

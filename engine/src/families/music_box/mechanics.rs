@@ -9,7 +9,7 @@ use super::movement::Movement;
 use super::spec::MusicBoxSpec;
 use crate::families::{LiveProperties, field_of};
 use crate::instrument::{Preset, Rebound, VelocityCurve};
-use crate::mech::{Model, ModelState, StepAdjustment};
+use crate::mech::ForwardModel;
 use crate::props::{PropertyAccess, PropertyError, PropertyTree};
 use crate::rt::{Mechanics, Operation, SynthEvent};
 
@@ -161,24 +161,12 @@ impl MusicBoxMechanics {
     }
 }
 
-impl Model for MusicBoxMechanics {
-    fn initialize(&mut self, _t: f64) {}
-
-    fn advance(&mut self, t0: f64, t1: f64) -> Option<StepAdjustment> {
+/// The cylinder runs on; its plucks leave as its pins reach the tines.
+impl ForwardModel for MusicBoxMechanics {
+    fn step(&mut self, t0: f64, t1: f64) {
         self.movement.run(self.spec.running, t1 - t0);
         self.send_plucks();
-        None
     }
-
-    fn save_state(&self) -> ModelState {
-        ModelState::default()
-    }
-
-    fn may_reject_steps(&self) -> bool {
-        false
-    }
-
-    fn restore_state(&mut self, _state: &ModelState) {}
 }
 
 impl PropertyAccess for MusicBoxMechanics {
