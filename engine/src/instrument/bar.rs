@@ -23,8 +23,9 @@
 //! by an escape wheel's tooth.
 
 use super::bar_fittings::{BarFittings, HelmholtzBox, NECK, t60_dashpot_kg_s};
+use super::modal_voice::ModalVoice;
 use super::preset::{BarEnds, NODE_SHAPE};
-use super::{ContactLog, Preset, Rebound};
+use super::{Preset, Rebound};
 use crate::wdf::description::Connection;
 use crate::wdf::description::{capacitor, inductor, parallel, resistor, series};
 use crate::wdf::{Bct, Element, FeltLaw, LeafId, Patch, TreeDescription, TreeError};
@@ -258,32 +259,17 @@ struct DamperPatches {
 /// One struck bar.
 #[derive(Debug, Clone)]
 pub struct MalletBar {
-    tree: Bct,
+    /// The bar's modes in their tree, the mallet's contact, and whether the
+    /// bar sounds.
+    voice: ModalVoice<Bct>,
     mallet: LeafId,
-    /// Each mode's mass leaf and its weight at the pickup (shape ratio).
-    modes: Vec<(LeafId, f64)>,
     /// The resonator box's neck mass leaf and its mouth's weight in the output.
     mouth: Option<(LeafId, f64)>,
     /// The damper, if the bar has one.
     damper: Option<DamperPatches>,
-    /// Each mode's spring leaf and its index in the modes it was built from.
-    springs: Vec<(LeafId, usize)>,
     start_gap_m: f64,
-    /// Pickup velocity below which the bar counts as silent, m/s.
-    silence_threshold: f64,
-    /// Consecutive samples below the silence threshold.
-    quiet_samples: u32,
-    /// Samples of silence after which the bar is put to rest: two periods of
-    /// its fundamental.
-    sleep_after: u32,
-    sounding: bool,
     /// Whether the mallet has met the bar since it was last thrown.
     touched: bool,
-    /// The mallet's contact with the bar: its record, and how it last let
-    /// go until taken.
-    contact: ContactLog,
-    /// How many times the simulation went non-finite and was reset.
-    non_finite_resets: u32,
 }
 
 impl MalletBar {
@@ -395,76 +381,52 @@ impl MalletBar {
             None => None,
         };
 
-        let springs = weights
-            .iter()
-            .map(|&(n, _)| Ok((tree.leaf(&format!("spring{n}"))?, n)))
-            .collect::<Result<_, TreeError>>()
-            .map_err(BarError::Tree)?;
-        let modes = weights
-            .into_iter()
-            .map(|(n, w)| Ok((tree.leaf(&format!("mode{n}"))?, w)))
-            .collect::<Result<_, TreeError>>()
+        let voice = ModalVoice::new(tree, &weights, lowest_hz, sample_rate, silence_threshold)
             .map_err(BarError::Tree)?;
         Ok(Self {
-            springs,
-            mallet: tree.leaf("mallet").map_err(BarError::Tree)?,
-            tree,
-            modes,
+            mallet: voice.tree().leaf("mallet").map_err(BarError::Tree)?,
+            voice,
             mouth,
             damper,
             start_gap_m: striker.start_gap_m,
-            silence_threshold,
-            quiet_samples: 0,
-            sleep_after: (2.0 * sample_rate / lowest_hz).ceil() as u32,
-            sounding: false,
             touched: false,
-            contact: ContactLog::new(sample_rate),
-            non_finite_resets: 0,
         })
     }
 
     /// Throws the mallet at the bar at `speed_m_s` from its start gap; a bar
     /// still ringing is struck where it is.
     pub fn strike(&mut self, speed_m_s: f64) {
-        let speed = if speed_m_s.is_finite() {
-            speed_m_s.clamp(1e-3, 20.0)
-        } else {
-            1e-3
-        };
-        let bar_velocity = self.bar_velocity();
-        self.tree.set_reactive_state(self.mallet, speed);
-        let gap = self.start_gap_m;
-        if let Some(felt) = self.tree.felt_mut() {
-            felt.set_state(-gap, speed - bar_velocity);
+        let speed = self.voice.strike(speed_m_s, 1e-3);
+        let bar_velocity = self.voice.velocity();
+        let tree = self.voice.tree_mut();
+        tree.set_reactive_state(self.mallet, speed);
+        if let Some(felt) = tree.felt_mut() {
+            felt.set_state(-self.start_gap_m, speed - bar_velocity);
         }
-        self.sounding = true;
         self.touched = false;
-        self.quiet_samples = 0;
     }
 
     /// How the mallet last let go of the bar (its speed away from it and
     /// the contact's largest force), once: `None` until it lets go again.
     pub fn take_let_go(&mut self) -> Option<Rebound> {
-        self.contact.take_let_go()
+        self.voice.take_let_go()
     }
 
     /// How many times the simulation went non-finite and was silenced.
     pub fn non_finite_resets(&self) -> u32 {
-        self.non_finite_resets
+        self.voice.non_finite_resets()
     }
 
     /// Whether the bar is ringing or the mallet in flight.
     pub fn is_active(&self) -> bool {
-        self.sounding
+        self.voice.is_active()
     }
 
     /// Whether `other` keeps the same modes in the same tree (the modes with a
     /// node at the strike point or above Nyquist are left out): what
     /// [`MalletBar::continue_from`] needs.
     pub fn same_shape(&self, other: &MalletBar) -> bool {
-        self.tree.same_structure(&other.tree)
-            && self.modes.len() == other.modes.len()
-            && self.modes.iter().zip(&other.modes).all(|(a, b)| a.0 == b.0)
+        self.voice.same_shape(&other.voice)
     }
 
     /// Carries on what `old` (this key's bar in another build of the same
@@ -474,27 +436,19 @@ impl MalletBar {
     ///
     /// Allocates nothing.
     pub fn continue_from(&mut self, old: &MalletBar) {
-        if !self.same_shape(old) {
+        if !self.voice.continue_from(&old.voice) {
             return;
         }
-        self.tree.continue_from(&old.tree);
         if let Some(old_damper) = &old.damper {
             self.set_damper(old_damper.is_down);
         }
-        self.quiet_samples = old.quiet_samples;
-        self.sounding = old.sounding;
         self.touched = old.touched;
-        self.contact.continue_from(&old.contact);
-        self.non_finite_resets = old.non_finite_resets;
     }
 
     /// Brings bar and mallet to rest.
     pub fn reset(&mut self) {
-        self.tree.reset();
-        self.sounding = false;
+        self.voice.reset();
         self.touched = false;
-        self.contact.reset();
-        self.quiet_samples = 0;
     }
 
     /// Each mode's state now, as `out(index, velocity, spring_force)`: its
@@ -502,9 +456,7 @@ impl MalletBar {
     /// struck point (m/s) and the force in its spring (N). Modes left out
     /// (above Nyquist) are not reported.
     pub fn mode_states(&self, out: &mut dyn FnMut(usize, f64, f64)) {
-        for (&(mass, _), &(spring, index)) in self.modes.iter().zip(&self.springs) {
-            out(index, self.tree.voltage(mass), self.tree.current(spring));
-        }
+        self.voice.mode_states(out);
     }
 
     /// Presses the bar's damper on it (`down`) or lifts it; nothing for a bar
@@ -516,7 +468,7 @@ impl MalletBar {
             && damper.is_down != down
         {
             for patch in if down { &damper.down } else { &damper.up } {
-                self.tree.apply_patch(patch);
+                self.voice.tree_mut().apply_patch(patch);
             }
             damper.is_down = down;
         }
@@ -527,54 +479,36 @@ impl MalletBar {
         self.damper.as_ref().is_some_and(|d| d.is_down)
     }
 
-    /// Velocity of the bar at the strike point, m/s.
-    fn bar_velocity(&self) -> f64 {
-        self.modes
-            .iter()
-            .map(|&(leaf, _)| self.tree.voltage(leaf))
-            .sum()
-    }
-
     /// The felt's present contact force, N.
     pub fn contact_force(&self) -> f64 {
-        self.tree.felt().map_or(0.0, |felt| felt.force())
+        self.voice.tree().felt().map_or(0.0, |felt| felt.force())
     }
 
     /// Advances one sample; returns the bar's velocity at the pickup, m/s. A
     /// bar whose simulation goes non-finite is silenced and reset.
     pub fn tick(&mut self) -> f64 {
-        self.tree.tick();
-        let mut out: f64 = self
-            .modes
-            .iter()
-            .map(|&(leaf, weight)| weight * self.tree.voltage(leaf))
-            .sum();
+        let mut out = self.voice.tick();
         // Added only where there is a box, so that a bar without one sums
         // exactly as before (not even a zero's sign changes).
         if let Some((neck, gain)) = self.mouth {
-            out += gain * self.tree.voltage(neck);
+            out += gain * self.voice.tree().voltage(neck);
         }
-        if !out.is_finite() {
+        if self.voice.has_failed(out) {
             self.reset();
-            self.non_finite_resets = self.non_finite_resets.saturating_add(1);
             return 0.0;
         }
-        let was_touching = self.contact.is_touching();
-        let touching = self.contact.record(self.contact_force());
+        let was_touching = self.voice.contact().is_touching();
+        let force = self.contact_force();
+        let touching = self.voice.contact_mut().record(force);
         if was_touching && !touching {
-            self.contact
-                .let_go(self.bar_velocity() - self.tree.voltage(self.mallet));
+            let parting = self.voice.velocity() - self.voice.tree().voltage(self.mallet);
+            self.voice.contact_mut().let_go(parting);
         }
         self.touched |= touching;
-        if out.abs() < self.silence_threshold && self.touched && !touching {
-            self.quiet_samples = self.quiet_samples.saturating_add(1);
-            // The mallet has left long ago once the bar has been quiet this
-            // long after a strike; rest it exactly so it costs nothing.
-            if self.quiet_samples > self.sleep_after && self.sounding {
-                self.reset();
-            }
-        } else {
-            self.quiet_samples = 0;
+        // The mallet has left long ago once the bar has been quiet this long
+        // after a strike; rest it exactly so it costs nothing.
+        if self.voice.settle(out, self.touched && !touching) {
+            self.reset();
         }
         out
     }

@@ -1,7 +1,7 @@
 //! What a contact did while its parts touched, for the snapshot that goes
 //! back to the mechanism when they let go: its largest force and its
-//! impulse `∫F dt`. A mallet on a bar and a pin on a music box's tine keep
-//! one each.
+//! impulse `∫F dt`. The voice of a struck body ([`super::ModalVoice`]: a
+//! mallet's bar, a music box's tine) keeps one.
 
 use super::Rebound;
 

@@ -4,6 +4,7 @@ mod bar;
 mod bar_fittings;
 pub(crate) mod contact;
 mod contact_log;
+mod modal_voice;
 mod preset;
 mod rebound;
 pub(crate) mod strike;
@@ -13,6 +14,7 @@ mod velocity_curve;
 pub use bar::{BarError, BarParams, MalletBar, ModesBranch, PointMode, Striker, modes_in_series};
 pub use bar_fittings::{BarFittings, HelmholtzBox};
 pub use contact_log::ContactLog;
+pub use modal_voice::{ModalTree, ModalVoice};
 pub use preset::{
     About, AnchorFields, AnchorList, Anchored, BarEnds, BarSet, Checker, ComponentInfo,
     DEFAULT_PRESET_TOML, DeclaredRange, Field, Fields, HammerAnchor, HammerSet, Instrument,

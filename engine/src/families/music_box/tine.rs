@@ -23,9 +23,9 @@
 //! reports the contact's [`Rebound`], its impulse `∫F dt` the reaction the
 //! cylinder felt.
 
-use crate::instrument::{ContactLog, ModesBranch, PointMode, Rebound, modes_in_series};
+use crate::instrument::{ModalVoice, ModesBranch, PointMode, Rebound, modes_in_series};
 use crate::wdf::description::{element, parallel, series, voltage_source};
-use crate::wdf::{Element, FeltLaw, LeafId, PortId, SourceId, TreeDescription, TreeError};
+use crate::wdf::{Element, FeltLaw, PortId, SourceId, TreeDescription, TreeError};
 
 use super::tine_tree::{PIN_CONTACT, TineTree};
 
@@ -73,14 +73,13 @@ struct DamperPorts {
 /// A tine and its pin. Allocates in [`Tine::new`] only.
 #[derive(Debug, Clone)]
 pub struct Tine {
-    tree: TineTree,
+    /// The tine's modes in their tree, the pin's contact with the tip, and
+    /// whether the tine sounds.
+    voice: ModalVoice<TineTree>,
     pin: SourceId,
     damper: Option<DamperPorts>,
-    /// Each kept mode's mass leaf and pickup weight.
-    modes: Vec<(LeafId, f64)>,
-    /// Each kept mode's spring leaf, its index among the modes it was built
-    /// from, and its clamp weight.
-    springs: Vec<(LeafId, usize, f64)>,
+    /// Each kept mode's clamp weight, in the order of the modes.
+    clamp_weights: Vec<f64>,
     /// Distance the pin starts from the tip, m.
     lead_m: f64,
     /// Bend of the tip at which it slips off, m.
@@ -91,15 +90,7 @@ pub struct Tine {
     pin_travel_m: f64,
     /// Whether a pin is on its way or bending the tip.
     plucking: bool,
-    /// The pin's contact with the tip: its record, and how it last let go
-    /// until taken.
-    contact: ContactLog,
     period_s: f64,
-    silence_threshold: f64,
-    quiet_samples: u32,
-    sleep_after: u32,
-    sounding: bool,
-    non_finite_resets: u32,
 }
 
 impl Tine {
@@ -150,32 +141,26 @@ impl Tine {
             }),
             None => None,
         };
-        let springs = weights
-            .iter()
-            .map(|&(n, _)| Ok((tree.leaf(&format!("spring{n}"))?, n, modes[n].1)))
-            .collect::<Result<_, TreeError>>()?;
-        let mode_leaves = weights
-            .iter()
-            .map(|&(n, w)| Ok((tree.leaf(&format!("mode{n}"))?, w)))
-            .collect::<Result<_, TreeError>>()?;
-        Ok(Some(Self {
-            pin: tree.source("pin")?,
-            damper,
+        let pin = tree.source("pin")?;
+        let voice = ModalVoice::new(
             tree,
-            modes: mode_leaves,
-            springs,
+            &weights,
+            point[0].frequency_hz,
+            sample_rate,
+            silence_threshold,
+        )?
+        .running_away_past(RUNAWAY_M_S);
+        Ok(Some(Self {
+            voice,
+            pin,
+            damper,
+            clamp_weights: weights.iter().map(|&(n, _)| modes[n].1).collect(),
             lead_m,
             lift_m,
             pin_speed: 0.0,
             pin_travel_m: 0.0,
             plucking: false,
-            contact: ContactLog::new(sample_rate),
             period_s: 1.0 / sample_rate,
-            silence_threshold,
-            quiet_samples: 0,
-            sleep_after: (2.0 * sample_rate / point[0].frequency_hz).ceil() as u32,
-            sounding: false,
-            non_finite_resets: 0,
         }))
     }
 
@@ -184,35 +169,31 @@ impl Tine {
     /// pin pushes the damper's wire first: the pad starts as far from the
     /// tip as it will be pressed past it.
     pub fn pluck(&mut self, speed_m_s: f64) {
-        let speed = if speed_m_s.is_finite() {
-            speed_m_s.clamp(1e-5, 20.0)
-        } else {
-            1e-5
-        };
-        let tip = self.tip_velocity();
-        self.tree.set_source(self.pin, speed);
-        self.tree.set_pin(-self.lead_m, speed - tip);
+        let speed = self.voice.strike(speed_m_s, 1e-5);
+        let tip = self.voice.velocity();
+        let tree = self.voice.tree_mut();
+        tree.set_source(self.pin, speed);
+        tree.set_pin(-self.lead_m, speed - tip);
         if let Some(damper) = self.damper.as_mut() {
             damper.engaged = true;
-            self.tree.set_source(damper.wire, WIRE_TOWARDS_TIP * speed);
-            if let Some(pad) = self.tree.pad_mut(damper.pad) {
+            tree.set_source(damper.wire, WIRE_TOWARDS_TIP * speed);
+            if let Some(pad) = tree.pad_mut(damper.pad) {
                 pad.set_state(-damper.press_m, speed - tip);
             }
         }
         self.pin_speed = speed;
         self.pin_travel_m = 0.0;
         self.plucking = true;
-        self.sounding = true;
-        self.quiet_samples = 0;
     }
 
     /// The pin passes the damper's wire: the pad drops away from the tip.
     fn drop_damper(&mut self) {
-        let tip = self.tip_velocity();
+        let tip = self.voice.velocity();
         if let Some(damper) = self.damper.as_mut() {
             damper.engaged = false;
-            self.tree.set_source(damper.wire, 0.0);
-            if let Some(pad) = self.tree.pad_mut(damper.pad) {
+            let tree = self.voice.tree_mut();
+            tree.set_source(damper.wire, 0.0);
+            if let Some(pad) = tree.pad_mut(damper.pad) {
                 pad.set_state(-GONE_M, -tip);
             }
         }
@@ -230,7 +211,7 @@ impl Tine {
             if travel >= lead && self.damper_force() == 0.0 && self.contact_force() > 0.0 {
                 self.drop_damper();
             } else if travel >= 2.0 * damper.press_m {
-                self.tree.set_source(damper.wire, 0.0);
+                self.voice.tree_mut().set_source(damper.wire, 0.0);
             }
         }
     }
@@ -238,43 +219,37 @@ impl Tine {
     /// The pin leaves: the contact opens at once, far from the tip.
     fn slip_off(&mut self) {
         self.drop_damper();
-        let tip = self.tip_velocity();
-        self.tree.set_source(self.pin, 0.0);
-        self.tree.set_pin(-GONE_M, -tip);
+        let tip = self.voice.velocity();
+        let tree = self.voice.tree_mut();
+        tree.set_source(self.pin, 0.0);
+        tree.set_pin(-GONE_M, -tip);
         self.plucking = false;
     }
 
     /// How the tip last slipped off its pin (its speed, the largest force
     /// and the impulse of the pluck), once: `None` until it does again.
     pub fn take_let_go(&mut self) -> Option<Rebound> {
-        self.contact.take_let_go()
-    }
-
-    /// Velocity of the tine where the pin meets it, m/s.
-    fn tip_velocity(&self) -> f64 {
-        self.modes
-            .iter()
-            .map(|&(leaf, _)| self.tree.voltage(leaf))
-            .sum()
+        self.voice.take_let_go()
     }
 
     /// Force of the pin on the tine, N.
     pub fn contact_force(&self) -> f64 {
-        self.tree.pin().0
+        self.voice.tree().pin().0
     }
 
     /// Force of the damper's pad on the tine, N (zero for a tine without).
     pub fn damper_force(&self) -> f64 {
         self.damper
-            .and_then(|damper| self.tree.pad(damper.pad))
+            .and_then(|damper| self.voice.tree().pad(damper.pad))
             .map_or(0.0, |pad| pad.force())
     }
 
     /// Force the tine puts on its clamp (the comb's base, the case), N.
     pub fn clamp_force(&self) -> f64 {
-        self.springs
-            .iter()
-            .map(|&(leaf, _, weight)| weight * self.tree.current(leaf))
+        self.voice
+            .spring_forces()
+            .zip(&self.clamp_weights)
+            .map(|(force, &weight)| weight * force)
             .sum()
     }
 
@@ -282,90 +257,72 @@ impl Tine {
     /// its index among the modes the tine was built from, its velocity
     /// where the pin meets it (m/s) and the force in its spring (N).
     pub fn mode_states(&self, out: &mut dyn FnMut(usize, f64, f64)) {
-        for (&(mass, _), &(spring, index, _)) in self.modes.iter().zip(&self.springs) {
-            out(index, self.tree.voltage(mass), self.tree.current(spring));
-        }
+        self.voice.mode_states(out);
     }
 
     /// Whether a pin is plucking or the tine rings.
     pub fn is_active(&self) -> bool {
-        self.sounding
+        self.voice.is_active()
     }
 
     /// How many times the simulation went non-finite (or ran away past
     /// `RUNAWAY_M_S`) and was silenced.
     pub fn non_finite_resets(&self) -> u32 {
-        self.non_finite_resets
+        self.voice.non_finite_resets()
     }
 
     /// Advances one sample; returns the tine's velocity at the pickup, m/s.
     pub fn tick(&mut self) -> f64 {
-        self.tree.tick();
-        let out: f64 = self
-            .modes
-            .iter()
-            .map(|&(leaf, weight)| weight * self.tree.voltage(leaf))
-            .sum();
-        if !out.is_finite() || out.abs() >= RUNAWAY_M_S {
+        let out = self.voice.tick();
+        if self.voice.has_failed(out) {
             self.reset();
-            self.non_finite_resets = self.non_finite_resets.saturating_add(1);
             return 0.0;
         }
+        // The tine may rest only once no pin is at work this sample.
+        let may_rest = !self.plucking;
         if self.plucking {
             self.pin_travel_m += self.pin_speed * self.period_s;
             self.drive_damper();
-            let touching = self.contact.record(self.contact_force());
-            let compression = self.tree.pin().1;
+            let force = self.contact_force();
+            let touching = self.voice.contact_mut().record(force);
+            let compression = self.voice.tree().pin().1;
             let bend = self.pin_travel_m - self.lead_m - compression.max(0.0);
             if touching && bend >= self.lift_m {
-                self.contact.let_go(self.tip_velocity());
+                let tip = self.voice.velocity();
+                self.voice.contact_mut().let_go(tip);
                 self.slip_off();
             }
-            self.quiet_samples = 0;
-        } else if out.abs() < self.silence_threshold {
-            self.quiet_samples = self.quiet_samples.saturating_add(1);
-            if self.quiet_samples > self.sleep_after && self.sounding {
-                self.reset();
-            }
-        } else {
-            self.quiet_samples = 0;
+        }
+        if self.voice.settle(out, may_rest) {
+            self.reset();
         }
         out
     }
 
     /// Tine at rest, no pin near.
     pub fn reset(&mut self) {
-        self.tree.reset();
-        self.tree.set_source(self.pin, 0.0);
-        self.tree.set_pin(-GONE_M, 0.0);
+        self.voice.reset();
+        let tree = self.voice.tree_mut();
+        tree.set_source(self.pin, 0.0);
+        tree.set_pin(-GONE_M, 0.0);
         self.drop_damper();
         self.plucking = false;
-        self.sounding = false;
-        self.contact.reset();
         self.pin_travel_m = 0.0;
-        self.quiet_samples = 0;
     }
 
     /// Whether `other` has the same tree with the same modes kept.
     pub fn same_shape(&self, other: &Tine) -> bool {
-        self.tree.same_structure(&other.tree)
-            && self.springs.len() == other.springs.len()
-            && self
-                .springs
-                .iter()
-                .zip(&other.springs)
-                .all(|(a, b)| a.1 == b.1)
+        self.voice.same_shape(&other.voice)
     }
 
     /// Carries on what `old` (this tine in another build of the same shape)
     /// was doing, with this tine's values. Allocates nothing.
     pub fn continue_from(&mut self, old: &Tine) {
-        if !self.same_shape(old) {
+        if !self.voice.continue_from(&old.voice) {
             return;
         }
-        self.tree.continue_from(&old.tree);
-        self.tree
-            .set_source(self.pin, if old.plucking { old.pin_speed } else { 0.0 });
+        let pin_speed = if old.plucking { old.pin_speed } else { 0.0 };
+        self.voice.tree_mut().set_source(self.pin, pin_speed);
         if let (Some(damper), Some(old_damper)) = (self.damper.as_mut(), old.damper) {
             damper.engaged = old_damper.engaged;
             let lifting = old_damper.engaged && old.pin_travel_m < 2.0 * old_damper.press_m;
@@ -374,14 +331,10 @@ impl Tine {
             } else {
                 0.0
             };
-            self.tree.set_source(damper.wire, wire);
+            self.voice.tree_mut().set_source(damper.wire, wire);
         }
         self.pin_speed = old.pin_speed;
         self.pin_travel_m = old.pin_travel_m;
         self.plucking = old.plucking;
-        self.contact.continue_from(&old.contact);
-        self.quiet_samples = old.quiet_samples;
-        self.sounding = old.sounding;
-        self.non_finite_resets = old.non_finite_resets;
     }
 }

@@ -3,6 +3,7 @@
 //! fastest solve there is), a multiport tree when a damper's pad is a
 //! second contact on the same tip.
 
+use crate::instrument::ModalTree;
 use crate::wdf::multiport::Contact;
 use crate::wdf::{Bct, LeafId, MultiportTree, PortId, SourceId, TreeDescription, TreeError};
 
@@ -42,14 +43,6 @@ impl TineTree {
         })
     }
 
-    /// The linear leaf called `name`.
-    pub fn leaf(&self, name: &str) -> Result<LeafId, TreeError> {
-        match self {
-            Self::Pin(tree) => tree.leaf(name),
-            Self::PinAndPad { tree, .. } => tree.leaf(name),
-        }
-    }
-
     /// The source leaf called `name`.
     pub fn source(&self, name: &str) -> Result<SourceId, TreeError> {
         match self {
@@ -71,22 +64,6 @@ impl TineTree {
         match self {
             Self::Pin(tree) => tree.set_source(source, value),
             Self::PinAndPad { tree, .. } => tree.set_source(source, value),
-        }
-    }
-
-    /// Velocity across a leaf at the last sample, m/s.
-    pub fn voltage(&self, leaf: LeafId) -> f64 {
-        match self {
-            Self::Pin(tree) => tree.voltage(leaf),
-            Self::PinAndPad { tree, .. } => tree.voltage(leaf),
-        }
-    }
-
-    /// Force through a leaf at the last sample, N.
-    pub fn current(&self, leaf: LeafId) -> f64 {
-        match self {
-            Self::Pin(tree) => tree.current(leaf),
-            Self::PinAndPad { tree, .. } => tree.current(leaf),
         }
     }
 
@@ -134,10 +111,36 @@ impl TineTree {
             Self::PinAndPad { tree, .. } => tree.contact_mut(port),
         }
     }
+}
+
+impl ModalTree for TineTree {
+    /// The linear leaf called `name`.
+    fn leaf(&self, name: &str) -> Result<LeafId, TreeError> {
+        match self {
+            Self::Pin(tree) => tree.leaf(name),
+            Self::PinAndPad { tree, .. } => tree.leaf(name),
+        }
+    }
+
+    /// Velocity across a leaf at the last sample, m/s.
+    fn voltage(&self, leaf: LeafId) -> f64 {
+        match self {
+            Self::Pin(tree) => tree.voltage(leaf),
+            Self::PinAndPad { tree, .. } => tree.voltage(leaf),
+        }
+    }
+
+    /// Force through a leaf at the last sample, N.
+    fn current(&self, leaf: LeafId) -> f64 {
+        match self {
+            Self::Pin(tree) => tree.current(leaf),
+            Self::PinAndPad { tree, .. } => tree.current(leaf),
+        }
+    }
 
     /// Advances one sample.
     #[inline]
-    pub fn tick(&mut self) {
+    fn tick(&mut self) {
         match self {
             Self::Pin(tree) => tree.tick(),
             Self::PinAndPad { tree, .. } => tree.tick(),
@@ -145,7 +148,7 @@ impl TineTree {
     }
 
     /// Everything at rest.
-    pub fn reset(&mut self) {
+    fn reset(&mut self) {
         match self {
             Self::Pin(tree) => tree.reset(),
             Self::PinAndPad { tree, .. } => tree.reset(),
@@ -153,7 +156,7 @@ impl TineTree {
     }
 
     /// Whether `other` is the same kind of tree with the same structure.
-    pub fn same_structure(&self, other: &TineTree) -> bool {
+    fn same_structure(&self, other: &Self) -> bool {
         match (self, other) {
             (Self::Pin(a), Self::Pin(b)) => a.same_structure(b),
             (Self::PinAndPad { tree: a, .. }, Self::PinAndPad { tree: b, .. }) => {
@@ -165,7 +168,7 @@ impl TineTree {
 
     /// Carries on `old`'s state (see [`Bct::continue_from`]); false, changing
     /// nothing, for another structure.
-    pub fn continue_from(&mut self, old: &TineTree) -> bool {
+    fn continue_from(&mut self, old: &Self) -> bool {
         match (self, old) {
             (Self::Pin(a), Self::Pin(b)) => a.continue_from(b),
             (Self::PinAndPad { tree: a, .. }, Self::PinAndPad { tree: b, .. }) => {
