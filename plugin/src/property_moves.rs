@@ -1,6 +1,6 @@
 //! Controller movements of properties made edits of the instrument state,
 //! off the audio thread: MIDI learn's second half, above [`crate::learn`]
-//! since it edits the saved state ([`crate::params`]) of the sound the
+//! since it edits the saved state (`OrchardParams`) of the sound the
 //! parameters describe ([`crate::sound`]).
 
 use orchard_engine::instrument::PropertyEdit;
