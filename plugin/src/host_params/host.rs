@@ -48,7 +48,7 @@ macro_rules! host_parameters {
 
         impl HostParams {
             /// Every parameter at its default.
-            pub(super) fn declared() -> Self {
+            pub(crate) fn declared() -> Self {
                 let defaults = defaults();
                 Self {
                     $($field: <$kind as Declared>::declared(
