@@ -18,8 +18,9 @@ use clack_host::prelude::*;
 use orchard_engine::analysis::peak_frequency;
 use orchard_engine::families;
 use orchard_engine::families::mallet_bar::MalletBars;
-use orchard_engine::instrument::{ObjectKind, ObjectSpec, Preset, Rebound, StrikeRange};
+use orchard_engine::instrument::{ObjectKind, ObjectSpec, Preset, Rebound};
 use orchard_engine::mech::{ForwardModel, NoProperties};
+use orchard_engine::props::DeclaredRange;
 use orchard_engine::rt::{
     CHUNK, Family, MIDI_KEYS, Mechanics, Operation, Synth, SynthError, SynthEvent, Voices,
 };
@@ -51,8 +52,8 @@ impl ObjectSpec for PluckedStrings {
         "plucked-strings"
     }
 
-    fn struck(&self) -> Option<StrikeRange> {
-        Some(StrikeRange {
+    fn struck(&self) -> Option<DeclaredRange> {
+        Some(DeclaredRange {
             min: 0.01,
             max: 0.99,
             text: "0.01 to 0.99 of a string",

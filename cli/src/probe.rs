@@ -21,13 +21,14 @@ pub fn probe_help() -> String {
     let mut help =
         String::from("Probe paths (each a CSV column; sampled every --probe-interval):\n");
     for declaration in PROBES {
-        let unit = match declaration.unit {
+        let unit = match declaration.property.unit {
             "" => String::new(),
             unit => format!(", {unit}"),
         };
         help.push_str(&format!(
             "  {:<34} {}{unit}\n",
-            declaration.pattern, declaration.description
+            declaration.pattern(),
+            declaration.property.description
         ));
     }
     help.push_str(

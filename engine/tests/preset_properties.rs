@@ -5,8 +5,9 @@
 use orchard_engine::instrument::HammerSet;
 use orchard_engine::instrument::StringSet;
 use orchard_engine::instrument::{
-    DEFAULT_PRESET_TOML, Preset, PresetError, PropertyEdit, ValueKind, value_at,
+    DEFAULT_PRESET_TOML, Preset, PresetError, PropertyEdit, value_at,
 };
+use orchard_engine::props::ValueKind;
 
 /// The grand piano's preset text with the strings' anchors these tests were
 /// written for: the five anchors A0, C2, C4, C7 and C8 only (the preset's
@@ -477,7 +478,7 @@ fn value_at_is_what_keys_read() {
 #[test]
 fn every_offered_range_refuses_what_lies_outside_it() {
     use orchard_engine::families::builtin_presets;
-    use orchard_engine::instrument::ValueKind;
+    use orchard_engine::props::ValueKind;
     let mut checked = 0;
     for (name, _) in builtin_presets() {
         let preset = Preset::load(name).unwrap();

@@ -11,8 +11,8 @@ use std::time::Duration;
 use nice_plug::prelude::*;
 use orchard_engine::rt::{InstrumentLoader, SynthError};
 
-use crate::learn;
 use crate::params::OrchardParams;
+use crate::property_moves;
 use crate::sound::SoundSettings;
 
 /// A job for the background thread.
@@ -21,7 +21,7 @@ pub enum Task {
     /// Rebuild the instrument.
     Rebuild(Rebuild),
     /// Turn the properties MIDI controllers moved into edits
-    /// ([`learn::apply_property_moves`]).
+    /// ([`property_moves::apply_property_moves`]).
     ApplyControllers,
 }
 
@@ -104,7 +104,7 @@ impl Rebuilds {
                 rebuilding.store(false, Ordering::Release);
             }
             Task::ApplyControllers => {
-                learn::apply_property_moves(&params);
+                property_moves::apply_property_moves(&params);
                 params.controllers.applied();
             }
         })

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use nice_plug::prelude::Enum;
 use orchard_engine::instrument::Preset;
 
-use crate::params::Instrument;
+use crate::host_params::Instrument;
 use crate::user_preset::{self, PRESET_FORMAT, UserPreset};
 
 /// One factory preset.

@@ -1,6 +1,6 @@
 //! What the host parameters do to the instrument: each sets the property
 //! paths its declaration reaches in the chosen preset (see
-//! [`crate::params::HOST_PARAMS`]). The instrument is then rebuilt off the
+//! [`crate::host_params::HOST_PARAMS`]). The instrument is then rebuilt off the
 //! audio thread and swapped in live at the start of a block: sounding notes
 //! carry on with the new values (a change of instrument stops them).
 
@@ -9,7 +9,8 @@ use std::sync::OnceLock;
 use nice_plug::prelude::Enum;
 use orchard_engine::instrument::{Preset, PropertyEdit, RoomSpec};
 
-use crate::params::{Change, HOST_PARAMS, Instrument, OrchardParams, PARAM_COUNT};
+use crate::host_params::{Change, HOST_PARAMS, Instrument, PARAM_COUNT};
+use crate::params::OrchardParams;
 
 /// The preset played in place of the instrument parameter's built-in one, if
 /// chosen (once, before any plugin is created: the standalone's `--preset`).
@@ -176,7 +177,7 @@ mod tests {
             );
         }
         // A renamed field reaches nothing, and the test above would say so.
-        let renamed = crate::params::PropertyReach::Field {
+        let renamed = crate::host_params::PropertyReach::Field {
             kinds: &["stiff-strings"],
             field: "detune",
         };

@@ -718,7 +718,7 @@ fn midi_learn_binds_controllers_that_then_move_a_parameter_and_a_property() {
         receive(bend(0.2));
         receive(bend(position));
         // The background task's work: the latest position becomes an edit.
-        orchard::learn::apply_property_moves(&f.params);
+        orchard::property_moves::apply_property_moves(&f.params);
         f.harness.run_steps(2);
         assert_eq!(engine_value(&f.params, "tuning:a4_hz"), expected);
     }

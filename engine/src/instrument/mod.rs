@@ -16,13 +16,12 @@ pub use bar_fittings::{BarFittings, HelmholtzBox};
 pub use contact_log::ContactLog;
 pub use modal_voice::{ModalTree, ModalVoice};
 pub use preset::{
-    About, AnchorFields, AnchorList, Anchored, BarEnds, BarSet, Checker, ComponentInfo,
-    DEFAULT_PRESET_TOML, DeclaredRange, Field, Fields, HammerAnchor, HammerSet, Instrument,
-    Keyboard, LOSSLESS_FELT, Link, MAX_BAR_MODES, MAX_PRESET_BYTES, MICROPHONES, NamedObject,
-    ObjectData, ObjectKind, ObjectSpec, Objects, OutputSpec, Preset, PresetError, PropertyEdit,
-    PropertyInfo, Read, RoomSpec, SHARED_KINDS, StrikeAnchor, StrikePart, StrikeRange, StrikeSpec,
-    StringAnchor, StringSet, Topology, UNRELAXING_FELT, ValueKind, check_case, fundamental_hz,
-    value_at,
+    AnchorFields, AnchorList, Anchored, BarEnds, BarSet, Bound, Checker, ComponentInfo,
+    DEFAULT_PRESET_TOML, Field, Fields, HammerAnchor, HammerSet, Instrument, Keyboard,
+    LOSSLESS_FELT, Link, MAX_BAR_MODES, MAX_PRESET_BYTES, MICROPHONES, NamedObject, ObjectData,
+    ObjectKind, ObjectSpec, Objects, OutputSpec, Preset, PresetError, PropertyEdit, Read, RoomSpec,
+    SHARED_KINDS, StrikeAnchor, StrikePart, StrikeSpec, StringAnchor, StringSet, Topology,
+    UNRELAXING_FELT, case, fundamental_hz, value_at,
 };
 pub use rebound::Rebound;
 pub use strike::{ContactTrace, PULSE_DIP_FRACTION, StrikeReport};

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::props::declared_default;
+
 /// From MIDI velocity to hammer speed at the string: geometric between the
 /// softest and hardest speeds, along `(velocity/127)^curve`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -18,7 +20,7 @@ pub struct VelocityCurve {
 }
 
 fn linear_curve() -> f64 {
-    1.0
+    declared_default(VelocityCurve::FIELDS, "curve")
 }
 
 impl Default for VelocityCurve {
@@ -44,8 +46,8 @@ impl VelocityCurve {
 }
 
 crate::fields!(VelocityCurve {
-    softest_speed_m_s: Real, "m/s", [0.05, 20.0, "0.05 to 20 m/s"], "Hammer speed at the softest touch (MIDI velocity 1)";
-    hardest_speed_m_s: Real, "m/s", [0.05, 20.0, "0.05 to 20 m/s"], "Hammer speed at the hardest touch (MIDI velocity 127)";
-    curve: Real, "", [0.2, 5.0, "0.2 to 5"],
-        "Touch curve: 1 spreads the speeds evenly over the velocities, above 1 softens the middle velocities, below 1 hardens them";
+    softest_speed_m_s: Real, "m/s", [0.05, 20.0, "0.05 to 20 m/s"], "Hammer speed at the softest touch (MIDI velocity 1)", live;
+    hardest_speed_m_s: Real, "m/s", [0.05, 20.0, "0.05 to 20 m/s"], at_least softest_speed_m_s, "Hammer speed at the hardest touch (MIDI velocity 127)", live;
+    curve: Real = 1.0, "", [0.2, 5.0, "0.2 to 5"],
+        "Touch curve: 1 spreads the speeds evenly over the velocities, above 1 softens the middle velocities, below 1 hardens them", live;
 });

@@ -1,14 +1,19 @@
 //! Orchard's one property system (Lloyd & Stavness, "ArtiSynth Description and
 //! Design Overview", 2014, Sections 2.2 and 2.4): every component has a path,
-//! every property a full path `COMPONENT:NAME`, declared once with its unit,
-//! range, kind, description and whether it is inherited.
+//! every property a full path `COMPONENT:NAME`, declared once, where its
+//! owner is defined, by a [`Declaration`]: unit, kind, range, the property it
+//! is ordered after, default, description, whether it is inherited and
+//! whether it changes live. What a property is in one instrument (its
+//! declaration and the range it has there) is a [`PropertyInfo`].
 //!
 //! - A preset's properties (`tuning:a4_hz`, `hammers/anchor/60:felt_stiffness`,
-//!   `strings/key/61:loss_b1`) are declared by the preset's objects: each
-//!   field's unit and description in its object's field table, its range by
-//!   the checks that validate it ([`crate::instrument::Preset::property_info`]).
-//!   Presets, `render --set`, the editor's panels and the host's parameters
-//!   all go through these paths.
+//!   `strings/key/61:loss_b1`) are declared by the preset's objects' field
+//!   tables (`fields!`, `anchor_fields!`); the rules of an instrument that
+//!   bound a property further (a rod's key is one of the keyboard's) are
+//!   declared by the objects as ranges too
+//!   ([`crate::instrument::Preset::property_info`]). Presets, `render --set`,
+//!   the editor's panels, MIDI learn and the host's parameters all go
+//!   through these paths.
 //! - The mechanics' properties live in a [`PropertyTree`]: the clockwork's
 //!   parts and springs declare their own; a family's mechanics declare the
 //!   preset properties they change while playing, with the preset's
@@ -22,9 +27,11 @@
 //! [`PropertyError`] says why an edit was refused.
 
 mod access;
+mod declaration;
 mod probes;
 mod tree;
 
 pub use access::{PropertyAccess, PropertyError};
+pub use declaration::{Declaration, DeclaredRange, PropertyInfo, ValueKind, declared_default};
 pub use probes::{PROBES, Probe, ProbeDeclaration, ProbeQuantity};
-pub use tree::{ExplicitValues, Mode, PropertyInfo, PropertyPath, PropertyTree, SavedProperties};
+pub use tree::{ExplicitValues, Mode, PropertyPath, PropertyTree, SavedProperties};

@@ -1,6 +1,9 @@
 //! What can be watched while an instrument plays, declared once: each probe
-//! path with its unit and meaning. The renderer's `--probe` reads these
-//! declarations to parse paths and to list them in its help.
+//! path's component and its property's [`Declaration`] (unit, meaning). The
+//! renderer's `--probe` reads these declarations to parse paths and to list
+//! them in its help.
+
+use super::declaration::Declaration;
 
 /// What a probe measures at one key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,35 +37,62 @@ pub enum Probe {
     OutputRms,
 }
 
-/// A probe path as declared: its pattern (`N` stands for a MIDI key), unit,
-/// meaning, and whether it watches the instrument's moving mechanics (an
-/// action: keys, hammers, dampers and pedals).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A probe path as declared: its component (`N` stands for a MIDI key), its
+/// property's declaration (name, unit, meaning), and whether it watches the
+/// instrument's moving mechanics (an action: keys, hammers, dampers and
+/// pedals).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProbeDeclaration {
-    /// The path, `N` for a key: `key/N:hammer_travel`.
-    pub pattern: &'static str,
-    /// SI unit, `""` for a ratio or a switch.
-    pub unit: &'static str,
-    /// One line on what it shows.
-    pub description: &'static str,
+    /// The component, `N` for a key: `key/N`, `pedals`, `output`.
+    pub component: &'static str,
+    /// What it watches, as a property: name, SI unit (`""` for a ratio or a
+    /// switch) and one line on what it shows.
+    pub property: Declaration,
     /// Whether only an instrument with moving mechanics has it.
     pub needs_mechanics: bool,
     /// What it watches (the key's number set to 0 for key probes).
     pub probe: Probe,
 }
 
-/// The probe of a key quantity, for the table.
+impl ProbeDeclaration {
+    /// Its path, `N` for a key: `key/N:hammer_travel`.
+    pub fn pattern(&self) -> String {
+        format!("{}:{}", self.component, self.property.name)
+    }
+
+    /// Whether `path` is its pattern.
+    fn is(&self, path: &str) -> bool {
+        path.split_once(':') == Some((self.component, self.property.name))
+    }
+}
+
+/// A probe of the whole instrument (`component:name`), for the table.
+const fn whole(
+    component: &'static str,
+    name: &'static str,
+    description: &'static str,
+    needs_mechanics: bool,
+    probe: Probe,
+) -> ProbeDeclaration {
+    ProbeDeclaration {
+        component,
+        property: Declaration::real(name, "", description),
+        needs_mechanics,
+        probe,
+    }
+}
+
+/// The probe of a key quantity (`key/N:name`), for the table.
 const fn key(
-    name_pattern: &'static str,
+    name: &'static str,
     unit: &'static str,
     description: &'static str,
     needs_mechanics: bool,
     quantity: ProbeQuantity,
 ) -> ProbeDeclaration {
     ProbeDeclaration {
-        pattern: name_pattern,
-        unit,
-        description,
+        component: "key/N",
+        property: Declaration::real(name, unit, description),
         needs_mechanics,
         probe: Probe::Key(0, quantity),
     }
@@ -70,76 +100,76 @@ const fn key(
 
 /// Every probe path.
 pub const PROBES: &[ProbeDeclaration] = &[
-    ProbeDeclaration {
-        pattern: "pedals:sustain",
-        unit: "",
-        description: "sustain pedal depth, 0 (up) to 1 (down)",
-        needs_mechanics: true,
-        probe: Probe::Sustain,
-    },
-    ProbeDeclaration {
-        pattern: "pedals:una_corda",
-        unit: "",
-        description: "una corda pedal depth, 0 (up) to 1 (down)",
-        needs_mechanics: true,
-        probe: Probe::UnaCorda,
-    },
-    ProbeDeclaration {
-        pattern: "pedals:sostenuto",
-        unit: "",
-        description: "1 while the sostenuto pedal is down",
-        needs_mechanics: true,
-        probe: Probe::Sostenuto,
-    },
+    whole(
+        "pedals",
+        "sustain",
+        "sustain pedal depth, 0 (up) to 1 (down)",
+        true,
+        Probe::Sustain,
+    ),
+    whole(
+        "pedals",
+        "una_corda",
+        "una corda pedal depth, 0 (up) to 1 (down)",
+        true,
+        Probe::UnaCorda,
+    ),
+    whole(
+        "pedals",
+        "sostenuto",
+        "1 while the sostenuto pedal is down",
+        true,
+        Probe::Sostenuto,
+    ),
     key(
-        "key/N:hammer_travel",
+        "hammer_travel",
         "",
         "key N's hammer, 0 (at rest) to 1 (at the string)",
         true,
         ProbeQuantity::StrikerTravel,
     ),
     key(
-        "key/N:damper",
+        "damper",
         "",
         "key N's damper, 0 (lifted) to 1 (on the strings)",
         true,
         ProbeQuantity::Damper,
     ),
     key(
-        "key/N:down",
+        "down",
         "",
         "1 while key N is held",
         true,
         ProbeQuantity::Down,
     ),
     key(
-        "key/N:string_energy_j",
+        "string_energy_j",
         "J",
         "energy of key N's strings (measured ~60 times a second)",
         false,
         ProbeQuantity::ResonatorEnergy,
     ),
     key(
-        "key/N:peak_force_n",
+        "peak_force_n",
         "N",
         "largest felt force of key N's last strike",
         false,
         ProbeQuantity::PeakForce,
     ),
-    ProbeDeclaration {
-        pattern: "output:peak",
-        unit: "",
-        description: "peak output level over the interval, full scale 1 (both channels)",
-        needs_mechanics: false,
-        probe: Probe::OutputPeak,
-    },
-    ProbeDeclaration {
-        pattern: "output:rms",
-        unit: "",
-        description: "RMS output level over the interval, full scale 1 (both channels)",
-        needs_mechanics: false,
-        probe: Probe::OutputRms,
-    },
+    whole(
+        "output",
+        "peak",
+        "peak output level over the interval, full scale 1 (both channels)",
+        false,
+        Probe::OutputPeak,
+    ),
+    whole(
+        "output",
+        "rms",
+        "RMS output level over the interval, full scale 1 (both channels)",
+        false,
+        Probe::OutputRms,
+    ),
 ];
 
 impl Probe {
@@ -150,10 +180,7 @@ impl Probe {
         if let Some(rest) = path.strip_prefix("key/") {
             return Some(Self::parse_key(rest));
         }
-        PROBES
-            .iter()
-            .find(|d| d.pattern == path)
-            .map(|d| Ok(d.probe))
+        PROBES.iter().find(|d| d.is(path)).map(|d| Ok(d.probe))
     }
 
     /// A key probe from what follows `key/`: `N:QUANTITY`.
@@ -167,7 +194,7 @@ impl Probe {
             .filter(|&k| k < 128)
             .ok_or_else(|| format!("`{key}` is not a MIDI key (0 to 127)"))?;
         let pattern = format!("key/N:{quantity}");
-        match PROBES.iter().find(|d| d.pattern == pattern) {
+        match PROBES.iter().find(|d| d.is(&pattern)) {
             Some(ProbeDeclaration {
                 probe: Probe::Key(_, quantity),
                 ..
@@ -175,7 +202,8 @@ impl Probe {
             _ => {
                 let known: Vec<&str> = PROBES
                     .iter()
-                    .filter_map(|d| d.pattern.strip_prefix("key/N:"))
+                    .filter(|d| d.component == "key/N")
+                    .map(|d| d.property.name)
                     .collect();
                 Err(format!(
                     "no key quantity `{quantity}` ({})",
@@ -204,7 +232,7 @@ mod tests {
     #[test]
     fn every_declared_probe_parses_to_itself() {
         for declaration in PROBES {
-            let path = declaration.pattern.replace("key/N:", "key/60:");
+            let path = declaration.pattern().replace("key/N:", "key/60:");
             let probe = Probe::parse(&path).unwrap().unwrap();
             assert_eq!(probe.declaration(), declaration, "{path}");
             if let Probe::Key(key, _) = probe {

@@ -14,66 +14,15 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::access::PropertyError;
+use super::declaration::PropertyInfo;
 
-/// What a property is: shown by the editor, checked on every change.
+/// One declared property of a component: what it is, its value when
+/// neither set nor inherited, and where its value comes from.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PropertyInfo {
-    /// The name after the `:` in a path.
-    pub name: String,
-    /// One line for the editor.
-    pub description: String,
-    /// SI unit (or `""` for a pure number).
-    pub unit: String,
-    /// Smallest and largest allowed values.
-    pub min: f64,
-    /// Largest allowed value.
-    pub max: f64,
-    /// The value when neither set nor inherited.
-    pub default: f64,
-    /// Whether the value may come from an ancestor.
-    pub inheritable: bool,
-}
-
-impl PropertyInfo {
-    /// A property with range `[min, max]` and value `default`, not inheritable.
-    pub fn new(
-        name: &str,
-        description: &str,
-        unit: &str,
-        min: f64,
-        max: f64,
-        default: f64,
-    ) -> Self {
-        Self {
-            name: name.to_string(),
-            description: description.to_string(),
-            unit: unit.to_string(),
-            min,
-            max,
-            default,
-            inheritable: false,
-        }
-    }
-
-    /// The same property, inheritable from ancestors.
-    pub fn inheritable(mut self) -> Self {
-        self.inheritable = true;
-        self
-    }
-
-    /// Whether `value` lies in the range (`path` names it in the error).
-    pub fn check(&self, path: &str, value: f64) -> Result<(), PropertyError> {
-        if value >= self.min && value <= self.max {
-            Ok(())
-        } else {
-            Err(PropertyError::OutOfRange {
-                path: path.to_string(),
-                value,
-                min: self.min,
-                max: self.max,
-            })
-        }
-    }
+struct Declared {
+    info: PropertyInfo,
+    default: f64,
+    mode: Mode,
 }
 
 /// Where a property's value comes from.
@@ -120,7 +69,7 @@ fn ancestors(component: &str) -> impl Iterator<Item = &str> {
 /// Every component's declared properties and their modes.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PropertyTree {
-    components: BTreeMap<String, BTreeMap<String, (PropertyInfo, Mode)>>,
+    components: BTreeMap<String, BTreeMap<&'static str, Declared>>,
 }
 
 /// The explicit values of a tree, by full path: what presets and host state store.
@@ -137,68 +86,75 @@ impl PropertyTree {
         self.components.entry(component.to_string()).or_default();
     }
 
-    /// Declares `info` on `component`: inherited if inheritable, otherwise
-    /// explicit at its default.
-    pub fn declare(&mut self, component: &str, info: PropertyInfo) {
+    /// Declares `info` on `component` with value `default` when neither
+    /// set nor inherited: inherited if inheritable, otherwise explicit at
+    /// `default`.
+    pub fn declare(&mut self, component: &str, info: PropertyInfo, default: f64) {
         let mode = if info.inheritable {
             Mode::Inherited
         } else {
-            Mode::Explicit(info.default)
+            Mode::Explicit(default)
         };
         self.components
             .entry(component.to_string())
             .or_default()
-            .insert(info.name.clone(), (info, mode));
+            .insert(
+                info.name,
+                Declared {
+                    info,
+                    default,
+                    mode,
+                },
+            );
     }
 
     /// The component's path (borrowed from the tree), the property's info and
     /// its mode.
-    fn entry(&self, path: &str) -> Result<(&str, &PropertyInfo, Mode), PropertyError> {
+    fn entry(&self, path: &str) -> Result<(&str, &Declared), PropertyError> {
         let unknown = || PropertyError::UnknownPath(path.to_string());
         let parsed = PropertyPath::parse(path).ok_or_else(unknown)?;
         let (component, properties) = self
             .components
             .get_key_value(parsed.component)
             .ok_or_else(unknown)?;
-        let (info, mode) = properties.get(parsed.property).ok_or_else(unknown)?;
-        Ok((component, info, *mode))
+        let declared = properties.get(parsed.property).ok_or_else(unknown)?;
+        Ok((component, declared))
     }
 
-    fn mode_mut(&mut self, path: &str) -> Result<(&PropertyInfo, &mut Mode), PropertyError> {
+    fn entry_mut(&mut self, path: &str) -> Result<&mut Declared, PropertyError> {
         let unknown = || PropertyError::UnknownPath(path.to_string());
         let parsed = PropertyPath::parse(path).ok_or_else(unknown)?;
-        let (info, mode) = self
-            .components
+        self.components
             .get_mut(parsed.component)
             .and_then(|properties| properties.get_mut(parsed.property))
-            .ok_or_else(unknown)?;
-        Ok((info, mode))
+            .ok_or_else(unknown)
     }
 
-    /// The property's description, unit and range.
+    /// What the property is: its declaration and range.
     pub fn info(&self, path: &str) -> Result<&PropertyInfo, PropertyError> {
-        Ok(self.entry(path)?.1)
+        Ok(&self.entry(path)?.1.info)
     }
 
     /// Whether the value at `path` is explicit or inherited.
     pub fn mode(&self, path: &str) -> Result<Mode, PropertyError> {
-        Ok(self.entry(path)?.2)
+        Ok(self.entry(path)?.1.mode)
     }
 
     /// The value in effect: explicit, else the nearest ancestor's explicit
     /// value of the same property, else the default.
     pub fn get(&self, path: &str) -> Result<f64, PropertyError> {
-        let (component, info, mode) = self.entry(path)?;
-        if let Mode::Explicit(value) = mode {
+        let (component, declared) = self.entry(path)?;
+        if let Mode::Explicit(value) = declared.mode {
             return Ok(value);
         }
+        let name = declared.info.name;
         let inherited = ancestors(component).find_map(|ancestor| {
-            match self.components.get(ancestor)?.get(&info.name)? {
-                (_, Mode::Explicit(value)) => Some(*value),
-                _ => None,
+            match self.components.get(ancestor)?.get(name)?.mode {
+                Mode::Explicit(value) => Some(value),
+                Mode::Inherited => None,
             }
         });
-        Ok(inherited.unwrap_or(info.default))
+        Ok(inherited.unwrap_or(declared.default))
     }
 
     /// Whether [`PropertyTree::set`] would take `value` at `path`: the path
@@ -207,25 +163,25 @@ impl PropertyTree {
     pub fn accepts(&self, path: &str, value: f64) -> bool {
         PropertyPath::parse(path)
             .and_then(|p| self.components.get(p.component)?.get(p.property))
-            .is_some_and(|(info, _)| value >= info.min && value <= info.max)
+            .is_some_and(|declared| declared.info.accepts(value))
     }
 
     /// Sets the value at `path` explicitly; a value outside the range is an
     /// error naming the path and the range, and changes nothing.
     pub fn set(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        let (info, mode) = self.mode_mut(path)?;
-        info.check(path, value)?;
-        *mode = Mode::Explicit(value);
+        let declared = self.entry_mut(path)?;
+        declared.info.check(path, value)?;
+        declared.mode = Mode::Explicit(value);
         Ok(())
     }
 
     /// Makes an inheritable property inherit again.
     pub fn inherit(&mut self, path: &str) -> Result<(), PropertyError> {
-        let (info, mode) = self.mode_mut(path)?;
-        if !info.inheritable {
+        let declared = self.entry_mut(path)?;
+        if !declared.info.inheritable {
             return Err(PropertyError::ReadOnly(format!("{path} (not inheritable)")));
         }
-        *mode = Mode::Inherited;
+        declared.mode = Mode::Inherited;
         Ok(())
     }
 
@@ -249,9 +205,9 @@ impl PropertyTree {
     pub fn explicit_values(&self) -> ExplicitValues {
         let mut values = ExplicitValues::new();
         for (component, properties) in &self.components {
-            for (name, (_, mode)) in properties {
-                if let Mode::Explicit(value) = mode {
-                    values.insert(format!("{component}:{name}"), *value);
+            for (name, declared) in properties {
+                if let Mode::Explicit(value) = declared.mode {
+                    values.insert(format!("{component}:{name}"), value);
                 }
             }
         }
@@ -278,15 +234,23 @@ pub struct SavedProperties(pub ExplicitValues);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::props::{Declaration, DeclaredRange};
+
+    const STIFFNESS: Declaration = Declaration::real("stiffness", "N/m", "spring stiffness")
+        .within(DeclaredRange {
+            min: 0.0,
+            max: 1e6,
+            text: "0 to 1e6 N/m",
+        })
+        .inherited();
 
     /// Figure 5 of the seed: stiffness set explicitly on A, C and E, inherited on
     /// B and D (from A) and on F (from C).
     fn figure_five() -> PropertyTree {
         let mut tree = PropertyTree::new();
-        let stiffness =
-            PropertyInfo::new("stiffness", "spring stiffness", "N/m", 0.0, 1e6, 1.0).inheritable();
+        let stiffness = PropertyInfo::declared(STIFFNESS);
         for component in ["a", "a/b", "a/b/c", "a/d", "a/b/c/e", "a/b/c/f"] {
-            tree.declare(component, stiffness.clone());
+            tree.declare(component, stiffness, 1.0);
         }
         tree.set("a:stiffness", 10.0).unwrap();
         tree.set("a/b/c:stiffness", 30.0).unwrap();

@@ -29,9 +29,9 @@ use nice_plug::prelude::ClapPlugin;
 
 use super::factory_files;
 use super::text::{c_string, str_at};
-use crate::Orchard;
 use crate::editor::presets::PresetSource;
 use crate::params::OrchardParams;
+use crate::plugin::Orchard;
 use crate::user_preset::{self, UserPreset};
 
 /// The provider's descriptor.

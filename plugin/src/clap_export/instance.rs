@@ -26,8 +26,8 @@ use clap_sys::factory::preset_discovery::{
 use nice_plug::wrapper::clap::{Wrapper, clap_host, clap_plugin};
 
 use super::text::{c_string, str_at};
-use crate::Orchard;
 use crate::params::OrchardParams;
+use crate::plugin::Orchard;
 use crate::user_preset::{self, UserPreset};
 
 /// What the host's pointer points to.

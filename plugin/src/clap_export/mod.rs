@@ -26,7 +26,7 @@ use nice_plug::wrapper::clap::{
     clap_plugin_descriptor, clap_plugin_entry, clap_plugin_factory,
 };
 
-use crate::Orchard;
+use crate::plugin::Orchard;
 
 /// The entry point's table, exported as `clap_entry` by the crate root.
 pub const ENTRY: clap_plugin_entry = clap_plugin_entry {

@@ -15,7 +15,6 @@ use super::browser::{Browser, BrowserAction};
 use super::clockwork::{self, ClockworkView};
 use super::controls::{self, Gestures};
 use super::keyboard::{Keyboard, Keys};
-use super::layout::ZOOM_RANGE;
 use super::learn::Learning;
 use super::meters::{self, Scope};
 use super::session::EditSession;
@@ -24,7 +23,7 @@ use super::tree::{Navigation, PROBES};
 use super::tuning_files::TuningFiles;
 use super::{fonts, mechanism, probes, properties};
 use crate::link::EditorLink;
-use crate::params::OrchardParams;
+use crate::params::{OrchardParams, ZOOM_RANGE};
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
 const REDO: KeyboardShortcut =

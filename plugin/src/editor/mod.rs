@@ -15,9 +15,10 @@ mod clockwork;
 mod controls;
 pub mod file_chooser;
 mod fonts;
+#[cfg(feature = "editor")]
+pub(crate) mod handoff;
 mod history;
 mod keyboard;
-mod layout;
 mod learn;
 mod mechanism;
 mod meters;
@@ -31,7 +32,7 @@ pub mod tuning_files;
 #[cfg(feature = "editor")]
 pub mod window;
 
+pub use crate::params::EditorLayout;
 pub use clockwork::ClockworkView;
-pub use layout::EditorLayout;
 #[cfg(feature = "editor")]
 pub use window::create;

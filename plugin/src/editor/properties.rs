@@ -4,7 +4,7 @@
 //! explicit or inherited and a button to switch.
 
 use egui::{Color32, Grid, RichText, Slider, Ui};
-use orchard_engine::instrument::{PropertyInfo, ValueKind};
+use orchard_engine::props::{PropertyInfo, ValueKind};
 
 use super::learn::Learning;
 use super::session::{EditSession, PropertyState};

@@ -9,7 +9,8 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use orchard_engine::instrument::{ComponentInfo, Preset, PropertyEdit, PropertyInfo};
+use orchard_engine::instrument::{ComponentInfo, Preset, PropertyEdit};
+use orchard_engine::props::PropertyInfo;
 
 use super::history::{History, Step};
 use crate::params::OrchardParams;

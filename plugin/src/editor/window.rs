@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use nice_plug::context::gui::GuiContext;
-use nice_plug::editor::ResizeHint;
 use nice_plug::editor::dpi::{LogicalSize, Size};
+use nice_plug::editor::{Editor, ResizeHint, SpawnedEditor};
 use nice_plug_egui::baseview::WindowSize;
 use nice_plug_egui::resizable_window::ResizableWindow;
 use nice_plug_egui::{
@@ -14,9 +14,15 @@ use nice_plug_egui::{
 };
 
 use super::app::EditorApp;
-use super::layout::{EditorLayout, MAX_SIZE, MIN_SIZE};
 use crate::link::EditorLink;
-use crate::params::OrchardParams;
+use crate::params::{EditorLayout, MAX_SIZE, MIN_SIZE, OrchardParams};
+
+/// The plugin's editor: the window nice-plug-egui runs (the plugin's
+/// `Plugin::Editor`, and what every VST3 view of an instance opens).
+pub type OrchardEditor = EguiEditor<OrchardWindow>;
+
+/// An open editor window and the handle to it.
+pub type OpenWindow = SpawnedEditor<<OrchardEditor as Editor>::Handle>;
 
 /// The editor as nice-plug-egui runs it.
 pub struct OrchardWindow {

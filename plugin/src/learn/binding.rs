@@ -2,7 +2,7 @@
 //! a host parameter (by its permanent id, over its normalised 0 to 1) or a
 //! property path (over the span its declaration gives a slider).
 
-use orchard_engine::instrument::{PropertyInfo, ValueKind};
+use orchard_engine::props::{PropertyInfo, ValueKind};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::controller::Source;
@@ -83,6 +83,7 @@ mod tests {
     use super::*;
     use crate::learn::controller::Control;
     use orchard_engine::instrument::Preset;
+    use orchard_engine::props::Declaration;
 
     fn info(path: &str) -> PropertyInfo {
         Preset::load("grand-piano")
@@ -120,24 +121,21 @@ mod tests {
 
     #[test]
     fn keys_and_counts_take_whole_steps_and_switches_flip_in_the_middle() {
-        let key = PropertyInfo {
-            unit: "",
-            description: "",
-            kind: ValueKind::MidiKey,
-            range: (21.0, 108.0),
-            slider: (21.0, 108.0),
-            logarithmic: false,
-            inheritable: false,
-        };
+        let key = PropertyInfo::new(
+            Declaration {
+                kind: ValueKind::MidiKey,
+                ..Declaration::real("lowest_key", "", "")
+            },
+            (21.0, 108.0),
+        );
         assert_eq!(property_value(&key, 0.0), 21.0);
         assert_eq!(property_value(&key, 1.0), 108.0);
         let v = property_value(&key, 0.3);
         assert_eq!(v, v.round());
-        let switch = PropertyInfo {
+        let switch = PropertyInfo::declared(Declaration {
             kind: ValueKind::Switch,
-            slider: (0.0, 1.0),
-            ..key
-        };
+            ..Declaration::real("running", "", "")
+        });
         assert_eq!(property_value(&switch, 0.49), 0.0);
         assert_eq!(property_value(&switch, 0.5), 1.0);
     }

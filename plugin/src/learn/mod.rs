@@ -14,12 +14,10 @@
 //! and takes each property's latest position, and the rebuild that follows
 //! is the one every edit takes.
 
-mod apply;
 mod binding;
 mod controller;
 mod table;
 
-pub use apply::apply_property_moves;
 pub use binding::{Binding, BindingList, BindingTarget, property_value};
 pub use controller::{Control, LAST_CC, Movement, Source};
 pub use table::{ControllerMap, MAX_BINDINGS};

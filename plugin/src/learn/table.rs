@@ -16,7 +16,7 @@ use nice_plug::params::persist::PersistentField;
 
 use super::binding::{Binding, BindingList, BindingTarget};
 use super::controller::Movement;
-use crate::params::PARAM_IDS;
+use crate::host_params::PARAM_IDS;
 
 /// The most bindings a plugin holds.
 pub const MAX_BINDINGS: usize = 64;

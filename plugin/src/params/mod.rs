@@ -1,34 +1,25 @@
-//! The plugin's parameters: the host parameters, each declared once
-//! ([`host`]), and the state saved with them (the instrument state, the
-//! editor's layout, the MIDI bindings).
-//!
-//! Ids are permanent: hosts store automation and state under them. Every
-//! host parameter but the output level and the instrument choice drives
-//! property paths of the instrument (see [`crate::sound`]).
+//! Everything the host saves of the plugin: the host parameters (declared
+//! in [`crate::host_params`]) and the state saved with them (the instrument
+//! state, the editor's layout, the MIDI bindings), and how states saved by
+//! older versions load.
 
-mod build;
-mod declaration;
-mod host;
-mod instrument;
-mod reach;
+mod editor_layout;
 mod state;
 mod state_formats;
-mod value_text;
+mod upgrade;
 
 use std::sync::Mutex;
 
 use nice_plug::prelude::*;
 use orchard_engine::instrument::PropertyEdit;
 
-use crate::editor::EditorLayout;
+use crate::host_params::{HOST_PARAMS, HostParams};
 use crate::learn::ControllerMap;
 
-pub use declaration::{Change, DefaultFrom, HostParam, Knob, Span};
-pub use host::{HOST_PARAMS, HostParams, PARAM_COUNT, PARAM_IDS};
-pub use instrument::Instrument;
-pub use reach::PropertyReach;
+pub use editor_layout::{EditorLayout, MAX_SIZE, MIN_SIZE, ZOOM_RANGE};
 pub use state::{InstrumentState, VersionedState};
-pub use state_formats::{STATE_FORMAT, upgrade_state};
+pub use state_formats::STATE_FORMAT;
+pub use upgrade::upgrade_state;
 
 /// Everything the host saves of the plugin: the host parameters and the
 /// instrument's state beyond them.
@@ -131,6 +122,7 @@ impl OrchardParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::host_params::PARAM_IDS;
     use nice_plug::params::persist::PersistentField;
 
     /// Every parameter's text reads back as the same value: value → text →

@@ -6,8 +6,9 @@ use nice_plug::plugin::{ParamValue, PluginState};
 use nice_plug::prelude::{Enum, EnumParam, Param, ParamSetter};
 
 use super::{PRESET_FORMAT, UserPreset};
+use crate::host_params::Instrument;
 use crate::microphone_choice::MicrophoneChoice;
-use crate::params::{Instrument, InstrumentState, OrchardParams, STATE_FORMAT};
+use crate::params::{InstrumentState, OrchardParams, STATE_FORMAT};
 use crate::sound::SoundSettings;
 use crate::tuning_choices::{TemperamentChoice, TemperamentKey};
 

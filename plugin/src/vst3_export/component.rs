@@ -10,7 +10,7 @@
 //!
 //! The editor is Orchard's own ([`super::view`]): `createView` answers
 //! with Orchard's view of the instance's editor, which the wrapper never
-//! has ([`super::handoff`]). When the host changes a parameter, sets a state
+//! has ([`crate::editor::handoff`]). When the host changes a parameter, sets a state
 //! or sends parameter changes to `process`, the open editor is only asked to
 //! redraw (an atomic flag); it reads the values themselves when it draws.
 
@@ -38,7 +38,7 @@ use nice_plug::wrapper::vst3::vst3::Steinberg::{
 use nice_plug::wrapper::vst3::vst3::{Class, ComRef};
 
 use super::controllers::{self, CHANNELS};
-use crate::Orchard;
+use crate::plugin::Orchard;
 
 /// The wrapper every call goes on to.
 type Inner = Wrapper<Orchard>;
@@ -75,7 +75,7 @@ impl Component {
     /// A new instance.
     pub fn new() -> Self {
         #[cfg(feature = "editor")]
-        let (inner, parts) = super::handoff::claim(Inner::new);
+        let (inner, parts) = crate::editor::handoff::claim(Inner::new);
         #[cfg(not(feature = "editor"))]
         let inner = Inner::new();
         let (offered, hidden): (Vec<_>, Vec<_>) = proxies(&inner)
@@ -134,11 +134,11 @@ pub mod editor_side {
     use nice_plug_egui::RepaintNotifier;
 
     use super::Inner;
-    use crate::editor::window;
+    use crate::editor::handoff::EditorParts;
+    use crate::editor::window::{self, OrchardEditor};
     use crate::params::OrchardParams;
     use crate::vst3_export::gui_context::{EditorContext, HostHandler};
-    use crate::vst3_export::handoff::EditorParts;
-    use crate::vst3_export::view::{OrchardEditor, View};
+    use crate::vst3_export::view::View;
 
     /// The editor, its context, and the instance's shared flags.
     pub struct EditorSide {

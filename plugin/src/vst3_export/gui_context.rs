@@ -27,7 +27,7 @@ use nice_plug::wrapper::vst3::vst3::Steinberg::{IBStream, kResultOk};
 use nice_plug::wrapper::vst3::vst3::{ComPtr, ComWrapper};
 
 use super::stream::MemoryStream;
-use crate::Orchard;
+use crate::plugin::Orchard;
 
 /// The wrapper an instance passes its calls on to.
 pub type Inner = Wrapper<Orchard>;

@@ -3,7 +3,8 @@
 //! offered the MIDI controller proxies of the controllers Orchard plays
 //! ([`controllers`]) instead of all 2080 nice-plug registers, and loads
 //! the plugin in a fraction of the time, and the editor is Orchard's own
-//! view ([`view`]), which nice-plug's wrapper never sees ([`handoff`]).
+//! view ([`view`]), which nice-plug's wrapper never sees
+//! ([`crate::editor::handoff`]).
 //! The factory is otherwise nice-plug's: one class, Orchard, described by
 //! nice-plug's [`PluginInfo`].
 
@@ -11,8 +12,6 @@ mod component;
 mod controllers;
 #[cfg(feature = "editor")]
 mod gui_context;
-#[cfg(feature = "editor")]
-mod handoff;
 #[cfg(feature = "editor")]
 mod stream;
 #[cfg(feature = "editor")]
@@ -22,9 +21,6 @@ mod wakeup;
 
 #[cfg(all(test, feature = "editor"))]
 mod editor_tests;
-
-#[cfg(feature = "editor")]
-pub use handoff::hand_over as hand_over_editor;
 
 use std::ffi::c_void;
 use std::sync::OnceLock;
@@ -37,7 +33,7 @@ use nice_plug::wrapper::vst3::vst3::Steinberg::{
 };
 use nice_plug::wrapper::vst3::vst3::{Class, ComWrapper};
 
-use crate::Orchard;
+use crate::plugin::Orchard;
 use component::Component;
 
 /// Orchard's class description, made once.

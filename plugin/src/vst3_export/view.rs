@@ -19,7 +19,6 @@ use nice_plug::context::gui::GuiContext;
 use nice_plug::editor::dpi::{NativeSize, Size};
 use nice_plug::editor::{
     Editor, EditorHandle, HostCallbacks, HostMainThreadCaller, HostMethods, ParentWindowHandle,
-    SpawnedEditor,
 };
 use nice_plug::prelude::nice_error;
 use nice_plug::wrapper::vst3::vst3::Steinberg::{
@@ -29,15 +28,8 @@ use nice_plug::wrapper::vst3::vst3::Steinberg::{
     tresult,
 };
 use nice_plug::wrapper::vst3::vst3::{Class, ComPtr, ComRef, ComWrapper};
-use nice_plug_egui::EguiEditor;
 
-use crate::editor::window::OrchardWindow;
-
-/// The editor every view of one instance opens.
-pub type OrchardEditor = EguiEditor<OrchardWindow>;
-
-/// An open editor window and the handle to it.
-pub type OpenWindow = SpawnedEditor<<OrchardEditor as Editor>::Handle>;
+use crate::editor::window::{OpenWindow, OrchardEditor};
 
 /// The window system this build embeds in.
 #[cfg(all(target_family = "unix", not(target_os = "macos")))]

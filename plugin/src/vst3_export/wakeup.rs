@@ -25,7 +25,7 @@ use nice_plug::wrapper::vst3::vst3::Steinberg::Linux::{
     FileDescriptor, IEventHandler, IEventHandlerTrait,
 };
 
-use super::view::OpenWindow;
+use crate::editor::window::OpenWindow;
 
 /// The window thread's end: rings once until the GUI thread answers.
 pub struct Bell {

@@ -10,9 +10,10 @@
 //! again throws its hammer again. The worker edits the blow distance live by
 //! its preset path (`action:blow_distance_m`).
 
+use crate::families::LiveProperties;
 use crate::instrument::VelocityCurve;
 use crate::mech::{Model, ModelState, StepAdjustment};
-use crate::props::{PropertyAccess, PropertyError, PropertyInfo, PropertyTree};
+use crate::props::{PropertyAccess, PropertyError, PropertyTree};
 use crate::rt::{Mechanics, Operation, Pedals, SynthEvent};
 
 /// MIDI keys.
@@ -39,22 +40,17 @@ pub struct CelestaAction {
     sustain: f64,
     /// The strikes of the present step, in key order.
     strikes: Vec<Operation>,
-    /// The blow distance's preset path and declaration, if the worker may
-    /// edit it.
-    live: Option<(String, PropertyInfo)>,
+    /// The blow distance by its preset path, if the worker may edit it.
+    live: LiveProperties,
 }
 
 impl CelestaAction {
     /// An action at rest whose hammers fly `blow_distance_m` (m) at the
-    /// speeds `velocity` gives; `live`, the blow distance's preset path and
-    /// declaration, lets the worker edit it.
+    /// speeds `velocity` gives; `live`, the celesta's live fields (its blow
+    /// distance) by their preset paths, lets the worker edit it.
     ///
     /// Allocates: the buffer of a step's strikes.
-    pub fn new(
-        velocity: VelocityCurve,
-        blow_distance_m: f64,
-        live: Option<(String, PropertyInfo)>,
-    ) -> Self {
+    pub fn new(velocity: VelocityCurve, blow_distance_m: f64, live: LiveProperties) -> Self {
         Self {
             velocity,
             blow_distance_m,
@@ -65,14 +61,6 @@ impl CelestaAction {
             strikes: Vec::with_capacity(KEYS),
             live,
         }
-    }
-
-    /// The blow distance's declaration, if `path` is its path.
-    fn live(&self, path: &str) -> Option<&PropertyInfo> {
-        self.live
-            .as_ref()
-            .filter(|(live, _)| live == path)
-            .map(|(_, info)| info)
     }
 
     /// Puts each damper where its key and the pedal want it, telling `now`
@@ -154,13 +142,11 @@ impl Model for CelestaAction {
 /// range.
 impl PropertyAccess for CelestaAction {
     fn property(&self, path: &str) -> Option<f64> {
-        self.live(path).map(|_| self.blow_distance_m)
+        self.live.info(path).map(|_| self.blow_distance_m)
     }
 
     fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        self.live(path)
-            .ok_or_else(|| PropertyError::UnknownPath(path.to_string()))?
-            .check(path, value)?;
+        self.live.edit(path, value)?;
         self.blow_distance_m = value;
         Ok(())
     }
@@ -221,12 +207,7 @@ impl Mechanics for CelestaAction {
     }
 
     fn declare_properties(&self, tree: &mut PropertyTree) {
-        if let Some((path, info)) = &self.live
-            && let Some((component, _)) = path.split_once(':')
-        {
-            tree.add_component(component);
-            tree.declare(component, info.clone());
-        }
+        self.live.declare(tree);
     }
 
     fn striker_travel(&self, key: u8) -> Option<f64> {
@@ -262,7 +243,7 @@ mod tests {
             hardest_speed_m_s: 3.0,
             curve: 1.0,
         };
-        CelestaAction::new(curve, 0.02, None)
+        CelestaAction::new(curve, 0.02, LiveProperties::default())
     }
 
     /// A note-on lifts the damper at once and strikes `2·d/v` later; a
@@ -340,11 +321,7 @@ mod tests {
         assert!(mechanics.set_property("action:box_q", 3.0).is_err());
         let mut tree = PropertyTree::new();
         mechanics.declare_properties(&mut tree);
-        let info = tree.info(path).unwrap();
-        assert_eq!(
-            (info.min, info.max),
-            preset.property_info(path).unwrap().range
-        );
+        assert_eq!(tree.info(path), Ok(&preset.property_info(path).unwrap()));
     }
 
     /// A saved state restored brings back the keys, dampers, pedal and

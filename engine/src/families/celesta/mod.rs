@@ -14,9 +14,9 @@ mod spec;
 pub use mechanics::CelestaAction;
 pub use spec::CelestaSpec;
 
+use crate::families::LiveProperties;
 use crate::families::mallet_bar::BarVoices;
 use crate::instrument::{BarFittings, HelmholtzBox, MalletBar, ObjectKind, Preset};
-use crate::props::PropertyInfo;
 use crate::rt::{Family, Mechanics, SynthError, Voices};
 
 /// The celesta family.
@@ -90,20 +90,8 @@ impl Family for Celesta {
             .objects
             .of::<CelestaSpec>()
             .next()
-            .and_then(|(name, _)| {
-                let path = format!("{name}:blow_distance_m");
-                let declared = preset.property_info(&path)?;
-                let (min, max) = declared.range;
-                let info = PropertyInfo::new(
-                    "blow_distance_m",
-                    declared.description,
-                    declared.unit,
-                    min,
-                    max,
-                    blow_distance_m,
-                );
-                Some((path, info))
-            });
+            .map(|(name, _)| LiveProperties::of(preset, name))
+            .unwrap_or_default();
         Box::new(CelestaAction::new(preset.velocity, blow_distance_m, live))
     }
 }

@@ -51,8 +51,8 @@ impl CelestaSpec {
 
 fields!(CelestaSpec {
     partial_ratio_2: Real, "", [1.5, 5.0, "1.5 to 5"], "Second partial of a tuned bar over its fundamental (uniform bar: 2.7565)";
-    partial_ratio_3: Real, "", [3.0, 12.0, "3 to 12"], "Third partial of a tuned bar over its fundamental (uniform bar: 5.4039)";
-    blow_distance_m: Real, "m", [1e-3, 0.1, "1 to 100 mm"], "Hammer travel from rest to the bar: longer strikes later after the key";
+    partial_ratio_3: Real, "", [3.0, 12.0, "3 to 12"], at_least partial_ratio_2, "Third partial of a tuned bar over its fundamental (uniform bar: 5.4039)";
+    blow_distance_m: Real, "m", [1e-3, 0.1, "1 to 100 mm"], "Hammer travel from rest to the bar: longer strikes later after the key", live;
     damper_t60_s: Real, "s", [0.01, 5.0, "0.01 to 5 s"], "Time a damped bar takes to fade by 60 dB: shorter stops notes sooner";
     box_coupling: Real, "", [0.0, 0.05, "0 to 0.05"], "Stiffness of a box's air over its bar's (0: no boxes): more couples them harder";
     box_q: Real, "", [1.0, 1000.0, "1 to 1000"], "Quality factor of a box's air resonance: more rings the box longer and louder";
@@ -65,15 +65,6 @@ pub const KINDS: &[ObjectKind] = &[ObjectKind::of::<CelestaSpec>("celesta")];
 impl ObjectSpec for CelestaSpec {
     fn kind(&self) -> &'static str {
         "celesta"
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        c.declared(self)?;
-        c.ordered(
-            ("partial_ratio_2", self.partial_ratio_2),
-            ("partial_ratio_3", self.partial_ratio_3),
-            "above partial_ratio_2",
-        )
     }
 
     fn link(&self) -> Option<Link<'_>> {

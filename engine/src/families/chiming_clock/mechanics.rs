@@ -26,15 +26,6 @@ const QUARTER_S: f64 = 900.0;
 /// Operations one control step may produce at most; more are dropped.
 const OPERATIONS: usize = 256;
 
-/// The clock's fields the worker changes while it runs, and what they set.
-const LIVE: &[&str] = &[
-    "running",
-    "time_h",
-    "wound",
-    "balance_inertia_kg_m2",
-    "hairspring_n_m_per_rad",
-];
-
 /// Which hammer of the strike train is the hour's (after the four bells').
 const HOUR_HAMMER: usize = 4;
 
@@ -101,7 +92,7 @@ impl ClockMechanics {
             hour_to_strike: None,
             strikers: ThrownStrikers::new(preset.velocity),
             operations: Vec::with_capacity(OPERATIONS),
-            live: LiveProperties::of(preset, name, LIVE),
+            live: LiveProperties::of(preset, name),
             name: name.to_string(),
             spec,
             blows: 0,
@@ -215,7 +206,9 @@ impl ClockMechanics {
         strike.land(t_s, &mut strike_rod);
     }
 
-    fn apply_live(&mut self, field: &str, value: f64) -> bool {
+    /// Gives the live field `field` (one the clock's object declares
+    /// `live`, in range: [`LiveProperties::edit`] has checked it) `value`.
+    fn apply_live(&mut self, field: &str, value: f64) {
         match field {
             "running" => {
                 self.spec.running = value >= 0.5;
@@ -231,13 +224,12 @@ impl ClockMechanics {
             }
             "balance_inertia_kg_m2" => self.spec.balance_inertia_kg_m2 = value,
             "hairspring_n_m_per_rad" => self.spec.hairspring_n_m_per_rad = value,
-            _ => return false,
+            _ => return,
         }
         self.movement.set_balance(
             self.spec.balance_inertia_kg_m2,
             self.spec.hairspring_n_m_per_rad,
         );
-        true
     }
 
     fn clock(mechanics: &dyn Mechanics) -> Option<&Self> {
@@ -327,11 +319,9 @@ impl PropertyAccess for ClockMechanics {
     }
 
     fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        if field_of(&self.name, path).is_some_and(|field| self.apply_live(field, value)) {
-            Ok(())
-        } else {
-            Err(PropertyError::UnknownPath(path.to_string()))
-        }
+        let field = self.live.edit(path, value)?;
+        self.apply_live(field, value);
+        Ok(())
     }
 }
 

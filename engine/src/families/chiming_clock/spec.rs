@@ -5,9 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fields;
-use crate::instrument::{
-    Checker, Instrument, Link, ObjectKind, ObjectSpec, PresetError, check_case,
-};
+use crate::instrument::{Bound, Instrument, Link, ObjectKind, ObjectSpec, case};
+use crate::props::DeclaredRange;
 
 /// A chiming bracket clock: its going train (the `bracket-movement`
 /// mechanism, with these values), the brass plate and wooden case its ticks
@@ -104,40 +103,24 @@ impl ClockSpec {
             ("hour_key", self.hour_key),
         ]
     }
-
-    /// Every rod it strikes must be one the instrument has: a key of its
-    /// `keyboard` (`lowest..=highest`), each of which has a rod. A key
-    /// outside would strike nothing, or another rod.
-    fn check_rods(&self, c: &Checker, (lowest, highest): (u8, u8)) -> Result<(), PresetError> {
-        for (name, key) in self.rod_keys() {
-            c.range(
-                name,
-                f64::from(key),
-                f64::from(lowest),
-                f64::from(highest),
-                "a key that has a rod: keyboard:lowest_key to keyboard:highest_key",
-            )?;
-        }
-        Ok(())
-    }
 }
 
 fields!(ClockSpec {
-    time_h: Real, "h", [0.0, 24.0, "0 to 24 h"], "The time the hands show when the clock starts, hours after midnight";
-    running: Switch, "", "1: the balance swings and the clock goes; 0: stopped, the balance held";
-    wound: Real, "", [0.0, 1.0, "0 to 1"], "How far the mainspring is wound: 0 run down, 1 eight turns";
-    balance_inertia_kg_m2: Real, "kg·m²", [1e-10, 1e-6, "1e-10 to 1e-6 kg·m²"], "Moment of inertia of the balance: more beats slower, as the square root";
-    hairspring_n_m_per_rad: Real, "N·m/rad", [1e-8, 1e-3, "1e-8 to 1e-3 N·m/rad"], "Stiffness of the hairspring: stiffer beats faster, as the square root";
+    time_h: Real, "h", [0.0, 24.0, "0 to 24 h"], "The time the hands show when the clock starts, hours after midnight", live;
+    running: Switch, "", "1: the balance swings and the clock goes; 0: stopped, the balance held", live;
+    wound: Real, "", [0.0, 1.0, "0 to 1"], "How far the mainspring is wound: 0 run down, 1 eight turns", live;
+    balance_inertia_kg_m2: Real, "kg·m²", [1e-10, 1e-6, "1e-10 to 1e-6 kg·m²"], "Moment of inertia of the balance: more beats slower, as the square root", live;
+    hairspring_n_m_per_rad: Real, "N·m/rad", [1e-8, 1e-3, "1e-8 to 1e-3 N·m/rad"], "Stiffness of the hairspring: stiffer beats faster, as the square root", live;
     pallet_stiffness: Real, "N/m^1.5", [1e7, 1e11, "1e7 to 1e11 N/m^1.5"], "Hertzian stiffness of a tooth striking a pallet: harder steel ticks brighter";
     plate_width_m: Real, "m", [0.03, 0.5, "3 to 50 cm"], "Width of the movement's brass back plate";
     plate_height_m: Real, "m", [0.03, 0.5, "3 to 50 cm"], "Height of the movement's brass back plate";
     plate_thickness_m: Real, "m", [5e-4, 0.01, "0.5 to 10 mm"], "Thickness of the plate: thicker rings higher";
     plate_loss_factor: Real, "", [1e-4, 0.2, "1e-4 to 0.2"], "Loss factor of the mounted plate: more makes the ticks drier";
-    case_lowest_mode_hz: Real, "Hz", "Frequency of the wooden case's lowest mode";
-    case_modes: Count, "", "Number of the wooden case's modes";
-    case_highest_mode_hz: Real, "Hz", "Frequency of the wooden case's highest mode";
-    case_t60_s: Real, "s", "Time the case's modes take to fade by 60 dB";
-    case_modal_mass_kg: Real, "kg", "Mass of each case mode at the movement: less makes the case louder";
+    case_lowest_mode_hz: Real, "Hz", [= case::LOWEST_MODE_HZ], "Frequency of the wooden case's lowest mode";
+    case_modes: Count, "", [= case::MODES], "Number of the wooden case's modes";
+    case_highest_mode_hz: Real, "Hz", [= case::HIGHEST_MODE_HZ], at_least case_lowest_mode_hz, "Frequency of the wooden case's highest mode";
+    case_t60_s: Real, "s", [= case::T60_S], "Time the case's modes take to fade by 60 dB";
+    case_modal_mass_kg: Real, "kg", [= case::MODAL_MASS_KG], "Mass of each case mode at the movement: less makes the case louder";
     chime_torque_n_m: Real, "N·m", [1e-3, 10.0, "1e-3 to 10 N·m"], "Torque of the chime train's spring at its pin barrel: more plays the quarters faster";
     strike_torque_n_m: Real, "N·m", [1e-3, 10.0, "1e-3 to 10 N·m"], "Torque of the strike train's spring at its pin wheel: more counts the hours faster";
     fly_drag_n_m_s2: Real, "N·m·s²", [1e-9, 1e-3, "1e-9 to 1e-3 N·m·s²"], "Air drag of each train's fly (τ = c·ω²): more plays the trains slower";
@@ -162,31 +145,23 @@ impl ObjectSpec for ClockSpec {
         "clock"
     }
 
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        c.declared(self)?;
-        check_case(
-            c,
-            (self.case_lowest_mode_hz, self.case_highest_mode_hz),
-            self.case_modes,
-            self.case_t60_s,
-            self.case_modal_mass_kg,
-        )
-    }
-
     fn link(&self) -> Option<Link<'_>> {
         Some(Link::to_hammers("drives", &self.drives))
     }
 
-    fn check_in(
-        &self,
-        name: &str,
-        instrument: &Instrument<'_>,
-        root: &Checker,
-    ) -> Result<(), PresetError> {
-        let keys = (
-            instrument.keyboard.lowest_key,
-            instrument.keyboard.highest_key,
-        );
-        self.check_rods(&root.child(name), keys)
+    /// Every rod it strikes must be one the instrument has: a key of its
+    /// keyboard, each of which has a rod. A key outside would strike
+    /// nothing, or another rod.
+    fn bounds_in(&self, name: &str, instrument: &Instrument<'_>) -> Vec<Bound> {
+        let keyboard = instrument.keyboard;
+        let on_the_keyboard = DeclaredRange {
+            min: f64::from(keyboard.lowest_key),
+            max: f64::from(keyboard.highest_key),
+            text: "a key that has a rod: keyboard:lowest_key to keyboard:highest_key",
+        };
+        self.rod_keys()
+            .into_iter()
+            .map(|(field, _)| Bound::new(name, field, on_the_keyboard))
+            .collect()
     }
 }

@@ -21,8 +21,8 @@ use crate::rt::{DEFAULT_RELEASE_VELOCITY, Mechanics, Operation, Pedals, SynthEve
 /// for every key, twice over.
 const ACTION_EVENTS: usize = 4 * KEYS;
 
-/// Which of the action's settings a preset value is: the preset object it
-/// belongs to, its field there, and the setting.
+/// Which of the action's settings a preset value declared `live` is: the
+/// preset object it belongs to, its field there, and the setting.
 const LIVE_SETTINGS: &[(Owner, &str, Setting)] = &[
     (Owner::Action, "blow_distance_m", Setting::BlowDistance),
     (Owner::Action, "check_drop_m", Setting::CheckDrop),
@@ -53,8 +53,10 @@ struct LiveSetting {
     path: String,
     /// Which setting of the action it is.
     setting: Setting,
-    /// The preset's declaration: unit, range, description.
+    /// What it is in the preset: declaration and range.
     info: PropertyInfo,
+    /// Its value in the preset.
+    value: f64,
 }
 
 /// A grand action and the events of its present step.
@@ -143,15 +145,7 @@ impl PropertyAccess for PianoMechanics {
         let live = self
             .live(path)
             .ok_or_else(|| PropertyError::UnknownPath(path.to_string()))?;
-        let (min, max) = (live.info.min, live.info.max);
-        if !(value >= min && value <= max) {
-            return Err(PropertyError::OutOfRange {
-                path: path.to_string(),
-                value,
-                min,
-                max,
-            });
-        }
+        live.info.check(path, value)?;
         let setting = live.setting;
         self.action.set_setting(setting, value);
         Ok(())
@@ -164,8 +158,9 @@ fn first<T: 'static>(preset: &Preset) -> Option<String> {
     Some(name.to_string())
 }
 
-/// The settings of `preset`'s action that the worker may edit live, by the
-/// preset's paths, with the preset's declarations.
+/// The settings of `preset`'s action that the worker may edit live: the
+/// fields of its action, hammers, dampers and velocity curve declared
+/// `live`, by the preset's paths, as the preset describes them.
 fn live_settings(preset: &Preset) -> Vec<LiveSetting> {
     let component = |owner| match owner {
         Owner::Action => first::<ActionSpec>(preset),
@@ -177,15 +172,13 @@ fn live_settings(preset: &Preset) -> Vec<LiveSetting> {
         .iter()
         .filter_map(|&(owner, field, setting)| {
             let path = format!("{}:{field}", component(owner)?);
-            let declared = preset.property_info(&path)?;
+            let info = preset.property_info(&path).filter(|info| info.live)?;
             let value = preset.get(&path)?;
-            let (min, max) = declared.range;
-            let info =
-                PropertyInfo::new(field, declared.description, declared.unit, min, max, value);
             Some(LiveSetting {
                 path,
                 setting,
                 info,
+                value,
             })
         })
         .collect()
@@ -285,7 +278,7 @@ impl Mechanics for PianoMechanics {
                 .split_once(':')
                 .expect("a preset path has a component");
             tree.add_component(component);
-            tree.declare(component, setting.info.clone());
+            tree.declare(component, setting.info, setting.value);
         }
     }
 
@@ -316,10 +309,11 @@ mod tests {
     use crate::families::grand_piano::GrandPiano;
     use crate::rt::Family;
 
-    /// Every setting the worker edits is a path of the preset, declared as
-    /// the preset declares it (unit, range, description), reading the value
-    /// the preset gives; an edit reaches the action, and an edit out of the
-    /// preset's range is refused.
+    /// Every setting the worker edits is a path of the preset, described as
+    /// the preset describes it (its declaration and range), reading the
+    /// value the preset gives; every field of the action's parts declared
+    /// `live` is one of them; an edit reaches the action, and an edit out of
+    /// the preset's range is refused.
     #[test]
     fn the_worker_edits_the_presets_own_paths_as_the_preset_declares_them() {
         let grand = Preset::default_grand();
@@ -330,12 +324,24 @@ mod tests {
         assert_eq!(explicit.len(), LIVE_SETTINGS.len(), "{explicit:?}");
         for (path, &value) in &explicit {
             let declared = grand.property_info(path).expect("a preset path");
-            let info = tree.info(path).unwrap();
-            assert_eq!((info.min, info.max), declared.range, "{path}");
-            assert_eq!(info.unit, declared.unit, "{path}");
-            assert_eq!(info.description, declared.description, "{path}");
+            assert_eq!(tree.info(path), Ok(&declared), "{path}");
+            assert!(declared.live, "{path}");
             assert_eq!(Some(value), grand.get(path), "{path}");
             assert_eq!(mechanics.property(path), Some(value), "{path}");
+        }
+        for component in ["action", "hammers", "dampers", "velocity"] {
+            let declared_live = grand
+                .components()
+                .into_iter()
+                .find(|c| c.path == component)
+                .unwrap()
+                .properties
+                .into_iter()
+                .map(|name| format!("{component}:{name}"))
+                .filter(|path| grand.property_info(path).unwrap().live);
+            for path in declared_live {
+                assert!(explicit.contains_key(&path), "{path} is declared live");
+            }
         }
         mechanics.set_property("velocity:curve", 2.0).unwrap();
         assert_eq!(mechanics.property("velocity:curve"), Some(2.0));

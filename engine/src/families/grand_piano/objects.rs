@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fields;
-use crate::instrument::{Checker, Instrument, Link, ObjectKind, ObjectSpec, PresetError};
+use crate::instrument::{Bound, Checker, Instrument, Link, ObjectKind, ObjectSpec, PresetError};
+use crate::props::{DeclaredRange, declared_default};
 use crate::resonators::SoundboardParams;
 
 /// Dampers: felt pads that press on a resonator's strings while their key is up.
@@ -26,7 +27,7 @@ pub struct DamperSet {
 }
 
 fn every_key_damped() -> u8 {
-    127
+    declared_default(DamperSet::FIELDS, "highest_damped_key") as u8
 }
 
 impl DamperSet {
@@ -97,13 +98,13 @@ pub struct SoundboardSpec {
 }
 
 fn default_modal_mass() -> f64 {
-    20.0
+    declared_default(SoundboardSpec::FIELDS, "modal_mass_kg")
 }
 
 /// A grand's spruce board, 9 mm at 430 kg/m³ (3.9 kg/m²), with its ribs
 /// (about a fifth more).
 fn default_surface_density() -> f64 {
-    4.7
+    declared_default(SoundboardSpec::FIELDS, "surface_density_kg_m2")
 }
 
 impl SoundboardSpec {
@@ -123,29 +124,29 @@ impl SoundboardSpec {
 
 fields!(DamperSet {
     t60_s: Real, "s", [0.01, 10.0, "0.01 to 10 s"], "Time a damped string takes to fade by 60 dB";
-    travel_s: Real, "s", [1e-4, 0.1, "0.1 ms to 100 ms"], "How quickly a damper lands on the strings after its key rises";
-    highest_damped_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Highest key with a damper: the strings above ring freely";
+    travel_s: Real, "s", [1e-4, 0.1, "0.1 ms to 100 ms"], "How quickly a damper lands on the strings after its key rises", live;
+    highest_damped_key: Key = 127.0, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Highest key with a damper: the strings above ring freely";
 });
 fields!(ActionSpec {
-    blow_distance_m: Real, "m", [0.01, 0.1, "10 to 100 mm"], "Hammer travel from rest to the string";
-    check_drop_m: Real, "m", [2e-3, 0.04, "2 to 40 mm"], "How far below the string the check catches a falling hammer";
-    restitution: Real, "", [0.0, 0.95, "0 to 0.95"], "Fraction of its strike speed a hammer rebounds with";
-    key_return_s: Real, "s", [5e-3, 0.5, "5 to 500 ms"], "Time a released key takes to rise fully";
-    repetition_rise: Real, "", [0.0, 1.0, "0 to 1"], "How far a key must rise (fraction of its dip) before it repeats";
+    blow_distance_m: Real, "m", [0.01, 0.1, "10 to 100 mm"], "Hammer travel from rest to the string", live;
+    check_drop_m: Real, "m", [2e-3, 0.04, "2 to 40 mm"], "How far below the string the check catches a falling hammer", live;
+    restitution: Real, "", [0.0, 0.95, "0 to 0.95"], "Fraction of its strike speed a hammer rebounds with", live;
+    key_return_s: Real, "s", [5e-3, 0.5, "5 to 500 ms"], "Time a released key takes to rise fully", live;
+    repetition_rise: Real, "", [0.0, 1.0, "0 to 1"], "How far a key must rise (fraction of its dip) before it repeats", live;
     realistic_travel: Switch, "",
-        "1: simulate the jack's whole stroke (tens of ms late); 0: throw the hammer from let-off at once";
+        "1: simulate the jack's whole stroke (tens of ms late); 0: throw the hammer from let-off at once", live;
 });
 fields!(SoundboardSpec {
     modes: Count, "", [0.0, 512.0, "0 to 512"], "Number of resonant body modes";
     lowest_mode_hz: Real, "Hz", [10.0, 5_000.0, "10 Hz to 5 kHz"], "Frequency of the lowest body mode";
-    highest_mode_hz: Real, "Hz", [10.0, 15_000.0, "10 Hz to 15 kHz"], "Frequency of the highest body mode";
+    highest_mode_hz: Real, "Hz", [10.0, 15_000.0, "10 Hz to 15 kHz"], at_least lowest_mode_hz, "Frequency of the highest body mode";
     lowest_mode_t60_s: Real, "s", [1e-3, 10.0, "1 ms to 10 s"],
         "60 dB decay time of the lowest body mode (higher ones decay faster)";
-    modal_mass_kg: Real, "kg", [0.1, 1_000.0, "0.1 to 1000 kg"],
+    modal_mass_kg: Real = 20.0, "kg", [0.1, 1_000.0, "0.1 to 1000 kg"],
         "Mass of each body mode at the bridge: less lets the strings move the board more, shorter and more coupled";
     body_gain: Real, "", [0.0, 10.0, "0 to 10"], "Level of the body's ring against the direct bridge sound";
-    seed: Count, "", "Which board: each seed places and shapes the modes differently";
-    surface_density_kg_m2: Real, "kg/m²", [0.5, 50.0, "0.5 to 50 kg/m²"],
+    seed: Count = 0.0, "", "Which board: each seed places and shapes the modes differently";
+    surface_density_kg_m2: Real = 4.7, "kg/m²", [0.5, 50.0, "0.5 to 50 kg/m²"],
         "Mass of a square metre of the board with its ribs: sets how loud the board is against the strings' own sound";
 });
 
@@ -197,41 +198,25 @@ impl ObjectSpec for ActionSpec {
 
     /// An action has the keys of a grand ([`ActionSpec::NOTES`]), and the
     /// hammers' start gap is its let-off distance.
-    fn check_in(
-        &self,
-        _name: &str,
-        instrument: &Instrument<'_>,
-        root: &Checker,
-    ) -> Result<(), PresetError> {
+    fn bounds_in(&self, _name: &str, instrument: &Instrument<'_>) -> Vec<Bound> {
         let (lo, hi) = Self::NOTES;
         let keys = "21 (A0) to 108 (C8): the keys a grand-action has";
-        let keyboard = root.child("keyboard");
-        let lowest_key = f64::from(instrument.keyboard.lowest_key);
-        let highest_key = f64::from(instrument.keyboard.highest_key);
-        keyboard.range("lowest_key", lowest_key, f64::from(lo), 127.0, keys)?;
-        keyboard.range("highest_key", highest_key, 0.0, f64::from(hi), keys)?;
-        root.child(&instrument.topology.strike.hammers).range(
-            "start_gap_m",
-            instrument.topology.hammers.start_gap_m,
-            5e-4,
-            0.01,
-            "0.5 to 10 mm: it is the let-off of the action that drives them",
-        )
+        let let_off = DeclaredRange {
+            min: 5e-4,
+            max: 0.01,
+            text: "0.5 to 10 mm: it is the let-off of the action that drives them",
+        };
+        vec![
+            Bound::new("keyboard", "lowest_key", range(f64::from(lo), 127.0, keys)),
+            Bound::new("keyboard", "highest_key", range(0.0, f64::from(hi), keys)),
+            Bound::new(&instrument.topology.strike.hammers, "start_gap_m", let_off),
+        ]
     }
 }
 
 impl ObjectSpec for SoundboardSpec {
     fn kind(&self) -> &'static str {
         "soundboard"
-    }
-
-    fn validate(&self, c: &Checker) -> Result<(), PresetError> {
-        c.declared(self)?;
-        c.ordered(
-            ("lowest_mode_hz", self.lowest_mode_hz),
-            ("highest_mode_hz", self.highest_mode_hz),
-            "at least lowest_mode_hz",
-        )
     }
 
     fn link(&self) -> Option<Link<'_>> {
@@ -241,4 +226,9 @@ impl ObjectSpec for SoundboardSpec {
     fn reseed(&mut self, seed: u32) {
         self.seed = seed;
     }
+}
+
+/// `min` to `max`, described as `text`.
+fn range(min: f64, max: f64, text: &'static str) -> DeclaredRange {
+    DeclaredRange { min, max, text }
 }

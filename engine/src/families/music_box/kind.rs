@@ -4,8 +4,9 @@
 use super::comb::TineDesign;
 use super::spec::MusicBoxSpec;
 use crate::instrument::{
-    Checker, HammerSet, Instrument, ObjectKind, ObjectSpec, PresetError, StrikeRange,
+    Bound, Checker, HammerSet, Instrument, ObjectKind, ObjectSpec, PresetError,
 };
+use crate::props::DeclaredRange;
 
 /// The music box's own object kind, as its presets list it.
 pub const KINDS: &[ObjectKind] = &[ObjectKind::of::<MusicBoxSpec>("music-box")];
@@ -30,12 +31,19 @@ impl ObjectSpec for MusicBoxSpec {
     }
 
     /// Its comb is what the pins strike, near the tips.
-    fn struck(&self) -> Option<StrikeRange> {
-        Some(StrikeRange {
+    fn struck(&self) -> Option<DeclaredRange> {
+        Some(DeclaredRange {
             min: MIN_PIN_POSITION,
             max: 0.99,
             text: "0.5 to 0.99 of a tine: pins pluck near the tip",
         })
+    }
+
+    /// Its pins have at least [`MIN_PIN_HYSTERESIS_S_PER_M`] of loss at
+    /// every anchor.
+    fn bounds_in(&self, _name: &str, instrument: &Instrument<'_>) -> Vec<Bound> {
+        let pins = &instrument.topology.strike.hammers;
+        vec![Bound::new(pins, "felt_hysteresis_s_per_m", PIN_LOSS)]
     }
 
     fn check_in(
@@ -103,30 +111,27 @@ fn check_comb(
 /// box's pins take 1 s/m or more (up to the felts' 2 s/m).
 pub const MIN_PIN_HYSTERESIS_S_PER_M: f64 = 1.0;
 
-/// A music box's pins have at least [`MIN_PIN_HYSTERESIS_S_PER_M`] of loss:
-/// at every anchor (`PINS/anchor/KEY:felt_hysteresis_s_per_m`, the range
-/// an editor offers) and at every tine of `spec`'s comb, where an anchor
-/// that does not give it would leave the lossless default.
+/// The loss a music box's pins may have, s/m (see
+/// [`MIN_PIN_HYSTERESIS_S_PER_M`]).
+const PIN_LOSS: DeclaredRange = DeclaredRange {
+    min: MIN_PIN_HYSTERESIS_S_PER_M,
+    max: 2.0,
+    text: "1 to 2 s/m for a music box's pins: a lossless pin catching a ringing tine gains \
+           energy",
+};
+
+/// A music box's pins have at least [`MIN_PIN_HYSTERESIS_S_PER_M`] of loss
+/// at every tine of `spec`'s comb, where an anchor that does not give it
+/// would leave the lossless default (the anchors' own values are bounded
+/// by [`PIN_LOSS`], a [`Bound`]).
 fn check_pins(spec: &MusicBoxSpec, pins: &HammerSet, c: &Checker) -> Result<(), PresetError> {
-    let least = MIN_PIN_HYSTERESIS_S_PER_M;
-    let range = "1 to 2 s/m for a music box's pins: a lossless pin catching a ringing tine \
-                 gains energy";
-    c.each_anchor(&pins.anchor, |c, a| {
-        c.range(
-            "felt_hysteresis_s_per_m",
-            a.felt_hysteresis_s_per_m,
-            least,
-            2.0,
-            range,
-        )
-    })?;
     for &key in &spec.keys {
         let loss = pins.felt(key).map_or(0.0, |law| law.hysteresis_s_per_m);
         c.child(&format!("{}/key/{key}", c.component())).require(
-            loss >= least,
+            PIN_LOSS.holds(loss),
             "felt_hysteresis_s_per_m",
             loss,
-            range,
+            PIN_LOSS.text,
         )?;
     }
     Ok(())

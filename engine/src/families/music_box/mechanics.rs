@@ -16,9 +16,6 @@ use crate::rt::{Mechanics, Operation, SynthEvent};
 /// Operations one control step may produce at most; more are dropped.
 const OPERATIONS: usize = 256;
 
-/// The box's fields the worker changes while it runs.
-const LIVE: &[&str] = &["running", "wound"];
-
 /// A music box's movement and pinned cylinder.
 #[derive(Debug)]
 pub struct MusicBoxMechanics {
@@ -79,7 +76,7 @@ impl MusicBoxMechanics {
             plucks: 0,
             reactions: 0,
             reaction_n_m_s: 0.0,
-            live: LiveProperties::of(preset, name, LIVE),
+            live: LiveProperties::of(preset, name),
         };
         mechanics.aim();
         Some(mechanics)
@@ -148,16 +145,17 @@ impl MusicBoxMechanics {
         }
     }
 
-    fn apply_live(&mut self, field: &str, value: f64) -> bool {
+    /// Gives the live field `field` (one the box's object declares `live`,
+    /// in range: [`LiveProperties::edit`] has checked it) `value`.
+    fn apply_live(&mut self, field: &str, value: f64) {
         match field {
             "running" => self.spec.running = value >= 0.5,
             "wound" => {
                 self.spec.wound = value;
                 self.movement.set_wound(value);
             }
-            _ => return false,
+            _ => {}
         }
-        true
     }
 }
 
@@ -181,11 +179,9 @@ impl PropertyAccess for MusicBoxMechanics {
     }
 
     fn set_property(&mut self, path: &str, value: f64) -> Result<(), PropertyError> {
-        if field_of(&self.name, path).is_some_and(|field| self.apply_live(field, value)) {
-            Ok(())
-        } else {
-            Err(PropertyError::UnknownPath(path.to_string()))
-        }
+        let field = self.live.edit(path, value)?;
+        self.apply_live(field, value);
+        Ok(())
     }
 }
 

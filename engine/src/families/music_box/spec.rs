@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::fields;
-use crate::instrument::{Checker, PresetError, check_case};
+use crate::instrument::{Checker, PresetError, case};
 
 /// One pin on the cylinder.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -126,13 +126,6 @@ impl MusicBoxSpec {
         for &key in &self.keys {
             c.require(key <= 127, "keys", f64::from(key), "MIDI keys, 0 to 127")?;
         }
-        check_case(
-            c,
-            (self.case_lowest_mode_hz, self.case_highest_mode_hz),
-            self.case_modes,
-            self.case_t60_s,
-            self.case_modal_mass_kg,
-        )?;
         c.require(
             self.pins.len() <= MAX_PINS,
             "pin",
@@ -166,8 +159,8 @@ fields!(MusicBoxSpec {
     lift_m: Real, "m", [2e-5, 2e-3, "0.02 to 2 mm"], "How far a pin bends a tine's tip before it slips off: more plays louder";
     cylinder_radius_m: Real, "m", [2e-3, 0.1, "2 mm to 10 cm"], "Radius of the cylinder at the pins' tips";
     cylinder_inertia_kg_m2: Real, "kg·m²", [1e-8, 1e-2, "1e-8 to 1e-2 kg·m²"], "Moment of inertia of the cylinder and its train";
-    running: Switch, "", "1: the cylinder turns; 0: the stop lever holds it";
-    wound: Real, "", [0.0, 1.0, "0 to 1"], "How far the mainspring is wound: 0 run down, 1 fully";
+    running: Switch, "", "1: the cylinder turns; 0: the stop lever holds it", live;
+    wound: Real, "", [0.0, 1.0, "0 to 1"], "How far the mainspring is wound: 0 run down, 1 fully", live;
     spring_torque_n_m: Real, "N·m", [1e-3, 10.0, "1e-3 to 10 N·m"], "Torque of the mainspring, fully wound: more plays faster, as the square root";
     spring_turns: Real, "", [0.5, 50.0, "0.5 to 50"], "Turns of the spring barrel from fully wound to run down";
     spring_droop: Real, "", [0.0, 0.9, "0 to 0.9"], "How much the spring's torque falls over its flat part";
@@ -176,11 +169,11 @@ fields!(MusicBoxSpec {
     friction_torque_n_m: Real, "N·m", [0.0, 1.0, "0 to 1 N·m"], "Friction of the train at the cylinder";
     fly_drag_n_m_s2: Real, "N·m·s²", [1e-12, 1e-3, "1e-12 to 1e-3 N·m·s²"], "Air drag of the fly (τ = c·ω²): more plays slower";
     fly_ratio: Real, "", [1.0, 10000.0, "1 to 10 000"], "Turns of the fly per turn of the cylinder";
-    case_lowest_mode_hz: Real, "Hz", "Frequency of the case's lowest mode";
-    case_modes: Count, "", "Number of the case's modes";
-    case_highest_mode_hz: Real, "Hz", "Frequency of the case's highest mode";
-    case_t60_s: Real, "s", "Time the case's modes take to fade by 60 dB";
-    case_modal_mass_kg: Real, "kg", "Mass of each case mode at the comb: less makes the case louder";
+    case_lowest_mode_hz: Real, "Hz", [= case::LOWEST_MODE_HZ], "Frequency of the case's lowest mode";
+    case_modes: Count, "", [= case::MODES], "Number of the case's modes";
+    case_highest_mode_hz: Real, "Hz", [= case::HIGHEST_MODE_HZ], at_least case_lowest_mode_hz, "Frequency of the case's highest mode";
+    case_t60_s: Real, "s", [= case::T60_S], "Time the case's modes take to fade by 60 dB";
+    case_modal_mass_kg: Real, "kg", [= case::MODAL_MASS_KG], "Mass of each case mode at the comb: less makes the case louder";
     damped_below_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Tines below this key have a damper";
     damper_press_m: Real, "m", [1e-6, 1e-3, "1e-6 to 1e-3 m"], "How far the pin presses a damper's pad onto its tine: more stills a ringing tine sooner";
     damper_stiffness_n_per_m: Real, "N/m", [1.0, 1e7, "1 to 1e7 N/m"], "Stiffness of a damper's pad";

@@ -3,12 +3,13 @@
 //! inherit at a key.
 
 use super::anchored::value_at;
-use super::fields::{About, AnchorFields};
+use super::fields::AnchorFields;
+use crate::props::Declaration;
 
 /// The anchors of one set, seen through their fields' names.
 pub trait AnchorList {
     /// The fields of every anchor.
-    fn about(&self) -> &'static [About];
+    fn declarations(&self) -> &'static [Declaration];
     /// The keys of the anchors, ascending.
     fn keys(&self) -> Vec<u8>;
     /// Whether there is an anchor at `key`.
@@ -28,8 +29,8 @@ pub trait AnchorList {
 }
 
 impl<A: AnchorFields> AnchorList for Vec<A> {
-    fn about(&self) -> &'static [About] {
-        A::ABOUT
+    fn declarations(&self) -> &'static [Declaration] {
+        A::DECLARATIONS
     }
 
     fn keys(&self) -> Vec<u8> {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::check::Checker;
 use super::error::PresetError;
 use crate::fields;
+use crate::props::DeclaredRange;
 
 /// Most modes a bar may list.
 pub const MAX_BAR_MODES: usize = 3;
@@ -92,6 +93,13 @@ fn free_free() -> BarEnds {
     BarEnds::FreeFree
 }
 
+/// Each of a bar set's decay times, s.
+const BAR_T60_S: DeclaredRange = DeclaredRange {
+    min: 1e-3,
+    max: 100.0,
+    text: "1 ms to 100 s",
+};
+
 impl BarSet {
     pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
         c.declared(self)?;
@@ -102,7 +110,7 @@ impl BarSet {
             "one to three decay times",
         )?;
         for &t60 in &self.t60_s {
-            c.range("t60_s", t60, 1e-3, 100.0, "1 ms to 100 s")?;
+            c.within("t60_s", t60, BAR_T60_S)?;
         }
         Ok(())
     }

@@ -1,70 +1,39 @@
 //! Range checks that name the property path of the offending value.
 //!
-//! The same checks serve twice: [`Preset::validate`](super::Preset::validate)
-//! runs them to fail at the first bad value, and the editor's
-//! [`property_info`](super::Preset::property_info) runs them in *recording*
-//! mode, where every check notes its range instead of failing. The ranges an
-//! editor offers are so exactly those validation accepts.
+//! What a value may be is declared, not found by running code: each field's
+//! own range and the field it may not fall below ([`Declaration`]), and the
+//! ranges an instrument's rules give its properties ([`Bound`]). Validation
+//! ([`Preset::check_values`](super::Preset::check_values)) checks values
+//! against those declarations, and the editor's
+//! [`property_info`](super::Preset::property_info) offers the same ranges,
+//! so the two agree by construction. Conditions that are no range of one
+//! property (how many values a list holds) are checked with
+//! [`Checker::require`].
 
-use std::cell::RefCell;
-use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::borrow::Cow;
 
+use super::bound::Bound;
 use super::error::PresetError;
-use super::fields::{About, AnchorFields, Fields};
-
-/// The ranges recorded by a recording [`Checker`]: property path → (lowest,
-/// highest) allowed value, the intersection of every check of that path. The
-/// fields of anchors are recorded once per set, under `every_key`.
-pub(super) type Ranges = BTreeMap<String, (f64, f64)>;
-
-/// The component under which the ranges of a set's anchor fields are
-/// recorded: they are the same at every key.
-pub(super) fn every_key(set: &str) -> String {
-    format!("{set}/key/*")
-}
+use super::fields::{AnchorFields, Fields};
+use crate::props::DeclaredRange;
 
 /// Checks the values of one component of a preset, naming them by property path
 /// (`component:property`, e.g. `hammers/anchor/60:felt_exponent`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Checker {
     component: String,
-    /// Where ranges are recorded, in recording mode.
-    recorded: Option<Rc<RefCell<Ranges>>>,
 }
 
 impl Checker {
-    /// Checks at the preset's root that fail at the first bad value.
+    /// Checks at the preset's root, failing at the first bad value.
     pub fn checking() -> Self {
-        Self {
-            component: String::new(),
-            recorded: None,
-        }
+        Self::default()
     }
 
-    /// Checks at the preset's root that record every range and never fail on
-    /// a value (see [`Checker::ranges`]).
-    pub fn recording() -> Self {
-        Self {
-            component: String::new(),
-            recorded: Some(Rc::default()),
-        }
-    }
-
-    /// The ranges recorded so far (none when checking).
-    pub fn ranges(&self) -> Ranges {
-        self.recorded
-            .as_ref()
-            .map(|r| r.borrow().clone())
-            .unwrap_or_default()
-    }
-
-    /// Checks, in the same mode, for the component at `component` (e.g.
-    /// `tuning`, `hammers`).
+    /// Checks for the component at `component` (e.g. `tuning`, `hammers`).
     pub fn child(&self, component: &str) -> Self {
         Self {
             component: component.to_string(),
-            recorded: self.recorded.clone(),
         }
     }
 
@@ -84,61 +53,31 @@ impl Checker {
     }
 
     /// The error for `property` = `value` outside `range` (in words).
-    pub fn out_of_range(&self, property: &str, value: f64, range: &'static str) -> PresetError {
+    pub fn out_of_range(
+        &self,
+        property: &str,
+        value: f64,
+        range: impl Into<Cow<'static, str>>,
+    ) -> PresetError {
         PresetError::OutOfRange {
             path: self.path(property),
             value,
-            range,
+            range: range.into(),
         }
     }
 
-    /// Notes that `property` lies within `lo..=hi`, when recording.
-    fn record(&self, property: &str, lo: f64, hi: f64) {
-        if let Some(recorded) = &self.recorded {
-            recorded
-                .borrow_mut()
-                .entry(self.path(property))
-                .and_modify(|(l, h)| {
-                    *l = l.max(lo);
-                    *h = h.min(hi);
-                })
-                .or_insert((lo, hi));
-        }
-    }
-
-    /// `value` must be finite and within `lo..=hi`, described as `range`; a
-    /// value not given (an anchor's inherited field) passes.
-    pub fn range(
+    /// `value` must be finite and within `range`; a value not given (an
+    /// anchor's inherited field) passes.
+    pub fn within(
         &self,
         property: &str,
         value: impl Into<Option<f64>>,
-        lo: f64,
-        hi: f64,
-        range: &'static str,
+        range: DeclaredRange,
     ) -> Result<(), PresetError> {
-        self.record(property, lo, hi);
         match value.into() {
-            Some(v) if self.recorded.is_none() && !(v.is_finite() && v >= lo && v <= hi) => {
-                Err(self.out_of_range(property, v, range))
-            }
+            Some(v) if !range.holds(v) => Err(self.out_of_range(property, v, range.text)),
             _ => Ok(()),
         }
-    }
-
-    /// Two properties that bound each other: `low` may not exceed `high`
-    /// (each a name and value). Fails naming `high`, with `range`.
-    pub fn ordered(
-        &self,
-        (low_name, low): (&str, f64),
-        (high_name, high): (&str, f64),
-        range: &'static str,
-    ) -> Result<(), PresetError> {
-        self.record(low_name, f64::NEG_INFINITY, high);
-        self.record(high_name, low, f64::INFINITY);
-        if self.recorded.is_none() && low > high {
-            return Err(self.out_of_range(high_name, high, range));
-        }
-        Ok(())
     }
 
     /// A condition on `property` that is not a range (how many values a list
@@ -150,59 +89,65 @@ impl Checker {
         value: f64,
         range: &'static str,
     ) -> Result<(), PresetError> {
-        if ok || self.recorded.is_some() {
+        if ok {
             Ok(())
         } else {
             Err(self.out_of_range(property, value, range))
         }
     }
 
-    /// Checks every field of `fields` declared with a range against it
-    /// (see `fields!`), in the order they are declared.
+    /// Checks every field of `fields` against its declaration (see
+    /// `fields!`): its range, and the field it may not fall below, in the
+    /// order they are declared.
     pub fn declared(&self, fields: &dyn Fields) -> Result<(), PresetError> {
-        self.declared_ranges(fields.about(), |name| fields.value(name))
-    }
-
-    /// Checks every field `anchor` gives against its declared range (see
-    /// `anchor_fields!`).
-    pub fn declared_anchor<A: AnchorFields>(&self, anchor: &A) -> Result<(), PresetError> {
-        self.declared_ranges(A::ABOUT, |name| anchor.slot(name).flatten())
-    }
-
-    /// Checks each of `about`'s fields that has a range: its value, as
-    /// `value` reads it by name (`None`: not given, only recorded).
-    fn declared_ranges(
-        &self,
-        about: &[About],
-        value: impl Fn(&str) -> Option<f64>,
-    ) -> Result<(), PresetError> {
-        for field in about {
+        let declarations = fields.declarations();
+        for field in declarations {
+            let value = fields.value(field.name);
             if let Some(range) = field.range {
-                self.range(
-                    field.name,
-                    value(field.name),
-                    range.min,
-                    range.max,
-                    range.text,
-                )?;
+                self.within(field.name, value, range)?;
+            }
+            let low = field.at_least.and_then(|low| fields.value(low));
+            if let (Some(value), Some(low)) = (value, low)
+                && value < low
+            {
+                let text = format!("at least {}", field.at_least.unwrap_or_default());
+                return Err(self.out_of_range(field.name, value, text));
             }
         }
         Ok(())
     }
 
+    /// Checks every field `anchor` gives against its declared range (see
+    /// `anchor_fields!`).
+    pub fn declared_anchor<A: AnchorFields>(&self, anchor: &A) -> Result<(), PresetError> {
+        for field in A::DECLARATIONS {
+            if let Some(range) = field.range {
+                self.within(field.name, anchor.slot(field.name).flatten(), range)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks `value` of `property` against `bound`, a range a rule of the
+    /// instrument gives it.
+    pub(super) fn bound(
+        &self,
+        property: &str,
+        value: f64,
+        bound: &Bound,
+    ) -> Result<(), PresetError> {
+        self.within(property, value, bound.range)
+    }
+
     /// Checks a set's anchors: they exist, are MIDI keys, rise strictly, each
     /// gives a value, and every field without a fallback is given by at least
     /// one; then `check` runs on each anchor with a checker for its path
-    /// (`NAME/anchor/KEY`). When recording, `check` runs once, on an anchor
-    /// that gives nothing, under `every_key`.
+    /// (`NAME/anchor/KEY`).
     pub fn each_anchor<A: AnchorFields>(
         &self,
         anchors: &[A],
         check: impl Fn(&Self, &A) -> Result<(), PresetError>,
     ) -> Result<(), PresetError> {
-        if self.recorded.is_some() {
-            return check(&self.child(&every_key(&self.component)), &A::empty(0));
-        }
         self.anchors(anchors)?;
         for anchor in anchors {
             check(&self.anchor(anchor.key()), anchor)?;
@@ -233,7 +178,7 @@ impl Checker {
         if let Some(a) = anchors.iter().find(|a| a.gives_nothing()) {
             return error(format!("the anchor at key {} gives no value", a.key()));
         }
-        let missing = A::ABOUT.iter().find(|field| {
+        let missing = A::DECLARATIONS.iter().find(|field| {
             A::ungiven(field.name).is_none() && anchors.iter().all(|a| !a.gives(field.name))
         });
         match missing {

@@ -2,16 +2,16 @@
 //! output, room), its objects and its strike, and the checks that run over
 //! them all.
 
-use super::check::{Checker, Ranges};
+use super::check::Checker;
 use super::error::PresetError;
 use super::keyboard::Keyboard;
 use super::object::{Instrument, Topology};
 use super::objects::Objects;
-use super::output::{MICROPHONES, OutputSpec};
+use super::output::OutputSpec;
 use super::strike::StrikeSpec;
 use super::strings::fundamental_hz;
 use super::topology;
-use super::tuning_check::check_temperament;
+use super::tuning_check::check_scale;
 use crate::instrument::{StretchedTuning, VelocityCurve};
 use crate::room::RoomSpec;
 
@@ -48,70 +48,42 @@ pub struct Preset {
 }
 
 impl Preset {
-    /// Checks every value against its physical range, resolves the topology
-    /// and checks each object against the others: everything but which
-    /// family plays it, which the registry checks (`Preset::validate`, with
-    /// the families).
+    /// Checks every value against its declaration (its range and the field
+    /// it may not fall below), resolves the topology and checks the
+    /// instrument's rules: the ranges they give ([`Preset::bounds`]) and each
+    /// object's own checks against the others. Which family plays it the
+    /// registry checks (`Preset::validate`, with the families).
     pub fn check_values(&self) -> Result<(), PresetError> {
-        self.check(&Checker::checking())
-    }
-
-    /// Runs every check of the preset with `root`, the checker at its root:
-    /// failing at the first bad value, or recording every range (see
-    /// [`Checker`]).
-    fn check(&self, root: &Checker) -> Result<(), PresetError> {
-        let tuning = root.child("tuning");
-        tuning.declared(&self.tuning)?;
-        let resolved = self.topology().ok();
-        let strings = resolved.as_ref().and_then(|t| t.strings());
-        let fundamental = |key| fundamental_hz(&self.tuning, strings, key);
-        check_temperament(&self.tuning, self.keyboard, fundamental, &tuning)?;
-        check_velocity(&self.velocity, &root.child("velocity"))?;
-        let output = root.child("output");
-        output.declared(&self.output)?;
-        output.range(
-            "microphone",
-            f64::from(self.output.microphone),
-            0.0,
-            (MICROPHONES.len() - 1) as f64,
-            "0 (bridge), 1 (player) or 2 (close)",
-        )?;
-        // Without a room the default's ranges are recorded (and pass), for
-        // the editor to offer.
-        self.room
-            .unwrap_or_default()
-            .validate(&root.child("room"))?;
-        let keyboard = root.child("keyboard");
-        keyboard.declared(&self.keyboard)?;
-        keyboard.ordered(
-            ("lowest_key", f64::from(self.keyboard.lowest_key)),
-            ("highest_key", f64::from(self.keyboard.highest_key)),
-            "at least lowest_key",
-        )?;
+        let root = Checker::checking();
+        root.child("tuning").declared(&self.tuning)?;
+        root.child("velocity").declared(&self.velocity)?;
+        root.child("output").declared(&self.output)?;
+        if let Some(room) = &self.room {
+            room.validate(&root.child("room"))?;
+        }
+        root.child("keyboard").declared(&self.keyboard)?;
         for (name, object) in self.objects.iter() {
             object.validate(&root.child(name))?;
         }
-        let instrument = Instrument {
-            keyboard: self.keyboard,
-            tuning: &self.tuning,
-            topology: topology::resolve(&self.objects, &self.strikes, root)?,
-        };
+        let instrument = self.instrument()?;
+        check_scale(&self.tuning, self.keyboard, |key| {
+            instrument.fundamental_hz(key)
+        })?;
+        self.check_bounds(&self.bounds(&instrument))?;
         for (name, object) in self.objects.iter() {
-            object.check_in(name, &instrument, root)?;
+            object.check_in(name, &instrument, &root)?;
         }
         Ok(())
     }
 
-    /// The range of every property path, as [`Preset::check_values`] checks
-    /// it: its checks run in recording mode. Anchor fields are recorded under
-    /// `NAME/key/*` (see `check::every_key`). A preset that fails validation
-    /// yields the ranges of the checks before the failure.
-    pub(super) fn checked_ranges(&self) -> Ranges {
-        let recorder = Checker::recording();
-        // Recording never fails on a value; a structural error only ends the
-        // recording early.
-        let _ = self.check(&recorder);
-        recorder.ranges()
+    /// The preset resolved as an instrument: keyboard, tuning and topology
+    /// (see [`Preset::topology`]).
+    pub fn instrument(&self) -> Result<Instrument<'_>, PresetError> {
+        Ok(Instrument {
+            keyboard: self.keyboard,
+            tuning: &self.tuning,
+            topology: self.topology()?,
+        })
     }
 
     /// The objects resolved through their interactions.
@@ -136,15 +108,4 @@ impl Preset {
     pub fn hammer_speed(&self, velocity: f32) -> f64 {
         self.velocity.speed(f64::from(velocity))
     }
-}
-
-/// The velocity curve's declared ranges, and the softest speed at most the
-/// hardest.
-fn check_velocity(velocity: &VelocityCurve, c: &Checker) -> Result<(), PresetError> {
-    c.declared(velocity)?;
-    c.ordered(
-        ("softest_speed_m_s", velocity.softest_speed_m_s),
-        ("hardest_speed_m_s", velocity.hardest_speed_m_s),
-        "at least softest_speed_m_s",
-    )
 }

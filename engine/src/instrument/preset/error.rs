@@ -1,5 +1,6 @@
 //! Why a preset was rejected.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// Why a preset was rejected.
@@ -15,7 +16,7 @@ pub enum PresetError {
         /// The offending value.
         value: f64,
         /// The allowed range, in words.
-        range: &'static str,
+        range: Cow<'static, str>,
     },
     /// Anchors are missing, out of order or not MIDI keys.
     Anchors(String),

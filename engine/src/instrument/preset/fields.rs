@@ -2,50 +2,83 @@
 //! what they do to the sound: what property paths reach and editors show.
 
 use super::anchored::Anchored;
+use crate::props::{Declaration, ValueKind};
 
-/// What a field is, for a musician: its name, SI unit (`""` for a ratio or a
-/// count), the range its values must lie in and one line on what it does.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct About {
-    /// The name after the `:` of a path.
-    pub name: &'static str,
-    /// SI unit.
-    pub unit: &'static str,
-    /// The values it may take, if the field itself bounds them (a range that
-    /// depends on other fields or on the rest of the instrument is checked by
-    /// the object's own rules instead).
-    pub range: Option<DeclaredRange>,
-    /// One line for a musician or sound designer.
-    pub description: &'static str,
-}
-
-/// The values a field may take: `min` to `max` in its unit, and the same in
-/// words for an error (`"0.01 to 3 m"`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct DeclaredRange {
-    /// Least value.
-    pub min: f64,
-    /// Greatest value.
-    pub max: f64,
-    /// The range in words.
-    pub text: &'static str,
-}
-
-/// `Some(range)` for a field declared with `[min, max, "text"]`, `None`
-/// without: what the `fields!` and `anchor_fields!` macros expand a field's
-/// optional range to.
+/// `Some(range)` for a field declared with `[min, max, "text"]` or with
+/// `[= RANGE]` (a [`DeclaredRange`](crate::props::DeclaredRange) constant
+/// several kinds share), `None` without: what the `fields!` and
+/// `anchor_fields!` macros expand a field's optional range to.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! declared_range {
     () => {
         None
     };
+    ([= $range:expr]) => {
+        Some($range)
+    };
     ([$min:expr, $max:expr, $text:literal]) => {
-        Some($crate::instrument::DeclaredRange {
+        Some($crate::props::DeclaredRange {
             min: $min,
             max: $max,
             text: $text,
         })
+    };
+}
+
+/// `Some(value)` for a field declared with `= value`, `None` without.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! declared_default {
+    () => {
+        None
+    };
+    ($value:expr) => {
+        Some($value)
+    };
+}
+
+/// `Some("name")` for a field declared with `at_least name`, `None` without.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! declared_order {
+    () => {
+        None
+    };
+    ($low:ident) => {
+        Some(stringify!($low))
+    };
+}
+
+/// Whether a field is declared `live` (the worker changes it while the
+/// instrument plays).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! declared_live {
+    () => {
+        false
+    };
+    (live) => {
+        true
+    };
+}
+
+/// The [`ValueKind`] of a field of [`Field`] variant `Real`, `Key`, `Count`
+/// or `Switch`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! declared_kind {
+    (Real) => {
+        $crate::props::ValueKind::Real
+    };
+    (Key) => {
+        $crate::props::ValueKind::MidiKey
+    };
+    (Count) => {
+        $crate::props::ValueKind::Count
+    };
+    (Switch) => {
+        $crate::props::ValueKind::Switch
     };
 }
 
@@ -103,31 +136,47 @@ impl Field<'_> {
 
 /// The numeric fields of a part of a preset, by name.
 pub trait Fields {
-    /// Every numeric field, in the order the preset lists them.
-    fn about(&self) -> &'static [About];
+    /// Every numeric field's declaration, in the order the preset lists them.
+    fn declarations(&self) -> &'static [Declaration];
     /// One field.
     fn field(&mut self, name: &str) -> Option<Field<'_>>;
     /// The value of one field, as a number.
     fn value(&self, name: &str) -> Option<f64>;
 }
 
-/// Declares the numeric fields of a part of a preset (`Fields`): each field
-/// with its type (`Real`, `Key`, `Count`, `Switch`), SI unit and one line on
-/// what it does, and where the field alone bounds its values, its range:
+/// Declares the numeric fields of a part of a preset (`Fields`), each once
+/// with everything said about it ([`Declaration`]): its type (`Real`,
+/// `Key`, `Count`, `Switch`) and, if a file may leave it out, `= DEFAULT`;
+/// its SI unit; where the field alone bounds its values, its range
+/// (`[min, max, "in words"]`, or `[= RANGE]` for a shared constant); where
+/// it may not fall below another field of the part, `at_least OTHER`; one
+/// line on what it does; and `, live` if the worker changes it while the
+/// instrument plays:
 /// `fields!(Spec { mass_kg: Real, "kg", [1e-4, 100.0, "0.1 g to 100 kg"], "Mass of each bar"; })`.
-/// [`crate::instrument::Checker::declared`] checks the ranges, and editors
-/// offer them.
+/// [`crate::instrument::Checker::declared`] checks the ranges and orders,
+/// and editors offer them.
 #[macro_export]
 macro_rules! fields {
-    ($ty:ty { $($field:ident: $kind:ident, $unit:literal, $([$($range:tt)*],)? $description:literal;)* }) => {
+    ($ty:ty { $($field:ident: $kind:ident $(= $default:expr)?, $unit:literal, $([$($range:tt)*],)? $(at_least $low:ident,)? $description:literal $(, $live:ident)?;)* }) => {
+        impl $ty {
+            /// Every numeric field's declaration, in the order the preset
+            /// lists them.
+            pub const FIELDS: &'static [$crate::props::Declaration] = &[$($crate::props::Declaration {
+                name: stringify!($field),
+                unit: $unit,
+                kind: $crate::declared_kind!($kind),
+                range: $crate::declared_range!($([$($range)*])?),
+                at_least: $crate::declared_order!($($low)?),
+                default: $crate::declared_default!($($default)?),
+                description: $description,
+                inheritable: false,
+                live: $crate::declared_live!($($live)?),
+            }),*];
+        }
+
         impl $crate::instrument::Fields for $ty {
-            fn about(&self) -> &'static [$crate::instrument::About] {
-                &[$($crate::instrument::About {
-                    name: stringify!($field),
-                    unit: $unit,
-                    range: $crate::declared_range!($([$($range)*])?),
-                    description: $description,
-                }),*]
+            fn declarations(&self) -> &'static [$crate::props::Declaration] {
+                Self::FIELDS
             }
 
             #[allow(clippy::match_single_binding)] // a part without fields
@@ -153,8 +202,8 @@ macro_rules! fields {
 
 /// The optional fields of one anchor (all real numbers), by name.
 pub trait AnchorFields: Anchored + Sized {
-    /// Every field, in the order presets list them.
-    const ABOUT: &'static [About];
+    /// Every field's declaration, in the order presets list them.
+    const DECLARATIONS: &'static [Declaration];
 
     /// An anchor at `key` that gives no field.
     fn empty(key: u8) -> Self;
@@ -166,13 +215,16 @@ pub trait AnchorFields: Anchored + Sized {
     /// The field called `name`, to give or take away.
     fn slot_mut(&mut self, name: &str) -> Option<&mut Option<f64>>;
 
-    /// The value of field `name` where no anchor gives it, if it has one; the
-    /// other fields must be given by at least one anchor.
-    fn ungiven(name: &str) -> Option<f64>;
+    /// The value of field `name` where no anchor gives it, if it has one
+    /// (its declared default); the other fields must be given by at least
+    /// one anchor.
+    fn ungiven(name: &str) -> Option<f64> {
+        Declaration::find(Self::DECLARATIONS, name)?.default
+    }
 
     /// Whether the anchors have a field called `name`.
     fn has_field(name: &str) -> bool {
-        Self::ABOUT.iter().any(|field| field.name == name)
+        Declaration::find(Self::DECLARATIONS, name).is_some()
     }
 
     /// Whether the anchor gives field `name`.
@@ -182,23 +234,31 @@ pub trait AnchorFields: Anchored + Sized {
 
     /// Whether the anchor gives no field at all.
     fn gives_nothing(&self) -> bool {
-        Self::ABOUT.iter().all(|field| !self.gives(field.name))
+        Self::DECLARATIONS
+            .iter()
+            .all(|field| !self.gives(field.name))
     }
 }
 
 /// Declares the optional fields of an anchor (`AnchorFields`), all real
-/// numbers: each with its SI unit, its range (`[min, max, "text"]`) if the
-/// field alone bounds it, one line on what it does and, for a field not
-/// every preset gives, `= VALUE` where no anchor gives it.
+/// numbers inherited along the keyboard, each once ([`Declaration`]): for a
+/// field not every preset gives, `= VALUE` where no anchor gives it; its SI
+/// unit; its range (`[min, max, "text"]`) if the field alone bounds it; one
+/// line on what it does.
 #[macro_export]
 macro_rules! anchor_fields {
     ($ty:ident { $($field:ident $(= $ungiven:expr)?, $unit:literal, $([$($range:tt)*],)? $description:literal;)* }) => {
         impl $crate::instrument::AnchorFields for $ty {
-            const ABOUT: &'static [$crate::instrument::About] = &[$($crate::instrument::About {
+            const DECLARATIONS: &'static [$crate::props::Declaration] = &[$($crate::props::Declaration {
                 name: stringify!($field),
                 unit: $unit,
+                kind: $crate::props::ValueKind::Real,
                 range: $crate::declared_range!($([$($range)*])?),
+                at_least: None,
+                default: $crate::declared_default!($($ungiven)?),
                 description: $description,
+                inheritable: true,
+                live: false,
             }),*];
 
             fn empty(key: u8) -> Self {
@@ -218,46 +278,6 @@ macro_rules! anchor_fields {
                     _ => None,
                 }
             }
-
-            fn ungiven(name: &str) -> Option<f64> {
-                match name {
-                    $(stringify!($field) => {
-                        let fallback: &[f64] = &[$($ungiven)?];
-                        fallback.first().copied()
-                    })*
-                    _ => None,
-                }
-            }
         }
     };
-}
-
-/// What kind of number a property holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValueKind {
-    /// A real number.
-    Real,
-    /// A MIDI key: a whole number, 0 to 127.
-    MidiKey,
-    /// A whole count, 0 to 4 294 967 295.
-    Count,
-    /// A switch: 0 (off) or 1 (on).
-    Switch,
-}
-
-impl ValueKind {
-    /// The values the type holds, whatever validation says.
-    pub fn range(self) -> (f64, f64) {
-        match self {
-            Self::Real => (f64::NEG_INFINITY, f64::INFINITY),
-            Self::MidiKey => (0.0, 127.0),
-            Self::Count => (0.0, f64::from(u32::MAX)),
-            Self::Switch => (0.0, 1.0),
-        }
-    }
-
-    /// Whether its values are whole numbers (a slider steps by 1).
-    pub fn is_whole(self) -> bool {
-        self != Self::Real
-    }
 }

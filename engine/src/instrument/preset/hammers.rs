@@ -99,7 +99,7 @@ impl HammerSet {
 
 fields!(HammerSet {
     start_gap_m: Real, "m", [1e-5, 0.05, "0.01 mm to 50 mm"],
-        "Gap between felt and target when the hammer starts its free flight (the action's let-off)";
+        "Gap between felt and target when the hammer starts its free flight (the action's let-off)", live;
 });
 anchor_fields!(HammerAnchor {
     mass_kg, "kg", [1e-4, 0.1, "0.1 g to 100 g"], "Hammer mass per string struck: a heavier hammer stays longer and sounds rounder";

@@ -16,5 +16,5 @@ pub struct Keyboard {
 
 fields!(Keyboard {
     lowest_key: Key, "", "Lowest MIDI key that plays";
-    highest_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], "Highest MIDI key that plays";
+    highest_key: Key, "", [0.0, 127.0, "a MIDI key, 0 to 127"], at_least lowest_key, "Highest MIDI key that plays";
 });

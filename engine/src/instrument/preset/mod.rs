@@ -28,12 +28,15 @@
 //! ([`Preset::property_info`]); [`Preset::components`] lists the components
 //! as the tree an editor shows, with every key of the keyboard under each set
 //! with anchors. The ranges editors offer are those [`Preset::check_values`]
-//! checks: one set of checks serves both.
+//! checks: both read the fields' declarations ([`crate::props::Declaration`])
+//! and the ranges the instrument's rules declare ([`Bound`]).
 
 mod anchor_list;
 mod anchored;
 mod bars;
-mod case;
+mod bound;
+mod bound_check;
+pub mod case;
 mod check;
 mod definition;
 mod error;
@@ -57,20 +60,20 @@ pub use crate::room::RoomSpec;
 pub use anchor_list::AnchorList;
 pub use anchored::{Anchored, value_at};
 pub use bars::{BarEnds, BarSet, MAX_BAR_MODES, NODE_SHAPE};
-pub use case::check_case;
+pub use bound::Bound;
 pub use check::Checker;
 pub use definition::Preset;
 pub use error::PresetError;
-pub use fields::{About, AnchorFields, DeclaredRange, Field, Fields, ValueKind};
+pub use fields::{AnchorFields, Field, Fields};
 pub use hammers::{HammerAnchor, HammerSet, LOSSLESS_FELT, UNRELAXING_FELT};
 pub use keyboard::Keyboard;
 pub use object::{
-    Instrument, Link, ObjectData, ObjectKind, ObjectSpec, Read, StrikePart, StrikeRange, Topology,
+    Instrument, Link, ObjectData, ObjectKind, ObjectSpec, Read, StrikePart, Topology,
 };
 pub use objects::{NamedObject, Objects};
 pub use output::{MICROPHONES, OutputSpec};
 pub use paths::PropertyEdit;
-pub use properties::{ComponentInfo, PropertyInfo};
+pub use properties::ComponentInfo;
 pub use shared_kinds::SHARED_KINDS;
 pub use strike::{StrikeAnchor, StrikeSpec};
 pub use strings::{StringAnchor, StringSet, fundamental_hz};

@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 
 use super::anchor_list::AnchorList;
 use super::bars::{BarEnds, BarSet};
+use super::bound::Bound;
 use super::check::Checker;
 use super::error::PresetError;
 use super::fields::Fields;
@@ -24,6 +25,7 @@ use super::keyboard::Keyboard;
 use super::strike::StrikeSpec;
 use super::strings::{StringSet, fundamental_hz};
 use crate::instrument::StretchedTuning;
+use crate::props::DeclaredRange;
 
 /// A kind of object: the table a preset lists such objects under
 /// (`[TABLE.NAME]`), and how one is read from its table.
@@ -108,18 +110,6 @@ impl<'a> Link<'a> {
     }
 }
 
-/// Where along a struck object the hammers may meet it: the strike's
-/// positions, as fractions of its length, and the range in words.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct StrikeRange {
-    /// Least position.
-    pub min: f64,
-    /// Greatest position.
-    pub max: f64,
-    /// The range in words, for an error.
-    pub text: &'static str,
-}
-
 /// One object of an instrument: its values by name, its checks, and how it
 /// joins the others. Implemented by each object kind's spec (serde data);
 /// [`ObjectData`] gives the object-safe copies and comparisons.
@@ -146,13 +136,24 @@ pub trait ObjectSpec: ObjectData + fmt::Debug + erased_serde::Serialize + Send +
         None
     }
 
-    /// Where hammers may strike it, if it can be struck.
-    fn struck(&self) -> Option<StrikeRange> {
+    /// Where hammers may strike it, if it can be struck: the strike's
+    /// positions, as fractions of its length.
+    fn struck(&self) -> Option<DeclaredRange> {
         None
     }
 
+    /// The ranges its rules give properties of the instrument once the
+    /// strike is resolved (its own, or another part's: a grand action
+    /// bounds the keyboard); `name` is its name. Validation checks them and
+    /// editors offer them ([`Bound`]).
+    fn bounds_in(&self, _name: &str, _instrument: &Instrument<'_>) -> Vec<Bound> {
+        Vec::new()
+    }
+
     /// Checks it against the rest of the instrument, once the strike is
-    /// resolved: `name` is its name, `c` the checker at the preset's root.
+    /// resolved, where a rule is no range of one property (which keys a
+    /// list names): `name` is its name, `c` the checker at the preset's
+    /// root.
     fn check_in(
         &self,
         _name: &str,

@@ -33,6 +33,6 @@ fields!(OutputSpec {
         "Output level per newton of bridge force (for bars: per m/s at the pickup)";
     stereo_width: Real, "", [0.0, 1.0, "0 to 1"],
         "How widely the keyboard spreads across the stereo field: 0 mono, 1 lowest key hard left";
-    microphone: Count, "",
+    microphone: Count = 0.0, "", [0.0, (MICROPHONES.len() - 1) as f64, "0 (bridge), 1 (player) or 2 (close)"],
         "Where a piano is heard from: 0 the bridge (the board alone), 1 the pianist's seat, 2 close over the strings (both add the strings' own sound)";
 });

@@ -238,7 +238,7 @@ impl Preset {
                 .map_err(|range| PresetError::OutOfRange {
                     path: path.to_string(),
                     value: *value,
-                    range,
+                    range: range.into(),
                 }),
             (Part::Fields(_), PropertyEdit::Text { .. }) => Err(unknown()),
             (Part::Fields(fields), PropertyEdit::Inherit { .. }) => {
@@ -304,13 +304,18 @@ impl Preset {
         let mut paths = Vec::new();
         for Top { path: head, .. } in self.top_components() {
             if let Some(Part::Fields(fields)) = part(&mut copy, &head) {
-                paths.extend(fields.about().iter().map(|f| format!("{head}:{}", f.name)));
+                paths.extend(
+                    fields
+                        .declarations()
+                        .iter()
+                        .map(|f| format!("{head}:{}", f.name)),
+                );
             }
             let Some(anchors) = anchor_list(&mut copy, &head) else {
                 continue;
             };
             for key in anchors.keys() {
-                for field in anchors.about() {
+                for field in anchors.declarations() {
                     if anchors.explicit(key, field.name) == Some(true) {
                         paths.push(format!("{head}/anchor/{key}:{}", field.name));
                     }

@@ -1,53 +1,15 @@
 //! What an editor needs to show a preset: its components as a tree, and for
-//! each property its unit, meaning, kind and range (Lloyd & Stavness,
+//! each property its declaration and the range it has in this instrument (Lloyd & Stavness,
 //! "ArtiSynth Description and Design Overview", 2014, Sections 3.2 and 3.5: a
 //! navigation tree of component paths, and a property panel built from what
 //! the properties say about themselves).
 
-use super::check::every_key;
+use super::bound::bounds_of;
 use super::definition::Preset;
-use super::fields::{About, ValueKind};
+use super::fields::Fields;
 use super::paths::{Part, Top, anchor_list, part};
 use crate::instrument::note_name;
-
-/// How far a slider reaches from the end of a range that validation bounds
-/// when it leaves the other end open: a soundboard's `seed`, which may be any
-/// whole number, offers 0 to 1000.
-const OPEN_SLIDER_SPAN: f64 = 1000.0;
-
-/// A slider is logarithmic when its range is positive and its ends lie at
-/// least this far apart (a factor of 100: two decades).
-const LOGARITHMIC_SPAN: f64 = 100.0;
-
-/// What a property is, for a property panel.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PropertyInfo {
-    /// SI unit (`"Hz"`, `"m"`, `"kg"`, `"1/s"`, `"m²/s"`, `"N/m^p"`, `"s/m"`,
-    /// `"kg/s"`, `"s"`, `"cents"`, `"m/s"`, `"1/N"`), or `""` for a ratio, a
-    /// count, a MIDI key or a switch.
-    pub unit: &'static str,
-    /// One line on what it does to the sound.
-    pub description: &'static str,
-    /// What kind of number it holds.
-    pub kind: ValueKind,
-    /// The lowest and highest values [`Preset::set`] accepts, with the rest of
-    /// the preset as it is: the bounds [`Preset::validate`] checks (its checks
-    /// run in a recording mode to find them), narrowed to what the type holds.
-    /// Some bounds are other properties (`soundboard:lowest_mode_hz` at most
-    /// `highest_mode_hz`), so a range can change when another value does.
-    pub range: (f64, f64),
-    /// The span a slider should offer: `range`, except where validation leaves
-    /// an end open (a count, a seed) it stops 1000 from the other end.
-    /// Always finite.
-    pub slider: (f64, f64),
-    /// Whether a slider should be logarithmic: a real, positive range
-    /// spanning two decades or more.
-    pub logarithmic: bool,
-    /// Whether the value is given along the keyboard, so that it can be
-    /// explicit or inherited at a key ([`Preset::is_explicit`],
-    /// [`PropertyEdit::Inherit`](super::PropertyEdit::Inherit)).
-    pub inheritable: bool,
-}
+use crate::props::{Declaration, PropertyInfo};
 
 /// A component of the preset's tree, for a navigation panel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,69 +30,59 @@ pub struct ComponentInfo {
     pub properties: Vec<&'static str>,
 }
 
+/// No bound: every real number.
+const UNBOUNDED: (f64, f64) = (f64::NEG_INFINITY, f64::INFINITY);
+
 /// The names of `fields`.
-fn names(fields: &[About]) -> Vec<&'static str> {
+fn names(fields: &[Declaration]) -> Vec<&'static str> {
     fields.iter().map(|field| field.name).collect()
 }
 
-/// The span a slider offers over `range`, given the bounds validation
-/// `checked` (infinite where it leaves an end open); see
-/// [`PropertyInfo::slider`].
-fn slider(kind: ValueKind, checked: (f64, f64), range: (f64, f64)) -> (f64, f64) {
-    let open_below = kind == ValueKind::Real && checked.0.is_infinite();
-    let open_above = matches!(kind, ValueKind::Real | ValueKind::Count) && checked.1.is_infinite();
-    match (open_below, open_above) {
-        (false, false) => range,
-        (false, true) => (range.0, range.0 + OPEN_SLIDER_SPAN),
-        (true, false) => (range.1 - OPEN_SLIDER_SPAN, range.1),
-        (true, true) => (-OPEN_SLIDER_SPAN, OPEN_SLIDER_SPAN),
-    }
+/// The bounds the declared orders of `declarations` put on the field
+/// `name` of `fields`: at least the field it is declared `at_least`, at
+/// most each field declared `at_least` it.
+fn ordered_bounds(fields: &dyn Fields, declarations: &[Declaration], name: &str) -> (f64, f64) {
+    let declaration = Declaration::find(declarations, name);
+    let low = declaration
+        .and_then(|d| d.at_least)
+        .and_then(|low| fields.value(low))
+        .unwrap_or(f64::NEG_INFINITY);
+    let high = declarations
+        .iter()
+        .filter(|d| d.at_least == Some(name))
+        .filter_map(|d| fields.value(d.name))
+        .fold(f64::INFINITY, f64::min);
+    (low, high)
 }
 
 impl Preset {
-    /// What the property at `path` is: unit, description, kind, range and how
-    /// a slider should show it; `None` for an unknown path. Key paths
+    /// What the property at `path` is: its declaration, and the range an
+    /// edit may give it here (its declared range, narrowed by the field it
+    /// may not fall below or that may not fall below it, and by the ranges
+    /// the instrument's rules give it, [`super::Bound`]), with how a slider
+    /// should show it; `None` for an unknown path. Key paths
     /// (`strings/key/61:loss_b1`) and anchor paths share their field's info.
     pub fn property_info(&self, path: &str) -> Option<PropertyInfo> {
         let (head, name) = path.split_once(':')?;
-        let find = |fields: &'static [About]| fields.iter().find(|f| f.name == name);
         let mut copy = self.clone();
-        let (about, kind, checked_path, inheritable) = match part(&mut copy, head)? {
+        let (declaration, component, order) = match part(&mut copy, head)? {
             Part::Fields(fields) => {
-                let about = find(fields.about())?;
-                (about, fields.field(name)?.kind(), path.to_string(), false)
+                let declarations = fields.declarations();
+                let declaration = *Declaration::find(declarations, name)?;
+                let order = ordered_bounds(fields, declarations, name);
+                (declaration, head.to_string(), order)
             }
             Part::Key { anchors, set, .. } => {
-                let checked_path = format!("{}:{name}", every_key(&set));
-                (find(anchors.about())?, ValueKind::Real, checked_path, true)
+                let declaration = *Declaration::find(anchors.declarations(), name)?;
+                (declaration, set, UNBOUNDED)
             }
         };
-        // The field's own range is data; rules across fields or across the
-        // instrument (an ordered pair, keys a grand action has) narrow it,
-        // as the checks record them.
-        let declared = about
-            .range
-            .map_or((f64::NEG_INFINITY, f64::INFINITY), |r| (r.min, r.max));
-        let narrowed = self
-            .checked_ranges()
-            .get(&checked_path)
-            .copied()
-            .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
-        let checked = (declared.0.max(narrowed.0), declared.1.min(narrowed.1));
-        let typed = kind.range();
-        let range = (checked.0.max(typed.0), checked.1.min(typed.1));
-        let slider = slider(kind, checked, range);
-        Some(PropertyInfo {
-            unit: about.unit,
-            description: about.description,
-            kind,
-            range,
-            slider,
-            logarithmic: kind == ValueKind::Real
-                && slider.0 > 0.0
-                && slider.1 >= LOGARITHMIC_SPAN * slider.0,
-            inheritable,
-        })
+        let rules = self
+            .instrument()
+            .map(|instrument| bounds_of(&self.bounds(&instrument), &component, name))
+            .unwrap_or(UNBOUNDED);
+        let bounds = (order.0.max(rules.0), order.1.min(rules.1));
+        Some(PropertyInfo::new(declaration, bounds))
     }
 
     /// The components of the preset as a tree, in display order, each parent
@@ -144,10 +96,10 @@ impl Preset {
         let mut components = Vec::new();
         for Top { path, kind } in self.top_components() {
             let properties = match part(&mut copy, &path) {
-                Some(Part::Fields(fields)) => names(fields.about()),
+                Some(Part::Fields(fields)) => names(fields.declarations()),
                 _ => Vec::new(),
             };
-            let key_fields = anchor_list(&mut copy, &path).map(|a| names(a.about()));
+            let key_fields = anchor_list(&mut copy, &path).map(|a| names(a.declarations()));
             components.push(ComponentInfo {
                 label: self.label(&path, kind),
                 path: path.clone(),

@@ -6,8 +6,9 @@ use super::bars::{BarEnds, BarSet, strikes_a_mode};
 use super::check::Checker;
 use super::error::PresetError;
 use super::hammers::HammerSet;
-use super::object::{Instrument, ObjectKind, ObjectSpec, StrikeRange};
+use super::object::{Instrument, ObjectKind, ObjectSpec};
 use super::strings::StringSet;
+use crate::props::DeclaredRange;
 
 /// The object kinds every family may use: strings, felt hammers and bars.
 /// A family's own kinds come with it ([`crate::rt::Family::object_kinds`]).
@@ -54,8 +55,8 @@ impl ObjectSpec for StringSet {
         self.check(c)
     }
 
-    fn struck(&self) -> Option<StrikeRange> {
-        Some(StrikeRange {
+    fn struck(&self) -> Option<DeclaredRange> {
+        Some(DeclaredRange {
             min: 0.01,
             max: 0.5,
             text: "0.01 to 0.5 of a string",
@@ -89,8 +90,8 @@ impl ObjectSpec for BarSet {
         self.check(c)
     }
 
-    fn struck(&self) -> Option<StrikeRange> {
-        Some(StrikeRange {
+    fn struck(&self) -> Option<DeclaredRange> {
+        Some(DeclaredRange {
             min: 0.01,
             max: 0.99,
             text: "0.01 to 0.99 of a bar",

@@ -77,18 +77,13 @@ impl StringSet {
 
     pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
         c.declared(self)?;
-        c.ordered(
-            ("pairs_from_key", f64::from(self.pairs_from_key)),
-            ("triples_from_key", f64::from(self.triples_from_key)),
-            "at least pairs_from_key",
-        )?;
         c.each_anchor(&self.anchor, |c, a| c.declared_anchor(a))
     }
 }
 
 fields!(StringSet {
     pairs_from_key: Key, "", "Lowest key with two strings; the keys below have one";
-    triples_from_key: Key, "", "Lowest key with three strings";
+    triples_from_key: Key, "", at_least pairs_from_key, "Lowest key with three strings";
     detune_cents: Real, "cents", [0.0, 50.0, "0 to 50 cents"],
         "Spread of the tunings of a note's strings: more gives a livelier, beating unison";
 });

@@ -10,7 +10,7 @@ use super::object::{ObjectSpec, StrikePart, Topology};
 use super::objects::Objects;
 use super::strike::StrikeSpec;
 
-/// Resolves the strike and what joins it, checking the strike positions
+/// Resolves the strike and what joins it, checking the strike's anchors
 /// with `root` (the checker at the preset's root): exactly one strike, its
 /// hammers felt hammers and its target an object that can be struck, and
 /// every other object joined to one of them through its link, at most one
@@ -44,22 +44,16 @@ pub(super) fn resolve<'a>(
         ))
     })?;
     let target = object("strike:target", &strike.target)?;
-    let positions = target.struck().ok_or_else(|| {
-        topology(format!(
+    if target.struck().is_none() {
+        return Err(topology(format!(
             "strike:target `{}` is a {}, which cannot be struck",
             strike.target,
             target.kind()
-        ))
-    })?;
-    root.child("strike").each_anchor(&strike.anchor, |c, a| {
-        c.range(
-            "position",
-            a.position,
-            positions.min,
-            positions.max,
-            positions.text,
-        )
-    })?;
+        )));
+    }
+    // The positions' range is the target's rule: a bound (`Preset::bounds`).
+    root.child("strike")
+        .each_anchor(&strike.anchor, |c, a| c.declared_anchor(a))?;
 
     let mut joined: Vec<(&str, &dyn ObjectSpec)> = Vec::new();
     for (name, object) in objects.iter() {

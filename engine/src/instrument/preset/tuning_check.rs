@@ -1,40 +1,23 @@
-//! Checks of the tuning's temperament and scale: indices within their lists,
-//! a keyboard mapping that fits its scale, every key within hearing.
+//! Checks of the tuning's scale: a keyboard mapping that fits its scale,
+//! every key within hearing.
 
-use super::check::Checker;
 use super::error::PresetError;
 use super::keyboard::Keyboard;
-use crate::instrument::{StretchedTuning, Temperament};
+use crate::instrument::StretchedTuning;
 
 /// The lowest and highest first-partial frequencies a scale may give a key
 /// of the keyboard, Hz.
 const SCALE_RANGE_HZ: (f64, f64) = (10.0, 20_000.0);
 
-/// Checks `tuning:temperament`, `tuning:temperament_key` and the scale
-/// with its keyboard mapping of `t`, with `tuning`, the tuning's checker:
-/// every key of `keyboard` that plays within hearing, its first partial at
-/// `fundamental_hz(key)` (Hz).
-pub(super) fn check_temperament(
+/// Checks the scale with its keyboard mapping of `t`: every key of
+/// `keyboard` that plays within hearing, its first partial at
+/// `fundamental_hz(key)` (Hz). (The temperament's indices are declared
+/// with their ranges.)
+pub(super) fn check_scale(
     t: &StretchedTuning,
     keyboard: Keyboard,
     fundamental_hz: impl Fn(u8) -> f64,
-    tuning: &Checker,
 ) -> Result<(), PresetError> {
-    let last = (Temperament::ALL.len() - 1) as f64;
-    tuning.range(
-        "temperament",
-        f64::from(t.temperament),
-        0.0,
-        last,
-        "0 (equal) to 5 (Pythagorean)",
-    )?;
-    tuning.range(
-        "temperament_key",
-        f64::from(t.temperament_key),
-        0.0,
-        11.0,
-        "0 (C) to 11 (B)",
-    )?;
     let Some(scale) = &t.scale else {
         return match t.keymap {
             Some(_) => Err(PresetError::Tuning(

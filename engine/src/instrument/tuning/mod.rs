@@ -31,6 +31,8 @@ pub use temperament::{Temperament, parse_pitch_class, pitch_class_name};
 
 use serde::{Deserialize, Serialize};
 
+use crate::props::declared_default;
+
 /// MIDI key of A4.
 const A4: u8 = 69;
 
@@ -77,7 +79,7 @@ fn is_zero(x: &u32) -> bool {
 }
 
 fn full_stretch() -> f64 {
-    1.0
+    declared_default(StretchedTuning::FIELDS, "stretch")
 }
 
 impl Default for StretchedTuning {
@@ -254,11 +256,11 @@ pub fn parse_note_name(name: &str) -> Option<u8> {
 
 crate::fields!(StretchedTuning {
     a4_hz: Real, "Hz", [300.0, 600.0, "300 to 600 Hz"], "Concert pitch: the frequency of A4's first partial";
-    stretch: Real, "", [0.0, 1.0, "0 to 1"],
+    stretch: Real = 1.0, "", [0.0, 1.0, "0 to 1"],
         "How far octaves stretch to follow the strings' inharmonicity: 0 equal temperament, 1 beatless octaves";
-    temperament: Count, "",
+    temperament: Count, "", [0.0, (Temperament::ALL.len() - 1) as f64, "0 (equal) to 5 (Pythagorean)"],
         "Temperament: 0 equal, 1 Werckmeister III, 2 Vallotti, 3 Kirnberger III, 4 1/4-comma meantone, 5 Pythagorean";
-    temperament_key: Count, "", "The key the temperament is laid from: 0 C, 1 C♯, 2 D … 11 B";
+    temperament_key: Count, "", [0.0, 11.0, "0 (C) to 11 (B)"], "The key the temperament is laid from: 0 C, 1 C♯, 2 D … 11 B";
 });
 
 #[cfg(test)]

@@ -41,7 +41,7 @@ pub use description::MechanismDescription;
 pub use driver::{RunStats, StepFailure, Stepper, run};
 pub use impacts::ContactSite;
 pub use integrator::IntegrationParameters;
-pub use properties::{PROPERTIES, PropertyInfo};
+pub use properties::{MechanismProperty, PROPERTIES};
 pub use runtime::Mechanism;
 pub use shapes::PlacedShape;
 

@@ -1,12 +1,13 @@
 //! Property access by path (ArtiSynth style) for a mechanism, with a static
-//! table of every property's range, unit and meaning.
+//! table of every property's declaration: range, unit and meaning.
 //!
 //! Paths: `parts/<part>:<property>`, `springs/<spring>:<property>`,
 //! `contact:<property>`. Only moving parts have properties.
 
 use super::runtime::Mechanism;
-use crate::props::{PropertyAccess, PropertyError};
-use crate::props::{PropertyInfo as TreeInfo, PropertyTree};
+use crate::props::{
+    Declaration, DeclaredRange, PropertyAccess, PropertyError, PropertyInfo, PropertyTree,
+};
 
 /// Which component a property belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,114 +22,123 @@ pub enum Component {
     Energy,
 }
 
-/// Static description of one property.
+/// One property a mechanism's components have: which kind of component,
+/// and its declaration. Every one changes live (the worker edits the
+/// running mechanism), except the derived energy, which is read-only.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PropertyInfo {
+pub struct MechanismProperty {
     /// The component kind.
     pub component: Component,
-    /// The name after `:`.
-    pub name: &'static str,
-    /// Unit.
-    pub unit: &'static str,
-    /// What it is.
-    pub description: &'static str,
-    /// Smallest allowed value.
-    pub min: f64,
-    /// Largest allowed value.
-    pub max: f64,
+    /// What it is: name after `:`, unit, range, description.
+    pub declaration: Declaration,
 }
 
 const INF: f64 = f64::INFINITY;
 
+/// A property of `component` kinds, changed live, within `min..=max`.
+const fn property(
+    component: Component,
+    name: &'static str,
+    unit: &'static str,
+    description: &'static str,
+    (min, max, text): (f64, f64, &'static str),
+) -> MechanismProperty {
+    MechanismProperty {
+        component,
+        declaration: Declaration::real(name, unit, description)
+            .within(DeclaredRange { min, max, text })
+            .changed_live(),
+    }
+}
+
 /// Every property a mechanism has.
-pub const PROPERTIES: &[PropertyInfo] = &[
-    PropertyInfo {
-        component: Component::Part,
-        name: "position",
-        unit: "rad (revolute) or u (prismatic)",
-        description: "position relative to the drawn pose",
-        min: -1e9,
-        max: 1e9,
-    },
-    PropertyInfo {
-        component: Component::Part,
-        name: "velocity",
-        unit: "rad/s or u/s",
-        description: "rate of change of position",
-        min: -1e9,
-        max: 1e9,
-    },
-    PropertyInfo {
-        component: Component::Part,
-        name: "inertia",
-        unit: "mass·u² (revolute) or mass (prismatic)",
-        description: "moment of inertia about the pivot, or mass",
-        min: 1e-12,
-        max: INF,
-    },
-    PropertyInfo {
-        component: Component::Part,
-        name: "friction",
-        unit: "torque per rad/s or force per u/s",
-        description: "viscous friction with the frame",
-        min: 0.0,
-        max: INF,
-    },
-    PropertyInfo {
-        component: Component::Spring,
-        name: "stiffness",
-        unit: "torque per rad or force per u",
-        description: "spring constant k",
-        min: 0.0,
-        max: INF,
-    },
-    PropertyInfo {
-        component: Component::Spring,
-        name: "relaxed",
-        unit: "rad or u",
-        description: "position where the spring exerts no force",
-        min: -1e9,
-        max: 1e9,
-    },
-    PropertyInfo {
-        component: Component::Contact,
-        name: "stiffness",
-        unit: "force/u",
-        description: "E of Eq. (4): force per unit overlap",
-        min: 1e-12,
-        max: INF,
-    },
-    PropertyInfo {
-        component: Component::Contact,
-        name: "damping",
-        unit: "force·s/u² per M",
-        description: "D of Eq. (4)",
-        min: 0.0,
-        max: INF,
-    },
-    PropertyInfo {
-        component: Component::Contact,
-        name: "damping_scale",
-        unit: "1/u",
-        description: "M of Eq. (4): damping grows with overlap",
-        min: 0.0,
-        max: INF,
-    },
-    PropertyInfo {
-        component: Component::Energy,
-        name: "kinetic",
-        unit: "inertia·rad²/s² (J in SI units)",
-        description: "kinetic energy of all moving parts (read-only)",
-        min: 0.0,
-        max: INF,
-    },
+pub const PROPERTIES: &[MechanismProperty] = &[
+    property(
+        Component::Part,
+        "position",
+        "rad (revolute) or u (prismatic)",
+        "position relative to the drawn pose",
+        (-1e9, 1e9, "-1e9 to 1e9"),
+    ),
+    property(
+        Component::Part,
+        "velocity",
+        "rad/s or u/s",
+        "rate of change of position",
+        (-1e9, 1e9, "-1e9 to 1e9"),
+    ),
+    property(
+        Component::Part,
+        "inertia",
+        "mass·u² (revolute) or mass (prismatic)",
+        "moment of inertia about the pivot, or mass",
+        (1e-12, INF, "at least 1e-12"),
+    ),
+    property(
+        Component::Part,
+        "friction",
+        "torque per rad/s or force per u/s",
+        "viscous friction with the frame",
+        (0.0, INF, "at least 0"),
+    ),
+    property(
+        Component::Spring,
+        "stiffness",
+        "torque per rad or force per u",
+        "spring constant k",
+        (0.0, INF, "at least 0"),
+    ),
+    property(
+        Component::Spring,
+        "relaxed",
+        "rad or u",
+        "position where the spring exerts no force",
+        (-1e9, 1e9, "-1e9 to 1e9"),
+    ),
+    property(
+        Component::Contact,
+        "stiffness",
+        "force/u",
+        "E of Eq. (4): force per unit overlap",
+        (1e-12, INF, "at least 1e-12"),
+    ),
+    property(
+        Component::Contact,
+        "damping",
+        "force·s/u² per M",
+        "D of Eq. (4)",
+        (0.0, INF, "at least 0"),
+    ),
+    property(
+        Component::Contact,
+        "damping_scale",
+        "1/u",
+        "M of Eq. (4): damping grows with overlap",
+        (0.0, INF, "at least 0"),
+    ),
+    property(
+        Component::Energy,
+        "kinetic",
+        "inertia·rad²/s² (J in SI units)",
+        "kinetic energy of all moving parts (read-only)",
+        (0.0, INF, "at least 0"),
+    ),
 ];
 
 /// The table entry for a component kind and property name.
-pub fn info(component: Component, name: &str) -> Option<&'static PropertyInfo> {
+pub fn info(component: Component, name: &str) -> Option<&'static Declaration> {
     PROPERTIES
         .iter()
-        .find(|p| p.component == component && p.name == name)
+        .find(|p| p.component == component && p.declaration.name == name)
+        .map(|p| &p.declaration)
+}
+
+/// The properties of `component` kinds.
+fn of_kind(component: Component) -> impl Iterator<Item = &'static Declaration> {
+    PROPERTIES
+        .iter()
+        .filter(move |p| p.component == component)
+        .map(|p| &p.declaration)
 }
 
 /// What a resolved property path belongs to: a part or a spring (by index),
@@ -141,7 +151,7 @@ enum PropertyOwner {
 }
 
 impl Mechanism {
-    fn resolve(&self, path: &str) -> Option<(PropertyOwner, &'static PropertyInfo)> {
+    fn resolve(&self, path: &str) -> Option<(PropertyOwner, &'static Declaration)> {
         let (component, name) = path.split_once(':')?;
         let s = &self.structure;
         let (target, kind) = if component == "contact" {
@@ -168,28 +178,19 @@ impl Mechanism {
         let s = &self.structure;
         let mut out = Vec::new();
         for p in s.parts.iter().filter(|p| p.subsystem.is_some()) {
-            for i in PROPERTIES.iter().filter(|i| i.component == Component::Part) {
+            for i in of_kind(Component::Part) {
                 out.push(format!("parts/{}:{}", p.name, i.name));
             }
         }
         for sp in &s.springs {
-            for i in PROPERTIES
-                .iter()
-                .filter(|i| i.component == Component::Spring)
-            {
+            for i in of_kind(Component::Spring) {
                 out.push(format!("springs/{}:{}", sp.name, i.name));
             }
         }
-        for i in PROPERTIES
-            .iter()
-            .filter(|i| i.component == Component::Contact)
-        {
+        for i in of_kind(Component::Contact) {
             out.push(format!("contact:{}", i.name));
         }
-        for i in PROPERTIES
-            .iter()
-            .filter(|i| i.component == Component::Energy)
-        {
+        for i in of_kind(Component::Energy) {
             out.push(format!("energy:{}", i.name));
         }
         out
@@ -208,11 +209,10 @@ impl Mechanism {
             if matches!(target, PropertyOwner::Energy) {
                 continue;
             }
-            let (component, name) = path.split_once(':').unwrap_or((&path, ""));
+            let (component, _) = path.split_once(':').unwrap_or((&path, ""));
             let value = self.property(&path).unwrap_or(f64::NAN);
-            let declared =
-                TreeInfo::new(name, info.description, info.unit, info.min, info.max, value);
-            tree.declare(&format!("{root}/{component}"), declared);
+            let declared = PropertyInfo::declared(*info);
+            tree.declare(&format!("{root}/{component}"), declared, value);
         }
     }
 
@@ -263,14 +263,7 @@ impl PropertyAccess for Mechanism {
         if matches!(target, PropertyOwner::Energy) {
             return Err(PropertyError::ReadOnly(path.to_owned()));
         }
-        if !(value >= info.min && value <= info.max) {
-            return Err(PropertyError::OutOfRange {
-                path: path.to_owned(),
-                value,
-                min: info.min,
-                max: info.max,
-            });
-        }
+        PropertyInfo::declared(*info).check(path, value)?;
         let s = &mut self.structure;
         match target {
             PropertyOwner::Part(i) => {

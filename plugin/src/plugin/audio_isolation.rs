@@ -9,7 +9,7 @@ use std::time::Duration;
 use nice_plug::prelude::*;
 use orchard_engine::rt::SynthEvent;
 
-use crate::Orchard;
+use super::Orchard;
 use crate::editor::app::EditorApp;
 use crate::test_host::{Host, process_block};
 

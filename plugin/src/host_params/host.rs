@@ -48,7 +48,7 @@ macro_rules! host_parameters {
 
         impl HostParams {
             /// Every parameter at its default.
-            pub(super) fn declared() -> Self {
+            pub(crate) fn declared() -> Self {
                 let defaults = defaults();
                 Self {
                     $($field: <$kind as Declared>::declared(
@@ -371,6 +371,36 @@ mod tests {
             }
         }
         assert!(checked >= 10, "only {checked} defaults were read");
+    }
+
+    /// A knob that sets its properties to its value shows their declared
+    /// unit, and its span lies within the range the property has in its
+    /// instrument: a knob never offers what an edit would refuse.
+    #[test]
+    fn every_value_knob_shows_its_propertys_unit_within_its_range() {
+        let mut checked = 0;
+        for declaration in &HOST_PARAMS {
+            let (Knob::Value { span, unit, .. }, Some(reach)) =
+                (declaration.knob, declaration.reach)
+            else {
+                continue;
+            };
+            let preset = home(declaration);
+            for path in reach.paths(&preset) {
+                let info = preset.property_info(&path).expect("it resolves");
+                assert_eq!(unit.trim(), info.unit, "{}: {path}", declaration.id);
+                let (min, max) = info.range;
+                assert!(
+                    f64::from(span.min) >= min && f64::from(span.max) <= max,
+                    "{}: {path} offers {}..{}, its property {min}..{max}",
+                    declaration.id,
+                    span.min,
+                    span.max
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 6, "only {checked} knobs were checked");
     }
 
     /// The declarations are sound: ids unique, every knob built as the

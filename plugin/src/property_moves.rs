@@ -1,9 +1,11 @@
 //! Controller movements of properties made edits of the instrument state,
-//! off the audio thread.
+//! off the audio thread: MIDI learn's second half, above [`crate::learn`]
+//! since it edits the saved state (`OrchardParams`) of the sound the
+//! parameters describe ([`crate::sound`]).
 
 use orchard_engine::instrument::PropertyEdit;
 
-use super::binding::property_value;
+use crate::learn::property_value;
 use crate::params::OrchardParams;
 use crate::sound::SoundSettings;
 
