@@ -28,6 +28,11 @@ pub const DIP_RANGE_DB: f64 = 40.0;
 /// over two beats or more, a beat's own rise and fall hardly tilt it.
 const DECAY_FIT_SIDES: f64 = 2.0;
 
+/// A frame counts only where its reference stands at least this many dB
+/// above the noise beside the partial (so that the noise's own dips are not
+/// read as the partial's: a dip is then credible to about this depth).
+pub const DIP_CLEAR_DB: f64 = 20.0;
+
 /// The deepest dip of a partial's level below its smooth decay.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Dip {
@@ -79,8 +84,11 @@ pub fn partial_track(
 /// only falls (at whatever changing rate) has almost none, and the trough of
 /// a beat between partials of amplitudes `a > b` lies `20·log10((a − b)/(a +
 /// b))` below its crests. `None` for an empty track or one without such a
-/// frame.
-pub fn deepest_dip(track: &LevelTrack) -> Option<Dip> {
+/// frame. With a `noise` track (the level beside the partial, frame by frame
+/// as `track`), a frame counts only where its reference lies at least
+/// [`DIP_CLEAR_DB`] above the mean (in dB) of the noise within
+/// [`DIP_SIDE_S`] of it.
+pub fn deepest_dip(track: &LevelTrack, noise: Option<&LevelTrack>) -> Option<Dip> {
     let levels = &track.levels_db;
     let times = &track.times_s;
     let (peak_at, &peak) = levels
@@ -109,6 +117,16 @@ pub fn deepest_dip(track: &LevelTrack) -> Option<Dip> {
             .map(|k| levels[k] - slope * (times[k] - t))
             .fold(f64::NEG_INFINITY, f64::max);
         let reference = before.min(after);
+        let noise_db = noise.map_or(f64::NEG_INFINITY, |noise| {
+            let near: Vec<f64> = (0..noise.levels_db.len().min(levels.len()))
+                .filter(|&k| (times[k] - t).abs() <= DIP_SIDE_S)
+                .map(|k| noise.levels_db[k])
+                .collect();
+            near.iter().sum::<f64>() / near.len().max(1) as f64
+        });
+        if reference < noise_db + DIP_CLEAR_DB {
+            continue;
+        }
         if reference == f64::NEG_INFINITY || audible_after_s < 0.5 * DIP_SIDE_S {
             continue;
         }
@@ -128,7 +146,9 @@ pub fn deepest_dip(track: &LevelTrack) -> Option<Dip> {
 /// [`onset`], whose first partial is at `first_hz` (Hz): each tracked by
 /// [`partial_track`] over frames of [`DIP_FRAME_S`] or
 /// [`DIP_FRAME_PERIODS`] periods of the first partial, whichever is longer,
-/// every [`DIP_HOP_S`]. Times are from the onset. Empty for a silent signal.
+/// every [`DIP_HOP_S`], against the noise tracked alike half way to the
+/// next partial (`hz + first_hz / 2`). Times are from the onset. Empty for a
+/// silent signal.
 ///
 /// Allocates: the tracks.
 pub fn partial_dips(
@@ -144,13 +164,9 @@ pub fn partial_dips(
     frequencies_hz
         .iter()
         .map(|&hz| {
-            deepest_dip(&partial_track(
-                &signal[start..],
-                sample_rate,
-                hz,
-                frame_s,
-                DIP_HOP_S,
-            ))
+            let track =
+                |hz: f64| partial_track(&signal[start..], sample_rate, hz, frame_s, DIP_HOP_S);
+            deepest_dip(&track(hz), Some(&track(hz + 0.5 * first_hz)))
         })
         .collect()
 }
@@ -231,5 +247,30 @@ mod tests {
         }
         let dip = partial_dips(&signal, fs, 110.0, &[220.0])[0].unwrap();
         assert!(dip.depth_db > -1.5, "{dip:?}");
+    }
+
+    /// A partial decaying at 10 dB/s into white noise that reads about 35 dB
+    /// below its start in a frame's band: where the noise lies within 20 dB
+    /// of it, the noise's own dips do not count; without the noise track
+    /// they read as deep dips (deeper than 10 dB).
+    #[test]
+    fn the_noise_floor_is_not_a_dip() {
+        let fs = 16_000.0;
+        let mut signal = decaying(&[(220.0, 0.3)], |t| -10.0 * t, fs, 8.0);
+        let mut state = 1u64;
+        for s in &mut signal {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let uniform = (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+            *s += (0.22 * uniform) as f32;
+        }
+        // Noise 20 dB down still moves the level by a few dB.
+        let dip = partial_dips(&signal, fs, 110.0, &[220.0])[0].unwrap();
+        assert!(dip.depth_db > -5.0, "{dip:?}");
+        let start = onset(&signal).unwrap();
+        let track = partial_track(&signal[start..], fs, 220.0, 0.0545, DIP_HOP_S);
+        let unguarded = deepest_dip(&track, None).unwrap();
+        assert!(unguarded.depth_db < -10.0, "{unguarded:?}");
     }
 }

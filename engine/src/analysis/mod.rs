@@ -34,8 +34,8 @@ pub use decay::{
     level_track, two_stage_decay,
 };
 pub use dips::{
-    DIP_FRAME_PERIODS, DIP_FRAME_S, DIP_HOP_S, DIP_RANGE_DB, DIP_SIDE_S, Dip, deepest_dip,
-    partial_dips, partial_track,
+    DIP_CLEAR_DB, DIP_FRAME_PERIODS, DIP_FRAME_S, DIP_HOP_S, DIP_RANGE_DB, DIP_SIDE_S, Dip,
+    deepest_dip, partial_dips, partial_track,
 };
 pub use fit::{Line, fit_line};
 pub use level::{peak, rms};
