@@ -1,5 +1,6 @@
 //! Reading sound files for measurement: WAV (through hound) and Ogg Vorbis
-//! (through lewton), mixed down to one channel.
+//! (through lewton), mixed down to one channel (a two-channel file's left
+//! and right are kept beside the mix).
 
 use std::io::{Cursor, Read, Seek};
 use std::path::Path;
@@ -18,6 +19,36 @@ pub struct MonoAudio {
     pub signal: Vec<f32>,
     /// Sample rate, Hz.
     pub sample_rate: f64,
+    /// The channels as read, when there were exactly two.
+    pub stereo: Option<Stereo>,
+}
+
+/// The two channels of a stereo sound, full scale 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stereo {
+    /// The left channel.
+    pub left: Vec<f32>,
+    /// The right channel, as long as the left.
+    pub right: Vec<f32>,
+}
+
+impl Stereo {
+    /// Adds the frames of `interleaved` (left, right, left, ...), each scaled
+    /// by `scale`.
+    fn extend(&mut self, interleaved: &[f32], scale: f32) {
+        for frame in interleaved.chunks_exact(2) {
+            self.left.push(frame[0] * scale);
+            self.right.push(frame[1] * scale);
+        }
+    }
+
+    /// Empty channels, if a file of `channels` channels is stereo.
+    fn for_channels(channels: usize) -> Option<Self> {
+        (channels == 2).then(|| Self {
+            left: Vec::new(),
+            right: Vec::new(),
+        })
+    }
 }
 
 impl MonoAudio {
@@ -29,7 +60,7 @@ impl MonoAudio {
 
 /// Reads `path`, a WAV (integer PCM of 8 to 32 bits or 32-bit float) or Ogg
 /// Vorbis file, told apart by their first bytes, and mixes its channels to
-/// mono. A missing, unreadable, corrupt or empty file is a one-line error
+/// mono (keeping a stereo file's two channels too). A missing, unreadable, corrupt or empty file is a one-line error
 /// naming it.
 pub fn read_mono(path: &Path) -> Result<MonoAudio, String> {
     let fail = |reason: String| format!("cannot read {}: {reason}", path.display());
@@ -81,9 +112,14 @@ fn read_wav(reader: impl Read) -> Result<MonoAudio, String> {
     let samples = samples.map_err(|e| e.to_string())?;
     let mut signal = Vec::with_capacity(samples.len() / channels);
     mix(&samples, channels, scale, &mut signal);
+    let mut stereo = Stereo::for_channels(channels);
+    if let Some(stereo) = &mut stereo {
+        stereo.extend(&samples, scale);
+    }
     Ok(MonoAudio {
         signal,
         sample_rate: f64::from(spec.sample_rate),
+        stereo,
     })
 }
 
@@ -95,14 +131,19 @@ fn read_ogg(reader: impl Read + Seek) -> Result<MonoAudio, String> {
         return Err("no channels or no sample rate".into());
     }
     let mut signal = Vec::new();
+    let mut stereo = Stereo::for_channels(channels);
     let mut packet = Vec::new();
     while let Some(samples) = ogg.read_dec_packet_itl().map_err(|e| e.to_string())? {
         packet.clear();
         packet.extend(samples.iter().map(|&s| f32::from(s)));
         mix(&packet, channels, 1.0 / 32_768.0, &mut signal);
+        if let Some(stereo) = &mut stereo {
+            stereo.extend(&packet, 1.0 / 32_768.0);
+        }
     }
     Ok(MonoAudio {
         signal,
         sample_rate: f64::from(sample_rate),
+        stereo,
     })
 }

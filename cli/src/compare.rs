@@ -1,6 +1,7 @@
 //! `orchard compare`: a render and a recording of the same note measured side
 //! by side with the engine's own analysis (partial levels, inharmonicity,
-//! two-stage decay, brightness), or a whole keyboard rendered with a preset and
+//! two-stage decay, brightness, the attack's noise, dips in the partials'
+//! decay, the stereo image), or a whole keyboard rendered with a preset and
 //! compared key by key with a folder of recordings.
 
 use std::collections::BTreeMap;
@@ -8,8 +9,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use orchard_engine::analysis::{
-    CENTROID_SPAN_S, FIT_PARTIALS, Partial, StiffFit, TwoStageDecay, centroid_first, estimate_f0,
-    note_partials, onset, two_stage_decay,
+    ATTACK_SPAN_S, ATTACK_TOP_HZ, AttackNoise, BELOW_FIRST_FRACTION, CENTROID_SPAN_S,
+    COMPARED_PARTIALS, Dip, FIT_PARTIALS, LevelDifference, Partial, StereoImage, StiffFit,
+    TwoStageDecay, attack_noise, centroid_first, estimate_f0, level_difference, level_re_first,
+    note_partials, onset, partial_dips, stereo_image, two_stage_decay,
 };
 use orchard_engine::instrument::{StretchedTuning, note_name, parse_note_name};
 
@@ -18,6 +21,8 @@ use crate::args::instrument::DEFAULT_PRESET;
 use crate::audio_file::{MonoAudio, read_mono};
 use crate::note::{self, PARTIALS, show_t60};
 
+/// The partials whose dips below their smooth decay are reported: 1 to this.
+const DIP_PARTIALS: u32 = 4;
 /// Keys rendered at once in keyboard mode.
 const THREADS: usize = 2;
 /// Keyboard mode: every this many keys unless `--every` says otherwise.
@@ -75,6 +80,16 @@ pub struct NoteMeasures {
     pub decay: TwoStageDecay,
     /// Spectral centroid of the first 0.3 s from the onset, Hz.
     pub centroid_hz: Option<f64>,
+    /// Energy between the partials and below the fundamental in the first
+    /// 50 ms (see [`orchard_engine::analysis::attack_noise`]).
+    pub attack: Option<AttackNoise>,
+    /// The deepest dip below its smooth decay of each of partials 1 to
+    /// [`DIP_PARTIALS`] (`None` where a partial was not found or has no
+    /// track).
+    pub dips: Vec<Option<Dip>>,
+    /// Left/right correlation and side/mid ratio from the onset to the end,
+    /// for a stereo sound.
+    pub stereo: Option<StereoImage>,
 }
 
 impl NoteMeasures {
@@ -84,11 +99,35 @@ impl NoteMeasures {
         let (signal, rate) = (&audio.signal, audio.sample_rate);
         let start = onset(signal)?;
         let partials = note_partials(signal, rate, first_hz, PARTIALS);
+        let fit = StiffFit::fit_note(&partials);
+        // Each partial where it was measured, else where the fit puts it.
+        let dip_hz: Vec<Option<f64>> = (1..=DIP_PARTIALS)
+            .map(|n| {
+                let measured = partials.iter().find(|p| p.number == n);
+                measured
+                    .map(|p| p.frequency_hz)
+                    .or_else(|| fit.map(|f| f.partial_hz(n)))
+            })
+            .collect();
+        let tracked: Vec<f64> = dip_hz.iter().flatten().copied().collect();
+        let mut found =
+            partial_dips(signal, rate, dip_hz[0].unwrap_or(first_hz), &tracked).into_iter();
+        let dips = dip_hz
+            .iter()
+            .map(|hz| hz.and_then(|_| found.next().flatten()))
+            .collect();
+        let stereo = audio
+            .stereo
+            .as_ref()
+            .and_then(|s| stereo_image(s.left.get(start..)?, s.right.get(start..)?));
         Some(Self {
             from_onset_s: (signal.len() - start) as f64 / rate,
-            fit: StiffFit::fit_note(&partials),
+            fit,
             decay: two_stage_decay(signal, rate),
             centroid_hz: centroid_first(signal, rate, CENTROID_SPAN_S),
+            attack: fit.and_then(|f| attack_noise(signal, rate, &f)),
+            dips,
+            stereo,
             partials,
         })
     }
@@ -96,13 +135,21 @@ impl NoteMeasures {
     /// Level of partial `n` relative to the first partial, dB (`None` if
     /// either was not found).
     pub fn level_db(&self, n: u32) -> Option<f64> {
-        let amplitude = |n: u32| {
-            self.partials
-                .iter()
-                .find(|p| p.number == n)
-                .map(|p| p.amplitude)
-        };
-        Some(20.0 * (amplitude(n)? / amplitude(1)?).log10())
+        level_re_first(&self.partials, n)
+    }
+
+    /// How this note's partials 2–10 (relative to its fundamental) differ
+    /// from `other`'s.
+    pub fn levels_against(&self, other: &Self) -> Option<LevelDifference> {
+        level_difference(&self.partials, &other.partials, COMPARED_PARTIALS)
+    }
+
+    /// The deepest of the partials' dips, dB, with the partial's number.
+    pub fn deepest_dip(&self) -> Option<(u32, Dip)> {
+        (1..)
+            .zip(&self.dips)
+            .filter_map(|(n, d)| Some((n, (*d)?)))
+            .min_by(|a, b| a.1.depth_db.total_cmp(&b.1.depth_db))
     }
 
     /// Frequency of the first partial, Hz.
@@ -220,6 +267,7 @@ fn two_files(render: &Path, recording: &Path, note: Option<&str>) -> Result<Stri
             m.level_db(n).map_or_else(dash, |db| format!("{db:.1}"))
         }));
     }
+    text.push_str(&level_difference_line(&ours, &theirs));
     text.push_str(&row(&format!("B (partials 1-{FIT_PARTIALS})"), &|m| {
         m.fit.map_or_else(dash, |f| format!("{:.2e}", f.b))
     }));
@@ -238,7 +286,69 @@ fn two_files(render: &Path, recording: &Path, note: Option<&str>) -> Result<Stri
         &format!("centroid, first {CENTROID_SPAN_S} s"),
         &|m| m.centroid_hz.map_or_else(dash, |c| format!("{c:.0} Hz")),
     ));
+    text.push_str(&row("between partials, dB", &|m| {
+        show_db(m.attack.map(|a| a.between_db))
+    }));
+    text.push_str(&row("below partial 1, dB", &|m| {
+        show_db(m.attack.map(|a| a.below_db))
+    }));
+    for n in 1..=DIP_PARTIALS {
+        text.push_str(&row(&format!("partial {n} deepest dip"), &|m| {
+            m.dips[n as usize - 1]
+                .map_or_else(dash, |d| format!("{:.1} @{:.1}s", d.depth_db, d.time_s))
+        }));
+    }
+    text.push_str(&row("L/R correlation", &|m| show_correlation(m.stereo)));
+    text.push_str(&row("side/mid, dB", &|m| {
+        show_db(m.stereo.map(|s| s.side_to_mid_db))
+    }));
+    let _ = write!(text, "\n\n{}", legend());
     Ok(text)
+}
+
+/// A level in dB to one decimal (−∞ for no level at all), or a dash.
+fn show_db(db: Option<f64>) -> String {
+    match db {
+        None => "–".into(),
+        Some(f64::NEG_INFINITY) => "−∞".into(),
+        Some(db) => format!("{db:.1}"),
+    }
+}
+
+/// A correlation to two decimals, or a dash.
+fn show_correlation(stereo: Option<StereoImage>) -> String {
+    stereo.map_or_else(|| "–".into(), |s| format!("{:.2}", s.correlation))
+}
+
+/// The line under the partial levels: how the render's partials 2–10
+/// (relative to its fundamental) differ from the recording's.
+fn level_difference_line(ours: &NoteMeasures, theirs: &NoteMeasures) -> String {
+    let (first, last) = (COMPARED_PARTIALS.start(), COMPARED_PARTIALS.end());
+    let label = format!("\npartials {first}-{last} vs 1, render − recording: ");
+    match ours.levels_against(theirs) {
+        Some(d) => format!(
+            "{label}mean {:+.1} dB, mean absolute {:.1} dB ({} of {} partials)",
+            d.mean_db,
+            d.mean_abs_db,
+            d.compared,
+            last - first + 1
+        ),
+        None => format!("{label}no partial found in both"),
+    }
+}
+
+/// What the attack, dip and stereo figures are, in a few lines.
+fn legend() -> String {
+    let (below_fraction, top_hz) = (BELOW_FIRST_FRACTION, ATTACK_TOP_HZ);
+    format!(
+        "Between partials and below partial 1: energy in the first {:.0} ms from the onset, \
+         dB re all of it, once the partials are fitted out (between: from {below_fraction} × \
+         partial 1 to {top_hz:.0} Hz; below: under {below_fraction} × partial 1). Deepest dip: \
+         how far the partial's level (in frames of 50 ms or six periods, whichever is longer) \
+         falls below its smooth decay (dB, @ s from the onset). L/R correlation and side/mid: \
+         the two channels from the onset to the end.",
+        ATTACK_SPAN_S * 1e3
+    )
 }
 
 /// A line of the side-by-side report: a newline, then `label` and two values
@@ -297,6 +407,7 @@ fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
             let audio = MonoAudio {
                 signal: r.signal,
                 sample_rate: r.sample_rate,
+                stereo: Some(r.stereo),
             };
             let measures = NoteMeasures::of(&audio, preset.fundamental_hz(key))
                 .ok_or_else(|| format!("key {key} made no sound"))?;
@@ -325,6 +436,16 @@ fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
         dir.display()
     );
     text.push_str(&markdown_table(&rows));
+    let _ = write!(
+        text,
+        "\n\nTone and attack: partials {}-{} relative to partial 1 over the first second, \
+         Orchard − recording (the mean, the mean absolute difference, and how many partials \
+         both have). {}\n\n{}",
+        COMPARED_PARTIALS.start(),
+        COMPARED_PARTIALS.end(),
+        legend(),
+        tone_table(&rows)
+    );
     Ok(text)
 }
 
@@ -357,6 +478,58 @@ fn markdown_table(rows: &[KeyRow]) -> String {
             b(theirs),
             centroid(ours),
             centroid(theirs)
+        );
+    }
+    text
+}
+
+/// The second table: partial levels against the recording's, the attack's
+/// noise, the partials' deepest dips, and the render's stereo image.
+fn tone_table(rows: &[KeyRow]) -> String {
+    let mut text = format!(
+        "| key | partials 2–10 O−R: mean / mean abs (dB), n | between partials O / R (dB) | \
+         below partial 1 O / R (dB) | deepest dip, partials 1–{DIP_PARTIALS}, O (dB) | \
+         deepest dip, partials 1–{DIP_PARTIALS}, R (dB) | L/R correlation O / R | side/mid O / R (dB) |\n\
+         |---|---|---|---|---|---|---|---|",
+    );
+    let pair =
+        |ours: Option<f64>, theirs: Option<f64>| format!("{} / {}", show_db(ours), show_db(theirs));
+    let dips = |m: &NoteMeasures| {
+        m.dips
+            .iter()
+            .map(|d| show_db(d.map(|d| d.depth_db)))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    for row in rows {
+        let (ours, theirs) = (&row.render, &row.recording);
+        let levels = ours.levels_against(theirs).map_or_else(
+            || "–".into(),
+            |d| format!("{:+.1} / {:.1}, {}", d.mean_db, d.mean_abs_db, d.compared),
+        );
+        let attack = |m: &NoteMeasures, f: fn(&AttackNoise) -> f64| m.attack.as_ref().map(f);
+        let correlations = format!(
+            "{} / {}",
+            show_correlation(ours.stereo),
+            show_correlation(theirs.stereo)
+        );
+        let _ = write!(
+            text,
+            "\n| {} | {} | {} | {} | {} | {} | {} | {} |",
+            note_name(row.key),
+            levels,
+            pair(
+                attack(ours, |a| a.between_db),
+                attack(theirs, |a| a.between_db)
+            ),
+            pair(attack(ours, |a| a.below_db), attack(theirs, |a| a.below_db)),
+            dips(ours),
+            dips(theirs),
+            correlations,
+            pair(
+                ours.stereo.map(|s| s.side_to_mid_db),
+                theirs.stereo.map(|s| s.side_to_mid_db)
+            ),
         );
     }
     text

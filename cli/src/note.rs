@@ -14,6 +14,7 @@ use orchard_engine::midi::{Score, ScoreEvent};
 use orchard_engine::rt::{Synth, SynthEvent};
 
 use crate::args::analyze::AnalyzeArgs;
+use crate::audio_file::Stereo;
 use crate::outputs::{self, require_png};
 use crate::ranged::Ranged;
 use crate::render::{self, BLOCK};
@@ -37,6 +38,8 @@ const DECAY_PARTIALS: usize = 6;
 pub struct Recording {
     /// Mono output (the mean of both channels), full scale 1.
     pub signal: Vec<f32>,
+    /// The two channels the instrument played, full scale 1.
+    pub stereo: Stereo,
     /// Sample rate, Hz.
     pub sample_rate: f64,
     /// The strike, as the simulation measured it (struck strings report
@@ -91,8 +94,7 @@ pub fn run(args: &AnalyzeArgs, key: u8) -> Result<String, String> {
         let _ = write!(text, "\nwrote spectrogram {}", path.display());
     }
     if let (Some(mut wav), Some(path)) = (wav, &args.wav) {
-        // The played note is the mean of both channels: both get it.
-        wav.write(&recording.signal, &recording.signal)?;
+        wav.write(&recording.stereo.left, &recording.stereo.right)?;
         wav.finish()?;
         let _ = write!(text, "\nwrote {}", path.display());
     }
@@ -159,16 +161,28 @@ pub fn play(
     };
     let score = Score::new(vec![press], duration_s);
     let frames = (duration_s * rate).round() as usize;
-    let mut signal = Vec::with_capacity(frames + BLOCK);
+    let mut stereo = Stereo {
+        left: Vec::with_capacity(frames + BLOCK),
+        right: Vec::with_capacity(frames + BLOCK),
+    };
     // No tail: the key is held, so the recording ends with the score.
     render::render(&mut synth, &score, 0.0, BLOCK, |_, left, right| {
-        signal.extend(left.iter().zip(right).map(|(l, r)| 0.5 * (l + r)));
+        stereo.left.extend_from_slice(left);
+        stereo.right.extend_from_slice(right);
         Ok(())
     })?;
-    signal.truncate(frames);
+    stereo.left.truncate(frames);
+    stereo.right.truncate(frames);
+    let signal = stereo
+        .left
+        .iter()
+        .zip(&stereo.right)
+        .map(|(l, r)| 0.5 * (l + r))
+        .collect();
     let strike = synth.strike_report(key).copied();
     Ok(Recording {
         signal,
+        stereo,
         sample_rate: rate,
         strike,
     })

@@ -256,6 +256,31 @@ fn compare_reports_what_synthetic_notes_were_made_of() {
         "recording centroid",
         &text,
     );
+    // Both made with partials at 0.2 / n: partials 2-10 alike.
+    let difference = text
+        .lines()
+        .find_map(|l| l.strip_prefix("partials 2-10 vs 1, render − recording: mean "))
+        .unwrap_or_else(|| panic!("no partial level difference in\n{text}"));
+    let (mean, rest) = difference.split_once(" dB, mean absolute ").unwrap();
+    assert!(number(mean).abs() < 0.5, "{text}");
+    assert!(number(rest) < 0.5, "{text}");
+    assert!(rest.ends_with("(9 of 9 partials)"), "{text}");
+    // Nothing but partials in the attack.
+    for label in ["between partials, dB", "below partial 1, dB"] {
+        let (ours, theirs) = numbers(&text, label);
+        assert!(ours < -30.0 && theirs < -30.0, "{label}\n{text}");
+    }
+    // All partials decay together without beating: no dips.
+    for n in 1..=4 {
+        let (ours, theirs) = numbers(&text, &format!("partial {n} deepest dip"));
+        assert!(ours > -2.0 && theirs > -2.0, "partial {n}\n{text}");
+    }
+    // The render is a mono file, the recording the same sound in both
+    // channels.
+    let (ours, theirs) = cells(&text, "L/R correlation");
+    assert_eq!(ours, "–", "{text}");
+    assert_eq!(theirs, "1.00", "{text}");
+    assert_eq!(cells(&text, "side/mid, dB").1, "−∞", "{text}");
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -357,6 +382,9 @@ fn an_ogg_vorbis_note_is_decoded_and_measured() {
         &text,
     );
     assert_near(late, OGG_LATE_T60_S, 0.02, "the Ogg file's late T60", &text);
+    // `analyze --wav` writes both channels as played: a correlation.
+    let (correlation, _) = numbers(&text, "L/R correlation");
+    assert!((-1.0..=1.0).contains(&correlation), "{text}");
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -425,7 +453,21 @@ fn the_keyboard_mode_prints_a_markdown_table() {
         "--duration",
         "1.5",
     ]);
-    let table: Vec<&str> = text.lines().filter(|l| l.starts_with('|')).collect();
+    // Two tables: the decay and brightness, then the tone and attack.
+    let mut tables: Vec<Vec<&str>> = Vec::new();
+    let mut in_table = false;
+    for line in text.lines() {
+        let row = line.starts_with('|');
+        if row && !in_table {
+            tables.push(Vec::new());
+        }
+        if row {
+            tables.last_mut().unwrap().push(line);
+        }
+        in_table = row;
+    }
+    assert_eq!(tables.len(), 2, "{text}");
+    let table = &tables[0];
     assert_eq!(table.len(), 4, "{text}");
     assert!(table[0].contains("Orchard early / late T60"), "{text}");
     assert_eq!(table[1], "|---|---|---|---|---|---|", "{text}");
@@ -441,6 +483,30 @@ fn the_keyboard_mode_prints_a_markdown_table() {
         let (ours, theirs) = columns[5].split_once(" / ").unwrap();
         assert!(number(ours) > 0.5 && number(ours) < 50.0, "{row}");
         assert_near(number(theirs), 3.0, 0.03, "recording B ×1e4", &text);
+    }
+    let tone = &tables[1];
+    assert_eq!(tone.len(), 4, "{text}");
+    assert!(tone[0].contains("partials 2–10 O−R"), "{text}");
+    for (row, key) in tone[2..].iter().zip(["C4", "E4"]) {
+        let columns: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(columns.len(), 10, "{row}");
+        assert_eq!(columns[1], key, "{row}");
+        // Partials 2-10 of both, compared.
+        assert!(columns[2].ends_with(", 9"), "{row}");
+        // The synthetic recording's attack holds only partials, and its
+        // partials decay without beating.
+        for column in [3, 4] {
+            let (_, theirs) = columns[column].split_once(" / ").unwrap();
+            assert!(number(theirs) < -30.0, "{row}");
+        }
+        for dip in columns[6].split(" / ") {
+            assert!(number(dip) > -3.0, "{row}");
+        }
+        // Orchard's stereo image, and the recording's (one sound in both
+        // channels).
+        let (ours, theirs) = columns[7].split_once(" / ").unwrap();
+        assert!((-1.0..=1.0).contains(&number(ours)), "{row}");
+        assert_eq!(theirs, "1.00", "{row}");
     }
     // A key without a recording stops the comparison before any rendering.
     let out = orchard(&[

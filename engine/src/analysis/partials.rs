@@ -4,7 +4,7 @@
 
 use super::fit::fit_line;
 use super::onset::onset;
-use super::spectrum::{amplitude_at, peak_frequency};
+use super::spectrum::{amplitude_at, hann_spectrum, peak_frequency, peak_in};
 
 /// Half the band searched around a partial's predicted frequency, as a
 /// fraction of the first partial's frequency (neighbours are a whole one away).
@@ -14,6 +14,9 @@ const SEARCH_HALF_WIDTH: f64 = 0.3;
 const EDGE_MARGIN: f64 = 0.05;
 /// A partial weaker than this relative to the strongest (dB) is not measured.
 const FLOOR_DB: f64 = -70.0;
+/// Half the band a partial is looked for in by [`trace_partials`], as a
+/// fraction of the first partial's frequency.
+const TRACE_HALF_WIDTH: f64 = 0.25;
 /// Partials measured before the fit predicts the next ones.
 const FIRST_FIT_AFTER: usize = 3;
 
@@ -149,6 +152,51 @@ pub fn note_partials(signal: &[f32], sample_rate: f64, first_hz: f64, count: u32
     measure_partials(&signal[from..to], sample_rate, first_hz, count)
 }
 
+/// The frequencies (Hz) of partials 1, 2, ... of the note in `signal`
+/// (sampled at `sample_rate`, Hz) up to `top_hz` (Hz), found in the stretch
+/// [`note_partials`] measures: each is the strongest spectral peak within
+/// 0.25 × f1 of where the two partials below it and the curvature of `fit`
+/// (the note's stiff-string fit) predict it (`fit` alone for partials 1 and
+/// 2), or that prediction where the peak lies at the band's edge (no clear
+/// peak). Unlike `fit`, which is fitted to the first few partials, they
+/// follow the partials as far up as they go, where a string's dispersion
+/// departs from the ideal stiff string. Where the stretch is too short, the
+/// fit's frequencies.
+///
+/// Allocates: the spectrum.
+pub fn trace_partials(signal: &[f32], sample_rate: f64, fit: &StiffFit, top_hz: f64) -> Vec<f64> {
+    let predicted: Vec<f64> = (1..)
+        .map(|n| fit.partial_hz(n))
+        .take_while(|&f| f <= top_hz)
+        .collect();
+    let stretch = onset(signal).and_then(|start| {
+        let from = start + (PARTIALS_FROM_S * sample_rate) as usize;
+        let to = (from + (PARTIALS_OVER_S * sample_rate) as usize).min(signal.len());
+        signal.get(from..to).filter(|s| s.len() >= 4)
+    });
+    let Some(stretch) = stretch else {
+        return predicted;
+    };
+    let size = (stretch.len() * 4).next_power_of_two();
+    let spectrum = hann_spectrum(stretch.iter().map(|&s| f64::from(s)), stretch.len(), size);
+    let bin_hz = sample_rate / size as f64;
+    let half = TRACE_HALF_WIDTH * fit.partial_hz(1);
+    let mut found: Vec<f64> = Vec::with_capacity(predicted.len());
+    for (i, &ideal) in predicted.iter().enumerate() {
+        let guess = match i {
+            0 | 1 => ideal,
+            _ => {
+                let curvature = ideal - 2.0 * predicted[i - 1] + predicted[i - 2];
+                2.0 * found[i - 1] - found[i - 2] + curvature
+            }
+        };
+        let peak = peak_in(&spectrum, bin_hz, guess - half, guess + half)
+            .filter(|&f| (f - guess).abs() < half - EDGE_MARGIN * fit.partial_hz(1));
+        found.push(peak.unwrap_or(guess));
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +254,48 @@ mod tests {
         assert!((fit.b / truth.b - 1.0).abs() < 0.02, "{fit:?}");
         assert!((partials[0].amplitude - 0.1).abs() < 1e-3);
         assert!(note_partials(&[0.0; 1000], fs, 110.0, 12).is_empty());
+    }
+
+    /// A string whose partials above the 8th lie ever sharper than its fit
+    /// of partials 1–8 says (by up to 40 Hz at the 30th): traced, each is
+    /// found within 0.5 Hz of where it is.
+    #[test]
+    fn partials_are_traced_beyond_the_fit() {
+        let fs = 48_000.0;
+        let string = StiffFit {
+            f0_hz: 110.0,
+            b: 2e-4,
+        };
+        let true_hz =
+            |n: u32| string.partial_hz(n) + 40.0 * (f64::from(n.max(8) - 8) / 22.0).powi(2);
+        let signal: Vec<f32> = (0..(1.2 * fs) as usize)
+            .map(|i| {
+                let t = i as f64 / fs;
+                (1..=30)
+                    .map(|n| 0.1 / f64::from(n) * (2.0 * PI * true_hz(n) * t).sin())
+                    .sum::<f64>() as f32
+            })
+            .collect();
+        let traced = trace_partials(&signal, fs, &string, string.partial_hz(30));
+        assert_eq!(traced.len(), 30);
+        for (n, hz) in (1..).zip(&traced) {
+            assert!(
+                (hz - true_hz(n)).abs() < 0.5,
+                "partial {n}: {hz} Hz, made {}",
+                true_hz(n)
+            );
+        }
+        // Far from the fit: the 30th 40 Hz sharp of it.
+        assert!(true_hz(30) - string.partial_hz(30) > 39.0);
+        let silent = trace_partials(&[0.0; 1000], fs, &string, 500.0);
+        assert_eq!(
+            silent,
+            vec![
+                string.partial_hz(1),
+                string.partial_hz(2),
+                string.partial_hz(3),
+                string.partial_hz(4)
+            ]
+        );
     }
 }

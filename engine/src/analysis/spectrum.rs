@@ -42,9 +42,22 @@ pub fn peak_frequency(signal: &[f32], sample_rate: f64, low_hz: f64, high_hz: f6
     let size = (signal.len() * 4).next_power_of_two();
     let buffer = hann_spectrum(signal.iter().map(|&s| f64::from(s)), signal.len(), size);
 
-    let bin_hz = sample_rate / size as f64;
+    peak_in(&buffer, sample_rate / size as f64, low_hz, high_hz)
+}
+
+/// The frequency (Hz) of the strongest peak of the spectrum `buffer` (bins
+/// `bin_hz` apart, Hz; only the first half is read) between `low_hz` and
+/// `high_hz`, refined between bins by a parabola through the peak bin and its
+/// neighbours in log magnitude. `None` when the band holds no bins or no
+/// energy.
+pub(crate) fn peak_in(
+    buffer: &[Complex<f64>],
+    bin_hz: f64,
+    low_hz: f64,
+    high_hz: f64,
+) -> Option<f64> {
     let first = ((low_hz / bin_hz).ceil() as usize).max(1);
-    let last = ((high_hz / bin_hz).floor() as usize).min(size / 2 - 1);
+    let last = ((high_hz / bin_hz).floor() as usize).min(buffer.len() / 2 - 1);
     if first >= last {
         return None;
     }
