@@ -17,6 +17,10 @@ const FIRST_STEP_FACTOR: f64 = 2.0;
 /// The search stops once its points agree within this factor.
 const AGREEMENT_FACTOR: f64 = 1.002;
 
+/// Significant figures of a fitted value (the search resolves a factor of
+/// [`AGREEMENT_FACTOR`]).
+const FIGURES: i32 = 4;
+
 /// How each key is played: as `compare --keyboard` plays it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Play {
@@ -61,7 +65,7 @@ pub struct Outcome {
 pub struct KeyFit {
     /// The MIDI key.
     pub key: u8,
-    /// The parameters at the key, with their starting values and bounds.
+    /// The parameters at the key, with their values in the preset and bounds.
     pub placed: Vec<Placed>,
     /// The fitted value of each, in the order of `placed`.
     pub fitted: Vec<f64>,
@@ -99,11 +103,14 @@ pub fn fit_key(
         let residuals = Residuals::between(&figures, &recorded.figures);
         Ok(Outcome { figures, residuals })
     };
-    let start: Vec<f64> = placed.iter().map(|p| p.start).collect();
-    // The preset as it is (which may lie outside the bounds: the search
-    // then starts on the nearest bound).
+    // The preset as it is, which may lie outside the bounds: the search
+    // then starts on the nearest bound.
     let before = outcome(&[])?;
-    let inside = placed.iter().all(|p| preset.get(&p.path) == Some(p.start));
+    let start: Vec<f64> = placed
+        .iter()
+        .map(|p| p.preset_value.clamp(p.bounds.0, p.bounds.1))
+        .collect();
+    let inside = placed.iter().zip(&start).all(|(p, &s)| p.preset_value == s);
     let search = Search {
         start: start.iter().map(|v| v.ln()).collect(),
         start_value: inside.then_some(before.residuals.cost),
@@ -126,7 +133,12 @@ pub fn fit_key(
         // A candidate that cannot be played is the worst there is.
         outcome(&values_of(&placed, logs)).map_or(f64::NAN, |o| o.residuals.cost)
     });
-    let fitted = values_of(&placed, &found.point);
+    // Written with as many figures as the search resolves.
+    let fitted: Vec<f64> = values_of(&placed, &found.point)
+        .into_iter()
+        .zip(&placed)
+        .map(|(v, p)| round_significant(v, FIGURES).clamp(p.bounds.0, p.bounds.1))
+        .collect();
     let after = outcome(&fitted)?;
     Ok(KeyFit {
         key,
@@ -137,6 +149,23 @@ pub fn fit_key(
         after,
         renders: found.evaluations,
     })
+}
+
+/// `value` rounded to `figures` significant figures.
+pub fn round_significant(value: f64, figures: i32) -> f64 {
+    if value == 0.0 || !value.is_finite() {
+        return value;
+    }
+    // Powers of ten are exact as divisors and multipliers, their
+    // reciprocals are not.
+    let decimals = figures - 1 - value.abs().log10().floor() as i32;
+    if decimals >= 0 {
+        let scale = 10f64.powi(decimals);
+        (value * scale).round() / scale
+    } else {
+        let scale = 10f64.powi(-decimals);
+        (value / scale).round() * scale
+    }
 }
 
 /// The values whose logarithms are `logs`, each within its bounds (which
@@ -181,4 +210,18 @@ fn render_figures(
     let measures = NoteMeasures::of(&audio, preset.fundamental_hz(key))
         .ok_or_else(|| format!("key {key} made no sound"))?;
     Ok(Figures::of_render(&audio, &measures, recording_s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_rounded_to_significant_figures() {
+        assert_eq!(round_significant(0.475_269_261, 4), 0.4753);
+        assert_eq!(round_significant(8_445_123_456.0, 4), 8.445e9);
+        assert_eq!(round_significant(2.700_04e-4, 4), 2.7e-4);
+        assert_eq!(round_significant(-1234.5, 2), -1200.0);
+        assert_eq!(round_significant(0.0, 4), 0.0);
+    }
 }

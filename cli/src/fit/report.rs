@@ -1,13 +1,13 @@
 //! The report of `orchard fit`: per key, a Markdown table of each fitted
-//! value with its start and bounds, and one of each measured figure of the
-//! recording beside the render's before and after the fit.
+//! value with the preset's value and the bounds, and one of each measured
+//! figure of the recording beside the render's before and after the fit.
 
 use std::fmt::Write as _;
 
 use orchard_engine::instrument::note_name;
 
 use super::figures::{Figures, LEVEL_PARTIALS, Residuals};
-use super::key::KeyFit;
+use super::key::{KeyFit, round_significant};
 use crate::note::show_t60;
 
 /// A row of the figures' table: its label, how a figure shows, and how its
@@ -40,7 +40,7 @@ pub fn key_tables(fit: &KeyFit) -> String {
             text,
             "\n| `{}` | {} | {} | {} to {}{unit} |",
             placed.path,
-            number(placed.start),
+            number(placed.preset_value),
             number(*fitted),
             number(placed.bounds.0),
             number(placed.bounds.1)
@@ -110,8 +110,7 @@ pub fn key_tables(fit: &KeyFit) -> String {
 /// A value to four significant figures.
 fn number(value: f64) -> String {
     if (0.01..10_000.0).contains(&value.abs()) {
-        let scale = 10f64.powi(3 - value.abs().log10().floor() as i32);
-        format!("{}", (value * scale).round() / scale)
+        format!("{}", round_significant(value, 4))
     } else {
         format!("{value:.3e}")
     }
