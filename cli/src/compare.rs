@@ -32,10 +32,10 @@ const DEFAULT_FROM: u8 = 21;
 /// Keyboard mode: the highest key compared unless `--to` says otherwise (C8).
 const DEFAULT_TO: u8 = 108;
 /// Keyboard mode: MIDI velocity unless `--velocity` says otherwise.
-const DEFAULT_VELOCITY: u8 = 100;
+pub const DEFAULT_VELOCITY: u8 = 100;
 /// Keyboard mode: sample rate of the renders unless `--sample-rate` says
 /// otherwise, Hz.
-const DEFAULT_SAMPLE_RATE: u32 = 48_000;
+pub const DEFAULT_SAMPLE_RATE: u32 = 48_000;
 
 /// Runs `orchard compare`: two files side by side, or with `--keyboard` a
 /// table of keys. Returns the report, or a one-line reason for failing.
@@ -170,12 +170,13 @@ pub fn late_t60_over(audio: &MonoAudio, seconds: f64) -> Option<f64> {
     two_stage_decay(&audio.signal[start..end], audio.sample_rate).late_t60_s
 }
 
-/// The MIDI key given as a number (0–127) or a note name (C4, Db4, C#4).
-pub fn parse_key(text: &str) -> Result<u8, String> {
+/// The MIDI key given with `flag` as a number (0–127) or a note name (C4,
+/// Db4, C#4).
+pub fn parse_key(flag: &str, text: &str) -> Result<u8, String> {
     let number = text.parse::<u8>().ok().filter(|&k| k <= 127);
     number.or_else(|| parse_note_name(text)).ok_or_else(|| {
         format!(
-            "--note {text}: give a MIDI number (0 to 127) or a note name such as C4, Db4 or C#4"
+            "{flag} {text}: give a MIDI number (0 to 127) or a note name such as C4, Db4 or C#4"
         )
     })
 }
@@ -200,7 +201,7 @@ fn equal_tempered_hz(key: u8) -> f64 {
 }
 
 /// Reads and measures `path` around `first_hz` (Hz).
-fn read_and_measure(path: &Path, first_hz: f64) -> Result<(MonoAudio, NoteMeasures), String> {
+pub fn read_and_measure(path: &Path, first_hz: f64) -> Result<(MonoAudio, NoteMeasures), String> {
     let audio = read_mono(path)?;
     let measures = NoteMeasures::of(&audio, first_hz)
         .ok_or_else(|| format!("{} is silent", path.display()))?;
@@ -218,7 +219,7 @@ fn two_files(render: &Path, recording: &Path, note: Option<&str>) -> Result<Stri
         })
     };
     let from_name = named(recording).or_else(|| named(render));
-    let (first_hz, which) = match (note.map(parse_key).transpose()?, from_name) {
+    let (first_hz, which) = match (note.map(|n| parse_key("--note", n)).transpose()?, from_name) {
         (Some(key), _) => (
             equal_tempered_hz(key),
             format!("{} (--note)", note_name(key)),
@@ -537,7 +538,7 @@ fn tone_table(rows: &[KeyRow]) -> String {
 
 /// The WAV and Ogg Vorbis files in `dir` by the key their names name
 /// ([`key_of_file_name`]); two files of one key are an error.
-fn recordings_by_key(dir: &Path) -> Result<BTreeMap<u8, PathBuf>, String> {
+pub fn recordings_by_key(dir: &Path) -> Result<BTreeMap<u8, PathBuf>, String> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot read the folder {}: {e}", dir.display()))?;
     let mut files = BTreeMap::new();
@@ -567,7 +568,7 @@ fn recordings_by_key(dir: &Path) -> Result<BTreeMap<u8, PathBuf>, String> {
 
 /// `work` applied to each of `keys` on [`THREADS`] threads, in the order of
 /// `keys`.
-fn in_parallel<T: Send>(keys: &[u8], work: impl Fn(u8) -> T + Sync) -> Vec<T> {
+pub fn in_parallel<T: Send>(keys: &[u8], work: impl Fn(u8) -> T + Sync) -> Vec<T> {
     let work = &work;
     let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
         let threads: Vec<_> = (0..THREADS)
@@ -595,11 +596,20 @@ mod tests {
 
     #[test]
     fn keys_are_read_from_numbers_names_and_file_names() {
-        assert_eq!(parse_key("60"), Ok(60));
-        assert_eq!(parse_key("Db4"), Ok(61));
-        assert_eq!(parse_key("C#4"), Ok(61));
-        assert!(parse_key("200").unwrap_err().contains("--note 200"));
-        assert!(parse_key("H2").is_err());
+        assert_eq!(parse_key("--note", "60"), Ok(60));
+        assert_eq!(parse_key("--note", "Db4"), Ok(61));
+        assert_eq!(parse_key("--note", "C#4"), Ok(61));
+        assert!(
+            parse_key("--note", "200")
+                .unwrap_err()
+                .contains("--note 200")
+        );
+        assert!(
+            parse_key("--keys", "X9")
+                .unwrap_err()
+                .starts_with("--keys X9:")
+        );
+        assert!(parse_key("--note", "H2").is_err());
         let key = |name: &str| key_of_file_name(Path::new(name));
         assert_eq!(key("../recordings/Piano.ff.Db4.ogg"), Some(61));
         assert_eq!(key("Piano.ff.A0.ogg"), Some(21));

@@ -1,5 +1,5 @@
 //! The `orchard` command line: offline rendering of MIDI files and demos to WAV,
-//! notes measured and compared with recordings, the long-term analysis of
+//! notes measured, compared with recordings and fitted to them, the long-term analysis of
 //! mechanisms, and speed measurements.
 //!
 //! A crate of its own so that the plugin links none of what only the command
@@ -18,6 +18,7 @@ pub mod analyze;
 pub mod bench;
 pub mod clock;
 pub mod compare;
+pub mod fit;
 pub mod note;
 pub mod pin;
 pub mod presets;

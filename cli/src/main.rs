@@ -7,6 +7,7 @@ use orchard_cli::analyze::run_analyze;
 use orchard_cli::args::{Cli, Command};
 use orchard_cli::bench::run_bench;
 use orchard_cli::compare::run_compare;
+use orchard_cli::fit::run_fit;
 use orchard_cli::pin::run_pin;
 use orchard_cli::presets::run_presets;
 use orchard_cli::render_command::run_render;
@@ -27,6 +28,7 @@ fn main() -> ExitCode {
         }
         Command::Analyze(args) => run_analyze(args),
         Command::Compare(args) => run_compare(args),
+        Command::Fit(args) => run_fit(args),
         Command::Presets(args) => run_presets(args),
         Command::Bench(args) => run_bench(args),
         Command::Pin(args) => run_pin(args),
@@ -81,7 +83,12 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     // Point at the subcommand's own help when there is one.
     let command = std::env::args()
         .nth(1)
-        .filter(|a| ["render", "analyze", "compare", "presets", "bench"].contains(&a.as_str()))
+        .filter(|a| {
+            [
+                "render", "analyze", "compare", "fit", "presets", "bench", "pin",
+            ]
+            .contains(&a.as_str())
+        })
         .map_or_else(|| "orchard".to_owned(), |sub| format!("orchard {sub}"));
     print::err(&format!(
         "orchard: error: {reason} (see `{command} --help`)"

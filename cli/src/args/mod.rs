@@ -2,11 +2,13 @@
 //! each takes (one module per subcommand, and the instrument options several
 //! share). Their doc comments are the help text. What each subcommand does
 //! is in its own module ([`crate::render_command`], [`crate::analyze`],
-//! [`crate::compare`], [`crate::presets`], [`crate::bench`], [`crate::pin`]).
+//! [`crate::compare`], [`crate::fit`], [`crate::presets`], [`crate::bench`],
+//! [`crate::pin`]).
 
 pub mod analyze;
 pub mod bench;
 pub mod compare;
+pub mod fit;
 pub mod instrument;
 pub mod pin;
 pub mod presets;
@@ -18,6 +20,7 @@ use crate::probe;
 use analyze::AnalyzeArgs;
 use bench::BenchArgs;
 use compare::CompareArgs;
+use fit::FitArgs;
 use pin::PinArgs;
 use presets::PresetsArgs;
 use render::RenderArgs;
@@ -48,6 +51,12 @@ pub enum Command {
     /// with --keyboard render keys with a preset and compare each with the
     /// recording of that key in a folder, one Markdown table row per key.
     Compare(CompareArgs),
+    /// Fit a preset's physical parameters (the strings' losses and bridge,
+    /// the felt's stiffness and exponent, optionally the strike position) at
+    /// chosen keys to recordings of those keys, so that the early and late
+    /// T60, the centroid and the partial levels `compare` measures match;
+    /// write the preset with the fitted values as anchors, and a report.
+    Fit(FitArgs),
     /// List the built-in instrument presets, one per line with what it is, or
     /// with --paths every property path of one preset and its value.
     Presets(PresetsArgs),

@@ -1,0 +1,170 @@
+//! The figures `orchard fit` matches, measured as `orchard compare` measures
+//! them ([`NoteMeasures`]): the early and late T60 of the broadband level,
+//! the spectral centroid of the first 0.3 s, and the levels of partials 2
+//! to 10 relative to the first over the first second; and how far a render's
+//! figures lie from a recording's, each in units of the tolerance the
+//! calibration aims at.
+
+use crate::audio_file::MonoAudio;
+use crate::compare::{NoteMeasures, late_t60_over};
+
+/// The partials whose levels relative to the first are matched.
+pub const LEVEL_PARTIALS: std::ops::RangeInclusive<u32> = 2..=10;
+/// The decay times aimed at: within this factor of the recording's.
+pub const T60_TOLERANCE: f64 = 1.3;
+/// The centroid aimed at: within this factor of the recording's.
+pub const CENTROID_TOLERANCE: f64 = 1.15;
+/// The partial levels aimed at: within this of the recording's, dB.
+pub const LEVEL_TOLERANCE_DB: f64 = 4.0;
+/// What a figure the recording has and the render lacks (a decay that
+/// never reaches its stage, a partial not found) counts for, in tolerances.
+const MISSING: f64 = 5.0;
+
+/// The figures of one note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figures {
+    /// Early T60, s.
+    pub early_t60_s: Option<f64>,
+    /// Late T60, s (a render's over the recording's length from the onset).
+    pub late_t60_s: Option<f64>,
+    /// Spectral centroid of the first 0.3 s from the onset, Hz.
+    pub centroid_hz: Option<f64>,
+    /// Levels of partials 2 to 10 relative to the first, dB.
+    pub levels_db: Vec<Option<f64>>,
+}
+
+impl Figures {
+    /// The figures of a recording measured as `measures`.
+    pub fn of_recording(measures: &NoteMeasures) -> Self {
+        Self::with_late(measures, measures.decay.late_t60_s)
+    }
+
+    /// The figures of a render `audio` measured as `measures`, its late T60
+    /// over the first `recording_s` (s) from its onset as the recording's is.
+    pub fn of_render(audio: &MonoAudio, measures: &NoteMeasures, recording_s: f64) -> Self {
+        Self::with_late(measures, late_t60_over(audio, recording_s))
+    }
+
+    fn with_late(measures: &NoteMeasures, late_t60_s: Option<f64>) -> Self {
+        Self {
+            early_t60_s: measures.decay.early_t60_s,
+            late_t60_s,
+            centroid_hz: measures.centroid_hz,
+            levels_db: LEVEL_PARTIALS.map(|n| measures.level_db(n)).collect(),
+        }
+    }
+}
+
+/// How far a render's figures lie from a recording's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Residuals {
+    /// Render's early T60 over the recording's.
+    pub early_ratio: Option<f64>,
+    /// Render's late T60 over the recording's.
+    pub late_ratio: Option<f64>,
+    /// Render's centroid over the recording's.
+    pub centroid_ratio: Option<f64>,
+    /// Mean of the render's partial levels minus the recording's over the
+    /// partials both have, dB.
+    pub levels_mean_db: Option<f64>,
+    /// Mean absolute difference of those levels, dB.
+    pub levels_mean_abs_db: Option<f64>,
+    /// The cost the search minimises: the mean square of each figure's
+    /// miss in units of its tolerance (a ratio's logarithm over the
+    /// tolerance's; the partial levels together weigh as one figure).
+    pub cost: f64,
+}
+
+impl Residuals {
+    /// The residuals of `render` against `recording`. Figures the recording
+    /// lacks are not matched; figures the render lacks count as a miss of
+    /// five tolerances.
+    pub fn between(render: &Figures, recording: &Figures) -> Self {
+        let ratio = |ours: Option<f64>, theirs: Option<f64>| Some(ours? / theirs?);
+        let mut misses = Vec::new();
+        let mut miss = |ours: Option<f64>, theirs: Option<f64>, tolerance: f64| {
+            if theirs.is_some() {
+                misses.push(ratio(ours, theirs).map_or(MISSING, |r| r.ln() / tolerance.ln()));
+            }
+        };
+        miss(render.early_t60_s, recording.early_t60_s, T60_TOLERANCE);
+        miss(render.late_t60_s, recording.late_t60_s, T60_TOLERANCE);
+        miss(
+            render.centroid_hz,
+            recording.centroid_hz,
+            CENTROID_TOLERANCE,
+        );
+        let mut differences = Vec::new();
+        let mut level_misses = Vec::new();
+        for (ours, theirs) in render.levels_db.iter().zip(&recording.levels_db) {
+            match (ours, theirs) {
+                (Some(ours), Some(theirs)) => {
+                    differences.push(ours - theirs);
+                    level_misses.push((ours - theirs) / LEVEL_TOLERANCE_DB);
+                }
+                (None, Some(_)) => level_misses.push(MISSING),
+                _ => {}
+            }
+        }
+        let mean = |values: &[f64]| {
+            (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+        };
+        let squares: Vec<f64> = level_misses.iter().map(|m| m * m).collect();
+        let mut terms: Vec<f64> = misses.iter().map(|m| m * m).collect();
+        terms.extend(mean(&squares));
+        let abs: Vec<f64> = differences.iter().map(|d| d.abs()).collect();
+        Self {
+            early_ratio: ratio(render.early_t60_s, recording.early_t60_s),
+            late_ratio: ratio(render.late_t60_s, recording.late_t60_s),
+            centroid_ratio: ratio(render.centroid_hz, recording.centroid_hz),
+            levels_mean_db: mean(&differences),
+            levels_mean_abs_db: mean(&abs),
+            cost: mean(&terms).unwrap_or(0.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figures(early: f64, late: Option<f64>, centroid: f64, levels: &[f64]) -> Figures {
+        Figures {
+            early_t60_s: Some(early),
+            late_t60_s: late,
+            centroid_hz: Some(centroid),
+            levels_db: levels.iter().map(|&l| Some(l)).collect(),
+        }
+    }
+
+    #[test]
+    fn a_miss_of_one_tolerance_in_each_figure_costs_one() {
+        let recording = figures(2.0, Some(10.0), 500.0, &[-6.0, -10.0]);
+        let render = figures(2.6, Some(10.0 / 1.3), 575.0, &[-2.0, -14.0]);
+        let r = Residuals::between(&render, &recording);
+        assert!((r.cost - 1.0).abs() < 1e-9, "{r:?}");
+        assert!((r.early_ratio.unwrap() - 1.3).abs() < 1e-12);
+        assert_eq!(r.levels_mean_db, Some(0.0));
+        assert_eq!(r.levels_mean_abs_db, Some(4.0));
+        assert_eq!(Residuals::between(&recording, &recording).cost, 0.0);
+    }
+
+    #[test]
+    fn what_the_recording_lacks_is_not_matched_and_what_the_render_lacks_costs() {
+        let recording = figures(2.0, None, 500.0, &[-6.0]);
+        let render = figures(2.0, Some(3.0), 500.0, &[-6.0]);
+        let matched = Residuals::between(&render, &recording);
+        assert_eq!((matched.cost, matched.late_ratio), (0.0, None));
+
+        let recording = figures(2.0, Some(9.0), 500.0, &[-6.0, -8.0]);
+        let mut render = figures(2.0, None, 500.0, &[-6.0, -8.0]);
+        render.levels_db[1] = None;
+        let missed = Residuals::between(&render, &recording);
+        // Late: 25; levels: (0 + 25) / 2; early and centroid 0: mean of four.
+        assert!(
+            (missed.cost - (25.0 + 12.5) / 4.0).abs() < 1e-9,
+            "{missed:?}"
+        );
+        assert_eq!(missed.levels_mean_db, Some(0.0));
+    }
+}
