@@ -206,6 +206,7 @@ fn render_figures(
     let audio = MonoAudio {
         signal: recording.signal,
         sample_rate: recording.sample_rate,
+        stereo: Some(recording.stereo),
     };
     let measures = NoteMeasures::of(&audio, preset.fundamental_hz(key))
         .ok_or_else(|| format!("key {key} made no sound"))?;
