@@ -450,7 +450,16 @@ fn components_form_a_tree_with_every_key_under_its_set() {
     let strings = &components[4];
     assert_eq!(
         strings.properties,
-        ["pairs_from_key", "triples_from_key", "detune_cents"]
+        [
+            "pairs_from_key",
+            "triples_from_key",
+            "detune_cents",
+            "unison_spread_cents",
+            "unison_spread_inharmonicity",
+            "unison_spread_loss",
+            "unison_seed",
+            "bridge_tilt_rad"
+        ]
     );
     let bars = bars().components();
     assert!(bars.iter().any(|c| c.path == "mallets/key/57"));

@@ -3,16 +3,24 @@
 //! at 48 kHz, every other key stays silent, and the output stays finite.
 
 use orchard_engine::analysis::{onset, peak, peak_frequency};
-use orchard_engine::instrument::Preset;
+use orchard_engine::instrument::{Preset, StringSet};
 use orchard_engine::rt::{MIN_INTERNAL_RATE_HZ, PASSBAND_EDGE, Score, Synth, SynthEvent};
 
 /// A0, C4, A4, C6, A7, C8.
 const KEYS: [u8; 6] = [21, 60, 69, 84, 105, 108];
 
 /// `key` struck at velocity 100 on a fresh grand at `rate` Hz, `seconds`
-/// long, played in blocks of 333 frames.
+/// long, played in blocks of 333 frames. Its unisons are tuned alike: a
+/// cluster of strings a tuner left a fraction of a cent apart has no pitch
+/// to a cent over half a second, at any rate.
 fn strike(rate: f64, key: u8, seconds: f64) -> (Synth, Vec<f32>) {
-    let mut synth = Synth::new(&Preset::default_grand(), rate).expect("every rate builds");
+    let mut preset = Preset::default_grand();
+    preset
+        .objects
+        .get_as_mut::<StringSet>("strings")
+        .expect("the grand's strings")
+        .tune_alike();
+    let mut synth = Synth::new(&preset, rate).expect("every rate builds");
     synth.note_on(key, 100.0 / 127.0);
     let frames = (seconds * rate) as usize;
     let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);

@@ -137,14 +137,15 @@ fn tuned_on_the_board() {
     }
 }
 
-/// The grand with its unisons tuned alike and a board of `modes` modes.
+/// The grand with its unisons tuned alike (no spread, and every string as
+/// its note's) and a board of `modes` modes.
 fn unison_tuned_alike(modes: u32) -> Preset {
     let mut preset = Preset::default_grand();
     preset
         .objects
         .get_as_mut::<StringSet>("strings")
         .expect("the grand's strings")
-        .detune_cents = 0.0;
+        .tune_alike();
     preset.set("soundboard:modes", f64::from(modes)).unwrap();
     preset
 }

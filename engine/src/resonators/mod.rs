@@ -26,4 +26,4 @@ pub use soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, So
 pub use stiff_string::StiffString;
 pub use string::{StringDesignError, StringParams};
 pub use string_radiation::{Placement, RadiationFilter, StringRadiation};
-pub use unison::{MAX_UNISON_STRINGS, Unison, UnisonParams};
+pub use unison::{MAX_UNISON_STRINGS, SecondPlane, StringDeviation, Unison, UnisonParams};

@@ -11,6 +11,10 @@ use super::{AllpassDelay, DelayLine, LossFilter, StringDesignError, StringParams
 /// side split in two around nothing).
 const MIN_WHOLE_SAMPLES: f64 = 3.5;
 
+/// The most inharmonicity `B` a stiff string is designed for (a tenth: far
+/// beyond a piano's stiffest treble strings).
+pub const MAX_INHARMONICITY: f64 = 0.1;
+
 /// A stiff string between a rigid agraffe and a bridge.
 ///
 /// Velocity waves travel round the string's loop: from the bridge to the
@@ -51,7 +55,8 @@ pub struct StiffString {
 impl StiffString {
     /// Builds the string at `sample_rate` (Hz) with its first partial exactly at
     /// `first_partial_hz` (Hz; the unison's detuning is applied by the caller) and
-    /// inharmonicity `b` (dimensionless, 0 for a flexible string, at most 0.1).
+    /// inharmonicity `b` (dimensionless, 0 for a flexible string, at most
+    /// [`MAX_INHARMONICITY`]).
     /// `params.fundamental_hz` sets the wave speed and impedance.
     pub fn new(
         params: &StringParams,
@@ -93,7 +98,7 @@ impl StiffString {
         if !(params.loss_b2.is_finite() && params.loss_b2 >= 0.0) {
             return Err(StringDesignError::InvalidParameter("loss b2"));
         }
-        if !(b.is_finite() && (0.0..=0.1).contains(&b)) {
+        if !(b.is_finite() && (0.0..=MAX_INHARMONICITY).contains(&b)) {
             return Err(StringDesignError::InvalidParameter("inharmonicity"));
         }
         if !(params.strike_position > 0.0 && params.strike_position < 1.0) {

@@ -3,6 +3,7 @@
 use super::dispersion::MAX_DISPERSION_SECTIONS;
 use super::loop_lanes::{LANES, Lanes, LoopFilterLanes, LoopFilters};
 use super::soundboard::BRIDGE_BLOCK;
+use super::stiff_string::MAX_INHARMONICITY;
 use super::{StiffString, StringDesignError, StringParams};
 #[cfg(target_arch = "x86_64")]
 use crate::wdf::fused::Fused;
@@ -16,10 +17,53 @@ const _: () = assert!(
     "a note's strings share one vector"
 );
 
+/// How one string of a unison departs from the note's nominal string: as
+/// a tuner leaves it (a small tuning error), and as it was made and mounted
+/// (its stiffness and its losses differ by a few per cent from its
+/// neighbours').
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StringDeviation {
+    /// Tuning away from its place in the unison's spread, cents.
+    pub cents: f64,
+    /// Its inharmonicity over the note's `B` (1: the same).
+    pub inharmonicity_factor: f64,
+    /// Its losses `b1` and `b2` over the note's (1: the same).
+    pub loss_factor: f64,
+}
+
+impl StringDeviation {
+    /// A string exactly as the note's.
+    pub const NONE: Self = Self {
+        cents: 0.0,
+        inharmonicity_factor: 1.0,
+        loss_factor: 1.0,
+    };
+}
+
+/// The strings' second plane of vibration (Weinreich, "Coupled piano
+/// strings", 1977): parallel to the board. The hammer drives the strings
+/// across the board; the bridge does not move straight across it but along
+/// a direction tilted by `tilt_rad`, so the two planes couple there and the
+/// motion along the board, terminated by the bridge's much smaller
+/// admittance that way (`sin²` of the tilt of the vertical one), rings on
+/// after the vertical motion has given its energy to the board: the
+/// aftersound. The in-phase motion of the unison's strings along the board
+/// is one waveguide (of their summed impedance): it alone meets the bridge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SecondPlane {
+    /// The tilt of the bridge's motion from the board's normal, rad
+    /// (0 to π/4).
+    pub tilt_rad: f64,
+    /// Its tuning away from the strings' nominal tuning, cents: the bridge
+    /// gives way with another reactance along the board than across it.
+    pub cents: f64,
+}
+
 /// Everything needed to build the strings of one note.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct UnisonParams {
-    /// One string of the note (all are alike but for their tuning).
+    /// The note's nominal string (each string departs from it by its
+    /// [`UnisonParams::deviations`]).
     pub string: StringParams,
     /// Inharmonicity `B` (dimensionless, 0 to 0.1).
     pub inharmonicity: f64,
@@ -28,6 +72,10 @@ pub struct UnisonParams {
     /// Spread of the strings' tuning, cents: with three strings they sit at
     /// −d, 0, +d; with two at ±d/2. 0 to 50.
     pub detune_cents: f64,
+    /// How each string departs from the nominal one, string `i` at `i`.
+    pub deviations: [StringDeviation; MAX_UNISON_STRINGS],
+    /// The strings' motion along the board, if it is modelled.
+    pub second_plane: Option<SecondPlane>,
     /// The bridge's resistive impedance, kg/s, shared by the note's strings;
     /// `f64::INFINITY` makes a rigid bridge (no coupling, no bridge loss).
     pub bridge_impedance_kg_s: f64,
@@ -102,6 +150,63 @@ impl Damper {
     }
 }
 
+/// How the bridge under a note answers the strings' pushes in both planes
+/// ([`SecondPlane`]). It moves along `e = (cos θ, sin θ)` (across, along the
+/// board) at its local admittance `r`, and with the board's own velocity `u`
+/// across: with the pushes `A = Σ 2·Zᵢ·aᵢ` across and `A_h = 2·Z_h·a_h`
+/// along, the strings' forces `F = A − Z·v` and `F_h = A_h − Z_h·h`, and
+/// `w = r·(cos θ·F + sin θ·F_h)`, `v = cos θ·w + u`, `h = sin θ·w`:
+///
+/// ```text
+/// w = r·(cos θ·A + sin θ·A_h − cos θ·Z·u) / (1 + r·(cos²θ·Z + sin²θ·Z_h))
+/// ```
+///
+/// The admittance `r·e·eᵀ` is positive semidefinite: the bridge only takes
+/// energy, whatever the planes do.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PlaneCoupling {
+    /// `v` from `(A, A_h, u)`.
+    across: [f64; 3],
+    /// `h` from `(A, A_h, u)`.
+    along: [f64; 3],
+    /// `Z_h`: the strings' summed impedance, moving together along the
+    /// board, kg/s.
+    along_impedance: f64,
+}
+
+impl PlaneCoupling {
+    /// The coupling of strings of summed impedance `impedance` (kg/s, the
+    /// same along the board) on a bridge of local admittance `admittance`
+    /// (s/kg) moving at `tilt` (rad) from the board's normal.
+    fn new(admittance: f64, impedance: f64, tilt: f64) -> Self {
+        let (s, c) = tilt.sin_cos();
+        let r = admittance;
+        // With `Z_h = Z`, `cos²θ·Z + sin²θ·Z_h = Z` whatever the tilt.
+        let scale = r / (1.0 + r * impedance);
+        // w = scale·(c·A + s·A_h − c·Z·u)
+        let w = [c * scale, s * scale, -c * impedance * scale];
+        Self {
+            across: [c * w[0], c * w[1], c * w[2] + 1.0],
+            along: [s * w[0], s * w[1], s * w[2]],
+            along_impedance: impedance,
+        }
+    }
+
+    /// The bridge's velocity across the board, m/s.
+    #[inline(always)]
+    fn across(&self, push: f64, push_along: f64, board_velocity: f64) -> f64 {
+        let [a, b, c] = self.across;
+        a * push + b * push_along + c * board_velocity
+    }
+
+    /// The bridge's velocity along the board, m/s.
+    #[inline(always)]
+    fn along(&self, push: f64, push_along: f64, board_velocity: f64) -> f64 {
+        let [a, b, c] = self.along;
+        a * push + b * push_along + c * board_velocity
+    }
+}
+
 /// One to three stiff strings sharing a strike point and a bridge.
 ///
 /// The bridge is a resistance `Zb` (kg/s) on which the strings' bridge ends rest:
@@ -124,7 +229,15 @@ impl Damper {
 /// Allocates: the strings' delay lines, in [`Unison::new`]; nothing after.
 #[derive(Debug, Clone)]
 pub struct Unison {
+    /// The strings across the board, then (if modelled) the unison's motion
+    /// along it, [`Unison::along`].
     strings: Box<[StiffString]>,
+    /// How many strings the note has (the waveguides across the board).
+    across: usize,
+    /// The lane of the motion along the board, if it is modelled.
+    along: Option<usize>,
+    /// How the bridge's answer reaches both planes ([`PlaneCoupling`]).
+    planes: PlaneCoupling,
     /// The strings' dispersion, fractional-delay and loss filters, lane `i` for
     /// string `i`.
     filters: LoopFilterLanes,
@@ -155,6 +268,9 @@ pub struct Unison {
     arriving: [Lanes; BRIDGE_BLOCK],
     /// How hard they push on the bridge, `A = Σ 2·Zᵢ·aᵢ`, N.
     pushes: [f64; BRIDGE_BLOCK],
+    /// How hard the motion along the board pushes on the bridge that way,
+    /// `A_h = 2·Z_h·a_h`, N (0 without it).
+    pushes_along: [f64; BRIDGE_BLOCK],
     damper: Damper,
     period_samples: f64,
 }
@@ -184,27 +300,69 @@ impl Unison {
             }
         }
         let n = params.strings;
+        let plane = match params.second_plane {
+            Some(plane) if plane.tilt_rad > 0.0 => Some(plane),
+            _ => None,
+        };
+        if let Some(plane) = plane
+            && !(plane.tilt_rad <= std::f64::consts::FRAC_PI_4 && plane.cents.abs() <= 50.0)
+        {
+            return Err(StringDesignError::InvalidParameter("second plane"));
+        }
+        for deviation in &params.deviations[..n] {
+            let valid = deviation.cents.abs() <= 50.0
+                && (0.5..=2.0).contains(&deviation.inharmonicity_factor)
+                && (0.5..=2.0).contains(&deviation.loss_factor);
+            if !valid {
+                return Err(StringDesignError::InvalidParameter("string deviation"));
+            }
+        }
         let build = |most_sections: usize| -> Result<Vec<StiffString>, StringDesignError> {
-            (0..n)
-                .map(|i| {
-                    // −d, 0, +d for three strings, ±d/2 for two, 0 for one.
-                    let offset = params.detune_cents * (i as f64 - 0.5 * (n - 1) as f64);
-                    let f1 = params.string.fundamental_hz
-                        * 2f64.powf(offset / 1200.0)
-                        * params.bridge_tuning;
-                    StiffString::with_most_sections(
-                        &params.string,
-                        params.inharmonicity,
-                        f1,
-                        sample_rate,
-                        most_sections,
-                    )
-                })
-                .collect()
+            let across = (0..n).map(|i| {
+                let deviation = params.deviations[i];
+                // −d, 0, +d for three strings, ±d/2 for two, 0 for one.
+                let offset = params.detune_cents * (i as f64 - 0.5 * (n - 1) as f64);
+                let f1 = params.string.fundamental_hz
+                    * 2f64.powf((offset + deviation.cents) / 1200.0)
+                    * params.bridge_tuning;
+                let string = StringParams {
+                    loss_b1: params.string.loss_b1 * deviation.loss_factor,
+                    loss_b2: params.string.loss_b2 * deviation.loss_factor,
+                    ..params.string
+                };
+                // A note at the stiffest a string may be has no stiffer
+                // strings (a note beyond it, or NaN, is refused below).
+                let inharmonicity = params.inharmonicity * deviation.inharmonicity_factor;
+                let inharmonicity = if params.inharmonicity <= MAX_INHARMONICITY {
+                    inharmonicity.min(MAX_INHARMONICITY)
+                } else {
+                    inharmonicity
+                };
+                StiffString::with_most_sections(
+                    &string,
+                    inharmonicity,
+                    f1,
+                    sample_rate,
+                    most_sections,
+                )
+            });
+            // Along the board the bridge hardly gives way: that plane is
+            // tuned as the strings are, without the board's correction.
+            let along = plane.map(|plane| {
+                StiffString::with_most_sections(
+                    &params.string,
+                    params.inharmonicity,
+                    params.string.fundamental_hz * 2f64.powf(plane.cents / 1200.0),
+                    sample_rate,
+                    most_sections,
+                )
+            });
+            across.chain(along).collect()
         };
         // The strings run their dispersion side by side, so they share the
         // number of sections: the fewest any of them takes (the strings
-        // differ by their detuning only, so that costs them next to nothing).
+        // differ by a few per cent at most, so that costs them next to
+        // nothing).
         let mut strings = build(MAX_DISPERSION_SECTIONS)?;
         loop {
             let sections = |s: &StiffString| s.dispersion().sections;
@@ -215,11 +373,16 @@ impl Unison {
             strings = build(fewest)?;
         }
         let mut two_z = [0.0; LANES];
-        for (z, s) in two_z.iter_mut().zip(&strings) {
+        for (z, s) in two_z.iter_mut().zip(&strings[..n]) {
             *z = 2.0 * s.impedance();
         }
         let sum_z = 0.5 * two_z.iter().sum::<f64>();
         let bridge_admittance = 1.0 / params.bridge_impedance_kg_s;
+        let planes = PlaneCoupling::new(
+            bridge_admittance,
+            sum_z,
+            plane.map_or(0.0, |plane| plane.tilt_rad),
+        );
         let engaged_gain = 10f64.powf(-3.0 / (params.damper_t60_s * params.string.fundamental_hz));
         let filters: Vec<LoopFilters> = strings.iter().map(StiffString::loop_filters).collect();
         let least = |of: fn(&StiffString) -> usize| {
@@ -231,6 +394,9 @@ impl Unison {
         );
         let mut unison = Self {
             strings: strings.into_boxed_slice(),
+            across: n,
+            along: plane.map(|_| n),
+            planes,
             filters: LoopFilterLanes::new(&filters),
             fused: fused::available(),
             two_z,
@@ -245,6 +411,7 @@ impl Unison {
             lookahead_untouched,
             arriving: [[0.0; LANES]; BRIDGE_BLOCK],
             pushes: [0.0; BRIDGE_BLOCK],
+            pushes_along: [0.0; BRIDGE_BLOCK],
             damper: Damper {
                 engaged_gain,
                 travel: 1.0 - (-1.0 / (params.damper_travel_s * sample_rate)).exp(),
@@ -259,7 +426,7 @@ impl Unison {
 
     /// Number of strings.
     pub fn len(&self) -> usize {
-        self.strings.len()
+        self.across
     }
 
     /// Always false: a note has at least one string.
@@ -267,9 +434,9 @@ impl Unison {
         false
     }
 
-    /// String `i`, if the note has it.
+    /// String `i` (its motion across the board), if the note has it.
     pub fn string(&self, i: usize) -> Option<&StiffString> {
-        self.strings.get(i)
+        self.strings[..self.across].get(i)
     }
 
     /// The period of the (untuned) fundamental, samples.
@@ -281,7 +448,7 @@ impl Unison {
     /// (una corda shifts the hammer to strike fewer). A mask selecting no existing
     /// string selects them all.
     pub fn set_struck_strings(&mut self, mask: u8) {
-        let count = self.strings.len();
+        let count = self.across;
         let mut any = false;
         for i in 0..MAX_UNISON_STRINGS {
             self.struck[i] = i < count && mask & (1 << i) != 0;
@@ -446,6 +613,12 @@ impl Unison {
             const _: () = assert!(LANES == 4, "a sum of four");
             *push = (pushed[0] + pushed[1]) + (pushed[2] + pushed[3]);
         }
+        if let Some(lane) = self.along {
+            let two_z = 2.0 * self.planes.along_impedance;
+            for (waves, push) in block.iter().zip(&mut self.pushes_along) {
+                *push = two_z * waves[lane];
+            }
+        }
     }
 
     /// Asks the processor to bring the strings' waves the next block reads
@@ -462,7 +635,27 @@ impl Unison {
     /// `board_velocity` (m/s): `v = (r·A + u)/(1 + r·Σ Zᵢ)`.
     #[inline]
     fn bridge_velocity(&self, offset: usize, board_velocity: f64) -> f64 {
-        (self.bridge_admittance * self.pushes[offset] + board_velocity) * self.bridge_share
+        match self.along {
+            None => {
+                (self.bridge_admittance * self.pushes[offset] + board_velocity) * self.bridge_share
+            }
+            Some(_) => self.planes.across(
+                self.pushes[offset],
+                self.pushes_along[offset],
+                board_velocity,
+            ),
+        }
+    }
+
+    /// The velocity (m/s) of the bridge along the board at sample `offset`
+    /// of the last [`Unison::arrive_block`] (see [`PlaneCoupling`]).
+    #[inline]
+    fn bridge_velocity_along(&self, offset: usize, board_velocity: f64) -> f64 {
+        self.planes.along(
+            self.pushes[offset],
+            self.pushes_along[offset],
+            board_velocity,
+        )
     }
 
     /// The strings' force on the bridge at sample `offset` when it moves at
@@ -481,14 +674,22 @@ impl Unison {
     #[inline]
     pub fn depart(&mut self, offset: usize, board_velocity: f64, force: f64) -> f64 {
         let velocity = self.bridge_velocity(offset, board_velocity);
+        let along = self
+            .along
+            .map(|lane| (lane, self.bridge_velocity_along(offset, board_velocity)));
         let arriving = &self.arriving[offset];
-        for ((s, &arriving), &launch) in self
+        for (lane, ((s, &arriving), &launch)) in self
             .strings
             .iter_mut()
             .zip(arriving)
             .zip(&self.launch_per_newton)
+            .enumerate()
         {
-            s.advance(launch * force, velocity - arriving);
+            let bridge = match along {
+                Some((along_lane, along_velocity)) if lane == along_lane => along_velocity,
+                _ => velocity,
+            };
+            s.advance(launch * force, bridge - arriving);
         }
         self.bridge_force(offset, velocity)
     }
@@ -510,9 +711,20 @@ impl Unison {
             *v = self.bridge_velocity(offset, u);
             *force = self.bridge_force(offset, *v);
         }
+        let mut along = [0.0; BRIDGE_BLOCK];
+        if self.along.is_some() {
+            for (offset, (h, &u)) in along.iter_mut().zip(board_velocities).enumerate() {
+                *h = self.bridge_velocity_along(offset, u);
+            }
+        }
         let arriving = &self.arriving;
         for (lane, string) in self.strings.iter_mut().enumerate() {
-            string.advance_block_unforced(samples, |j| velocities[j] - arriving[j][lane]);
+            let bridge = if Some(lane) == self.along {
+                &along
+            } else {
+                &velocities
+            };
+            string.advance_block_unforced(samples, |j| bridge[j] - arriving[j][lane]);
         }
     }
 
@@ -549,6 +761,7 @@ impl Unison {
         self.filters.reset();
         self.arriving = [[0.0; LANES]; BRIDGE_BLOCK];
         self.pushes = [0.0; BRIDGE_BLOCK];
+        self.pushes_along = [0.0; BRIDGE_BLOCK];
     }
 
     /// The largest travelling-wave velocity on any string, m/s.
@@ -563,13 +776,21 @@ impl Unison {
             .sum()
     }
 
-    /// Energy of the travelling waves on string `i`, J (0 if the note lacks it):
-    /// each velocity-wave sample carries `Z0·v²/fs`; the allpasses' stored energy
-    /// counts too (the one-pole loss filter's single state is left out).
+    /// Energy of the travelling waves on waveguide `i`, J (0 if the note
+    /// lacks it): string `i` across the board for `i` below [`Unison::len`],
+    /// then the strings' motion along the board, if modelled (of their
+    /// summed impedance). Each velocity-wave sample carries `Z·v²/fs`; the
+    /// allpasses' stored energy counts too (the one-pole loss filter's single
+    /// state is left out).
     pub fn string_energy_j(&self, i: usize, sample_rate: f64) -> f64 {
         self.strings.get(i).map_or(0.0, |s| {
             let sum = s.line_sum_of_squares() + self.filters.stored_energy(i);
-            s.impedance() * sum / sample_rate
+            let impedance = if Some(i) == self.along {
+                self.planes.along_impedance
+            } else {
+                s.impedance()
+            };
+            impedance * sum / sample_rate
         })
     }
 
@@ -599,6 +820,8 @@ mod tests {
             inharmonicity: 3.77e-4,
             strings: 2,
             detune_cents: 0.0,
+            deviations: [StringDeviation::NONE; MAX_UNISON_STRINGS],
+            second_plane: None,
             bridge_impedance_kg_s,
             damper_t60_s: 0.25,
             damper_travel_s: 0.006,
@@ -734,8 +957,9 @@ mod tests {
     }
 
     /// Keys across the piano, with one, two and three strings, coupled through
-    /// the bridge: the unison (lanes, fused where the processor can) gives the
-    /// scalar reference's bridge force within 1e-9 of its peak over one second.
+    /// the bridge in one plane: the unison (lanes, fused where the processor
+    /// can) gives the scalar reference's bridge force within 1e-9 of its peak
+    /// over one second.
     #[test]
     fn lanes_match_the_scalar_strings() {
         use crate::instrument::Preset;
@@ -747,6 +971,7 @@ mod tests {
                 .expect("a string instrument")
                 .unison(0.25, 0.006);
             params.strings = strings;
+            params.second_plane = None;
             let mut u = Unison::new(&params, fs).unwrap();
             let mut reference = ScalarReference::of(&u);
             let (mut peak, mut worst) = (0.0f64, 0.0f64);
@@ -761,5 +986,104 @@ mod tests {
                 "key {key}: {worst} of {peak}"
             );
         }
+    }
+
+    /// A single string with its second plane on a lossy bridge: after a
+    /// strike across the board the energy never grows (the tilted bridge
+    /// takes energy, never gives it: the waves' energy, counted to within
+    /// what the loop filters hold in transit, stays under what the blow
+    /// gave), reaches the plane along the board,
+    /// which nothing else drives, and what lingers there rings on: the
+    /// sound's late decay over its early one grows well beyond a single
+    /// plane's.
+    #[test]
+    fn the_second_plane_takes_energy_from_the_bridge_and_rings_on() {
+        use crate::analysis::two_stage_decay;
+        let fs = 48_000.0;
+        let single = |tilt_rad: f64| UnisonParams {
+            strings: 1,
+            bridge_impedance_kg_s: 1000.0,
+            second_plane: Some(SecondPlane {
+                tilt_rad,
+                cents: 0.2,
+            }),
+            ..pair(1000.0)
+        };
+        let mut tilted = Unison::new(&single(0.3), fs).unwrap();
+        assert_eq!(tilted.len(), 1);
+        tilted.step(1.0);
+        assert_eq!(
+            tilted.string_energy_j(1, fs),
+            0.0,
+            "the hammer drives one plane"
+        );
+        let given = tilted.energy_j(fs);
+        let mut along_peak: f64 = 0.0;
+        let mut sound = Vec::new();
+        for _ in 0..(6.0 * fs) as usize {
+            sound.push(tilted.step(0.0) as f32);
+            let now = tilted.energy_j(fs);
+            assert!(now <= given * (1.0 + 1e-4), "{now} > {given}");
+            along_peak = along_peak.max(tilted.string_energy_j(1, fs));
+        }
+        assert!(tilted.energy_j(fs) < 0.5 * given);
+        assert!(along_peak > 1e-3 * tilted.string_energy_j(0, fs).max(along_peak));
+        let ratio = |signal: &[f32]| {
+            let decay = two_stage_decay(signal, fs);
+            decay.late_t60_s.unwrap() / decay.early_t60_s.unwrap()
+        };
+        let mut flat = Unison::new(&single(0.0), fs).unwrap();
+        let mut one_plane = vec![flat.step(1.0) as f32];
+        one_plane.extend((1..sound.len()).map(|_| flat.step(0.0) as f32));
+        let (two, one) = (ratio(&sound), ratio(&one_plane));
+        assert!(
+            two > 1.5 * one,
+            "late/early {two} with the second plane, {one} without"
+        );
+    }
+
+    /// A unison without a second plane and with strings as the note's is
+    /// the same, sample for sample, whatever the tilt's absence is called:
+    /// no plane and a plane of tilt 0 build the same strings.
+    #[test]
+    fn no_tilt_is_no_second_plane() {
+        let fs = 48_000.0;
+        let with = UnisonParams {
+            second_plane: Some(SecondPlane {
+                tilt_rad: 0.0,
+                cents: 1.0,
+            }),
+            ..pair(500.0)
+        };
+        let mut a = Unison::new(&pair(500.0), fs).unwrap();
+        let mut b = Unison::new(&with, fs).unwrap();
+        for n in 0..4800 {
+            let force = if n == 0 { 1.0 } else { 0.0 };
+            assert_eq!(a.step(force).to_bits(), b.step(force).to_bits());
+        }
+    }
+
+    /// Deviations reach the strings: a string tuned a cent sharp is tuned a
+    /// cent sharp, and one stiffer and lossier gets another dispersion and
+    /// loss filter than its neighbour; an absurd deviation is refused.
+    #[test]
+    fn each_string_is_built_with_its_own_deviation() {
+        let fs = 48_000.0;
+        let mut params = pair(f64::INFINITY);
+        params.deviations[1] = StringDeviation {
+            cents: 1.0,
+            inharmonicity_factor: 1.1,
+            loss_factor: 1.2,
+        };
+        let u = Unison::new(&params, fs).unwrap();
+        let (first, second) = (u.string(0).unwrap(), u.string(1).unwrap());
+        let cents = 1200.0 * (second.first_partial_hz() / first.first_partial_hz()).log2();
+        assert!((cents - 1.0).abs() < 0.05, "{cents}");
+        assert_ne!(second.dispersion(), first.dispersion());
+        assert_ne!(second.loss(), first.loss());
+        let third = u.string(2);
+        assert!(third.is_none());
+        params.deviations[0].loss_factor = 3.0;
+        assert!(Unison::new(&params, fs).is_err());
     }
 }

@@ -1,7 +1,9 @@
 //! Physical values of one key, interpolated from a preset's anchors.
 
 use crate::instrument::Preset;
-use crate::resonators::{StringParams, UnisonParams};
+use crate::resonators::{
+    MAX_UNISON_STRINGS, SecondPlane, StringDeviation, StringParams, UnisonParams,
+};
 use crate::wdf::FeltLaw;
 
 /// Everything needed to build one key's string and hammer.
@@ -17,6 +19,10 @@ pub struct KeyParams {
     pub strings: usize,
     /// Spread of the strings' tunings, cents.
     pub detune_cents: f64,
+    /// How each string departs from the nominal one.
+    pub deviations: [StringDeviation; MAX_UNISON_STRINGS],
+    /// The strings' motion along the board, if the bridge couples it.
+    pub second_plane: Option<SecondPlane>,
     /// Resistive bridge impedance under the strings, kg/s.
     pub bridge_impedance_kg_s: f64,
     /// Hammer mass, kg.
@@ -37,6 +43,7 @@ impl Preset {
     pub fn key_params(&self, key: u8) -> Option<KeyParams> {
         let topology = self.topology().ok()?;
         let strings = topology.strings()?;
+        let (deviations, second_plane) = strings.unison_deviations(key);
         Some(KeyParams {
             key,
             string: StringParams {
@@ -50,6 +57,8 @@ impl Preset {
             inharmonicity: strings.at(key, |a| a.inharmonicity)?,
             strings: strings.strings_per_key(key),
             detune_cents: strings.detune_cents,
+            deviations,
+            second_plane,
             bridge_impedance_kg_s: strings.at(key, |a| a.bridge_impedance_kg_s)?,
             hammer_mass_kg: topology.hammers.at(key, |a| a.mass_kg)?,
             felt: topology.hammers.felt(key)?,
@@ -67,6 +76,8 @@ impl KeyParams {
             inharmonicity: self.inharmonicity,
             strings: self.strings,
             detune_cents: self.detune_cents,
+            deviations: self.deviations,
+            second_plane: self.second_plane,
             bridge_impedance_kg_s: self.bridge_impedance_kg_s,
             damper_t60_s,
             damper_travel_s,

@@ -62,6 +62,10 @@ impl ObjectSpec for StringSet {
             text: "0.01 to 0.5 of a string",
         })
     }
+
+    fn reseed(&mut self, seed: u32) {
+        self.unison_seed = seed;
+    }
 }
 
 impl ObjectSpec for HammerSet {

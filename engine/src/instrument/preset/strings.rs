@@ -7,6 +7,8 @@ use super::anchored::{Anchored, value_at};
 use super::check::Checker;
 use super::error::PresetError;
 use crate::instrument::StretchedTuning;
+use crate::random::{SplitMix64, standard_normal};
+use crate::resonators::{MAX_UNISON_STRINGS, SecondPlane, StringDeviation};
 use crate::{anchor_fields, fields};
 
 /// Stiff strings: one in the low bass, pairs, then triples, tuned in unison.
@@ -20,6 +22,28 @@ pub struct StringSet {
     /// Spread of a note's string tunings, cents: three strings sit at −d, 0, +d,
     /// two at ±d/2.
     pub detune_cents: f64,
+    /// How far a tuner leaves each string from its place in the spread:
+    /// the standard deviation of its tuning error, cents.
+    #[serde(default)]
+    pub unison_spread_cents: f64,
+    /// The standard deviation of a string's inharmonicity over its
+    /// unison's, relative (wire diameters differ by a fraction of a per
+    /// cent, and `B` goes as the diameter squared at a given pitch).
+    #[serde(default)]
+    pub unison_spread_inharmonicity: f64,
+    /// The standard deviation of a string's losses over its unison's,
+    /// relative (how it sits on the bridge pin and in the felt).
+    #[serde(default)]
+    pub unison_spread_loss: f64,
+    /// Which strings were made and tuned: each seed gives every unison
+    /// other deviations, reproducibly.
+    #[serde(default)]
+    pub unison_seed: u32,
+    /// Tilt of the bridge's motion from the board's normal, rad: it couples
+    /// the strings' motion across the board (which the hammer drives) to
+    /// their motion along it ([`SecondPlane`]); 0 leaves them in one plane.
+    #[serde(default)]
+    pub bridge_tilt_rad: f64,
     /// Values at anchor keys, in ascending key order.
     pub anchor: Vec<StringAnchor>,
 }
@@ -75,6 +99,46 @@ impl StringSet {
         value_at(&self.anchor, key, field)
     }
 
+    /// Tunes every unison's strings alike and makes them alike: no spread
+    /// (`detune_cents`) and no deviations (the second plane stays).
+    pub fn tune_alike(&mut self) {
+        self.detune_cents = 0.0;
+        self.unison_spread_cents = 0.0;
+        self.unison_spread_inharmonicity = 0.0;
+        self.unison_spread_loss = 0.0;
+    }
+
+    /// How each string of `key`'s unison departs from the nominal one, and
+    /// the strings' second plane if the bridge couples one: drawn from the
+    /// declared spreads with `unison_seed` and the key (the same every
+    /// time), each at most 2.5 standard deviations off, the tuning errors of
+    /// the key's strings summing to nothing.
+    pub fn unison_deviations(
+        &self,
+        key: u8,
+    ) -> ([StringDeviation; MAX_UNISON_STRINGS], Option<SecondPlane>) {
+        let mut random = SplitMix64::new(u64::from(self.unison_seed) << 8 | u64::from(key));
+        let mut normal = || standard_normal(&mut random).clamp(-2.5, 2.5);
+        let mut deviations: [StringDeviation; MAX_UNISON_STRINGS] =
+            std::array::from_fn(|_| StringDeviation {
+                cents: self.unison_spread_cents * normal(),
+                inharmonicity_factor: 1.0 + self.unison_spread_inharmonicity * normal(),
+                loss_factor: 1.0 + self.unison_spread_loss * normal(),
+            });
+        // The tuner brings the unison as a whole to its pitch: the errors of
+        // the strings it has sum to nothing (a single string is in tune).
+        let strings = &mut deviations[..self.strings_per_key(key)];
+        let mean = strings.iter().map(|d| d.cents).sum::<f64>() / strings.len() as f64;
+        for deviation in strings {
+            deviation.cents -= mean;
+        }
+        let plane = (self.bridge_tilt_rad > 0.0).then(|| SecondPlane {
+            tilt_rad: self.bridge_tilt_rad,
+            cents: self.unison_spread_cents * normal(),
+        });
+        (deviations, plane)
+    }
+
     pub(super) fn check(&self, c: &Checker) -> Result<(), PresetError> {
         c.declared(self)?;
         c.each_anchor(&self.anchor, |c, a| c.declared_anchor(a))
@@ -86,6 +150,15 @@ fields!(StringSet {
     triples_from_key: Key, "", at_least pairs_from_key, "Lowest key with three strings";
     detune_cents: Real, "cents", [0.0, 50.0, "0 to 50 cents"],
         "Spread of the tunings of a note's strings: more gives a livelier, beating unison";
+    unison_spread_cents: Real = 0.0, "cents", [0.0, 5.0, "0 to 5 cents"],
+        "How far a tuner leaves each string of a unison off its place (standard deviation): the partials beat at uneven rates";
+    unison_spread_inharmonicity: Real = 0.0, "", [0.0, 0.2, "0 to 0.2"],
+        "How much the strings of a unison differ in stiffness (relative standard deviation): their upper partials drift apart unevenly";
+    unison_spread_loss: Real = 0.0, "", [0.0, 0.2, "0 to 0.2"],
+        "How much the strings of a unison differ in damping (relative standard deviation)";
+    unison_seed: Count = 0.0, "", "Which strings: each seed makes and tunes every unison's strings differently";
+    bridge_tilt_rad: Real = 0.0, "rad", [0.0, 0.785, "0 to 0.785 rad (45°)"],
+        "Tilt of the bridge's motion from the board's normal: couples the strings' motion along the board, which rings on after the rest (the aftersound); 0 keeps one plane";
 });
 anchor_fields!(StringAnchor {
     length_m, "m", [0.01, 3.0, "0.01 to 3 m"], "Speaking length of the string";
