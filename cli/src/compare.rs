@@ -84,7 +84,7 @@ pub struct NoteMeasures {
     /// 50 ms (see [`orchard_engine::analysis::attack_noise`]).
     pub attack: Option<AttackNoise>,
     /// The deepest dip below its smooth decay of each of partials 1 to
-    /// [`DIP_PARTIALS`] (`None` where a partial was not found or has no
+    /// `DIP_PARTIALS` (`None` where a partial was not found or has no
     /// track).
     pub dips: Vec<Option<Dip>>,
     /// Left/right correlation and side/mid ratio from the onset to the end,
@@ -566,7 +566,7 @@ pub fn recordings_by_key(dir: &Path) -> Result<BTreeMap<u8, PathBuf>, String> {
     Ok(files)
 }
 
-/// `work` applied to each of `keys` on [`THREADS`] threads, in the order of
+/// `work` applied to each of `keys` on `THREADS` threads, in the order of
 /// `keys`.
 pub fn in_parallel<T: Send>(keys: &[u8], work: impl Fn(u8) -> T + Sync) -> Vec<T> {
     let work = &work;

@@ -50,7 +50,7 @@ pub struct AttackNoise {
 /// and a Hann window's main lobe spans 80 Hz), so the partials are removed
 /// instead: every partial up to 1.2 × [`ATTACK_TOP_HZ`] (and below 0.45 of
 /// the sample rate), at its frequency in the sustained sound
-/// ([`trace_partials`]: a 50 ms window resolves 20 Hz, and the fit of the
+/// (`partials::trace_partials`: a 50 ms window resolves 20 Hz, and the fit of the
 /// first few partials misses the high ones of a bass string by more), is
 /// fitted by least squares, with an
 /// amplitude and phase that may change quadratically over the window, so

@@ -56,7 +56,7 @@ impl StiffString {
     /// Builds the string at `sample_rate` (Hz) with its first partial exactly at
     /// `first_partial_hz` (Hz; the unison's detuning is applied by the caller) and
     /// inharmonicity `b` (dimensionless, 0 for a flexible string, at most
-    /// [`MAX_INHARMONICITY`]).
+    /// `MAX_INHARMONICITY`, 0.1).
     /// `params.fundamental_hz` sets the wave speed and impedance.
     pub fn new(
         params: &StringParams,
