@@ -46,6 +46,8 @@ const ROUND_PAUSE: Duration = Duration::from_micros(500);
 const IS_HIDDEN: i32 = 1 << 4;
 /// How long the editor's window may take to appear in the host's.
 const WINDOW_WAIT: Duration = Duration::from_secs(5);
+/// How long the X server may take to accept a connection.
+const DISPLAY_WAIT: Duration = Duration::from_secs(10);
 
 /// The event handlers and timers the plugin registered with the host's run
 /// loop, serviced on the thread that opened the editor.
@@ -196,8 +198,18 @@ impl Window {
         let xlib = x11_dl::xlib::Xlib::open().expect("libX11");
         // SAFETY: plain Xlib calls on a display we opened and close in drop.
         unsafe {
-            let display = (xlib.XOpenDisplay)(std::ptr::null());
-            assert!(!display.is_null(), "no X display: run under xvfb-run");
+            // An X server that resets when its last client leaves refuses
+            // connections for a moment: try for a while before giving up.
+            let asked = Instant::now();
+            let mut display = (xlib.XOpenDisplay)(std::ptr::null());
+            while display.is_null() && asked.elapsed() < DISPLAY_WAIT {
+                std::thread::sleep(Duration::from_millis(50));
+                display = (xlib.XOpenDisplay)(std::ptr::null());
+            }
+            assert!(
+                !display.is_null(),
+                "no X display after {DISPLAY_WAIT:?}: run under xvfb-run"
+            );
             let root = (xlib.XDefaultRootWindow)(display);
             let id = (xlib.XCreateSimpleWindow)(display, root, 0, 0, 1000, 700, 0, 0, 0);
             (xlib.XMapWindow)(display, id);
