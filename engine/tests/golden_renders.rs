@@ -76,32 +76,46 @@ impl From<Event> for SynthEvent {
     }
 }
 
-/// A reference render: a built-in preset and what is played on it, at seconds
-/// from the start.
+/// A reference render: a built-in preset, the properties set on it, and
+/// what is played on it, at seconds from the start.
 struct Scene {
     name: &'static str,
     preset: &'static str,
+    settings: &'static [(&'static str, f64)],
     events: &'static [(f64, Event)],
 }
+
+/// The grand's chord, struck and damped.
+const CHORD_DAMPED: &[(f64, Event)] = &[
+    (0.0, Event::On(60, 100)),
+    (0.05, Event::On(64, 70)),
+    (0.1, Event::On(67, 40)),
+    (0.15, Event::On(36, 110)),
+    (0.6, Event::Off(60)),
+    (0.6, Event::Off(64)),
+    (0.6, Event::Off(67)),
+    (0.6, Event::Off(36)),
+];
 
 const SCENES: &[Scene] = &[
     Scene {
         name: "grand-piano/chord-damped",
         preset: "grand-piano",
-        events: &[
-            (0.0, Event::On(60, 100)),
-            (0.05, Event::On(64, 70)),
-            (0.1, Event::On(67, 40)),
-            (0.15, Event::On(36, 110)),
-            (0.6, Event::Off(60)),
-            (0.6, Event::Off(64)),
-            (0.6, Event::Off(67)),
-            (0.6, Event::Off(36)),
-        ],
+        settings: &[],
+        events: CHORD_DAMPED,
+    },
+    // The grand heard from the bridge (microphone 0), as every render was
+    // before its default output became the close pair.
+    Scene {
+        name: "grand-piano/chord-damped-bridge",
+        preset: "grand-piano",
+        settings: &[("output:microphone", 0.0)],
+        events: CHORD_DAMPED,
     },
     Scene {
         name: "grand-piano/extremes-pedal",
         preset: "grand-piano",
+        settings: &[],
         events: &[
             (0.0, Event::Sustain(1.0)),
             (0.0, Event::On(21, 30)),
@@ -116,6 +130,7 @@ const SCENES: &[Scene] = &[
     Scene {
         name: "mallet-bar/arpeggio",
         preset: "mallet-bar",
+        settings: &[],
         events: &[
             (0.0, Event::On(72, 60)),
             (0.1, Event::On(76, 80)),
@@ -176,7 +191,10 @@ fn goldens_path() -> PathBuf {
 
 /// Renders `scene`: left and right, full scale 1.
 fn render(scene: &Scene) -> (Vec<f32>, Vec<f32>) {
-    let preset = Preset::load(scene.preset).expect("a built-in preset");
+    let mut preset = Preset::load(scene.preset).expect("a built-in preset");
+    for &(path, value) in scene.settings {
+        preset.set(path, value).expect("a property of the preset");
+    }
     let mut synth = Synth::new(&preset, SAMPLE_RATE).unwrap();
     let frames = (LENGTH_S * SAMPLE_RATE) as usize;
     let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);

@@ -15,6 +15,14 @@ use orchard_engine::rt::{
     InstrumentLoader, Operation, RealtimeOptions, Score, Synth, SynthError, SynthEvent, Voices,
 };
 
+/// The default grand heard from the bridge (microphone 0), which this
+/// file's figures were written for.
+fn grand_at_bridge() -> Preset {
+    let mut preset = Preset::default_grand();
+    preset.set("output:microphone", 0.0).unwrap();
+    preset
+}
+
 #[global_allocator]
 static ALLOCATOR: AllocDisabler = AllocDisabler;
 
@@ -48,7 +56,7 @@ fn held_pedalled_chord() -> Vec<(usize, SynthEvent)> {
 
 /// The grand piano with `edits` (path, value) made.
 fn edited(edits: &[(&str, f64)]) -> Preset {
-    let mut preset = Preset::default_grand();
+    let mut preset = grand_at_bridge();
     for &(path, value) in edits {
         preset.set(path, value).unwrap();
     }
@@ -89,7 +97,7 @@ fn render(
 /// at [`EDIT_AT`] (or nothing installed), in blocks of 64.
 fn play(score: &[(usize, SynthEvent)], edit: Option<(Install, &Preset)>, frames: usize) -> Stereo {
     let installs: Vec<_> = edit.map(|(how, p)| (EDIT_AT, how, p)).into_iter().collect();
-    render(&Preset::default_grand(), score, &installs, frames, 64).1
+    render(&grand_at_bridge(), score, &installs, frames, 64).1
 }
 
 /// The largest sample-to-sample step of `x`.
@@ -316,7 +324,7 @@ fn a_note_struck_after_a_live_edit_plays_with_the_new_values() {
     let strike_at = EDIT_AT + 2_400;
     let mut score = held_pedalled_chord();
     score.extend([69, 62].map(|key| (strike_at, SynthEvent::NoteOn { key, velocity: 0.7 })));
-    let grand = Preset::default_grand();
+    let grand = grand_at_bridge();
     let retuned = edited(EDITS[0].1);
     let (_, live) = render(
         &grand,
@@ -376,7 +384,7 @@ fn keys_hammers_and_dampers_carry_over() {
         (measure(&out, |x| rms(after_edit(x, 0.05, 0.1))), report)
     };
     // The softest blow flies its last millimetre in 2.5 ms.
-    let grand = Preset::default_grand();
+    let grand = grand_at_bridge();
     let (level, report) = sounds_after(&grand, EDIT_AT - 48, 1.0 / 127.0, Install::Live);
     let touched_s = report.first_touch_s.expect("the hammer in flight struck");
     assert!(
@@ -390,7 +398,7 @@ fn keys_hammers_and_dampers_carry_over() {
         "through load the hammer in flight is lost"
     );
 
-    let mut realistic = Preset::default_grand();
+    let mut realistic = grand_at_bridge();
     realistic.set("action:realistic_travel", 1.0).unwrap();
     let key_down_at = EDIT_AT - 240;
     let (live, _) = sounds_after(&realistic, key_down_at, 0.5, Install::Live);
@@ -459,7 +467,7 @@ fn another_shape_falls_back_to_a_switch() {
         },
     ));
     let bars = Preset::load("mallet-bar").unwrap();
-    let grand = Preset::default_grand();
+    let grand = grand_at_bridge();
     let (synth, out) = render(
         &grand,
         &score,
@@ -504,9 +512,9 @@ fn live_installs_allocate_nothing_on_the_audio_thread() {
                 latency: 2 * block as u64,
                 stall: None,
             };
-            Synth::realtime(&Preset::default_grand(), FS, options).unwrap()
+            Synth::realtime(&grand_at_bridge(), FS, options).unwrap()
         } else {
-            Synth::new(&Preset::default_grand(), FS).unwrap()
+            Synth::new(&grand_at_bridge(), FS).unwrap()
         };
         let mut loader = synth.take_loader().unwrap();
         let (mut left, mut right) = (vec![0.0f32; block], vec![0.0f32; block]);
@@ -582,7 +590,7 @@ fn live_edits_are_deterministic_across_runs_and_block_sizes() {
         (EDIT_AT, Install::Live, &retuned),
         (32_000, Install::Live, &softer),
     ];
-    let grand = Preset::default_grand();
+    let grand = grand_at_bridge();
     let run = |block| render(&grand, &score, &installs, frames, block).1;
     let reference = run(64);
     assert!(measure(&reference, |x| rms(&x[EDIT_AT..])) > 1e-3);
@@ -595,7 +603,7 @@ fn live_edits_are_deterministic_across_runs_and_block_sizes() {
 /// render exactly what the old voices would have rendered.
 #[test]
 fn voices_continuing_the_same_instrument_render_the_same_samples() {
-    let grand = Preset::default_grand();
+    let grand = grand_at_bridge();
     let mut old = PianoVoices::new(&grand, FS).unwrap();
     let (mut left, mut right) = ([0.0f32; 200], [0.0f32; 200]);
     let strike = |key, speed_m_s| Operation::Strike {

@@ -20,6 +20,14 @@ use orchard_engine::instrument::Preset;
 use orchard_engine::resonators::stiff_partial_hz;
 use orchard_engine::rt::Synth;
 
+/// The default grand heard from the bridge (microphone 0), which this
+/// file's figures were written for.
+fn grand_at_bridge() -> Preset {
+    let mut preset = Preset::default_grand();
+    preset.set("output:microphone", 0.0).unwrap();
+    preset
+}
+
 const FS: f64 = 48_000.0;
 /// Length of the stretch measured, from the onset, s (as the recordings were).
 const SPAN_S: f64 = 0.3;
@@ -31,7 +39,7 @@ const FF: u8 = 120;
 /// the peak) of `key` struck at MIDI `velocity` on the default grand: the mono
 /// output (mean of both channels), full scale 1.
 fn attack(key: u8, velocity: u8) -> Vec<f64> {
-    let mut synth = Synth::new(&Preset::default_grand(), FS).unwrap();
+    let mut synth = Synth::new(&grand_at_bridge(), FS).unwrap();
     // Room for the free flight before the felt touches (under 5 ms) and the span.
     let frames = ((SPAN_S + 0.02) * FS) as usize;
     let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
@@ -53,7 +61,7 @@ fn attack(key: u8, velocity: u8) -> Vec<f64> {
 /// Amplitudes of partials 1…10 of `key` in `signal`: each the strongest peak
 /// within 0.3·f0 of where the preset's stiff string puts it.
 fn partials(key: u8, signal: &[f64]) -> Vec<f64> {
-    let preset = Preset::default_grand();
+    let preset = grand_at_bridge();
     let f0 = preset.fundamental_hz(key);
     let b = preset.key_params(key).unwrap().inharmonicity;
     let samples: Vec<f32> = signal.iter().map(|&x| x as f32).collect();

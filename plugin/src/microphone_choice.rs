@@ -6,7 +6,8 @@ use nice_plug::prelude::Enum;
 use orchard_engine::instrument::MICROPHONES;
 
 /// A microphone position (an index into [`MICROPHONES`]): the bridge (the
-/// board's sound alone), the pianist's seat, or close over the strings.
+/// bridge force, panned), the pianist's seat, or a close pair over the
+/// strings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct MicrophoneChoice(pub u32);
 

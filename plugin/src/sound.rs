@@ -301,11 +301,11 @@ mod tests {
     }
 
     /// The microphone parameter moves the grand's microphones; at its
-    /// default it leaves the preset's (the bridge) as it is.
+    /// default it leaves the preset's (the close pair) as it is.
     #[test]
     fn the_microphone_parameter_reaches_the_output() {
-        assert_eq!(defaults().instrument().output.microphone, 0);
-        let close = defaults().with("microphone", 2.0).instrument();
-        assert_eq!(close.get("output:microphone"), Some(2.0));
+        assert_eq!(defaults().instrument().output.microphone, 2);
+        let bridge = defaults().with("microphone", 0.0).instrument();
+        assert_eq!(bridge.get("output:microphone"), Some(0.0));
     }
 }

@@ -56,8 +56,10 @@ struct Mount {
 /// partials (sympathetic resonance).
 ///
 /// The radiated sound is the node forces, panned by where each node is, and
-/// what the board's modes radiate; and, if the microphones hear them, the
-/// strings' own sound ([`StringRadiation`]).
+/// what the board's modes radiate; or, heard from microphones
+/// ([`Bridge::hear_board`]), the board's acceleration along the bridge as
+/// each microphone hears it. If the microphones hear them, the strings' own
+/// sound joins it ([`StringRadiation`]).
 ///
 /// Allocates: the mounts and the board, in [`Bridge::new`]; nothing after
 /// (but [`Bridge::tuning_ratio`], which is for building).
@@ -99,6 +101,38 @@ pub struct Bridge {
     asleep: bool,
     /// The strings' own sound at the microphones, if they hear it.
     strings_heard: Option<Box<StringRadiation>>,
+    /// The board heard by its acceleration, if microphones hear it.
+    board_heard: Option<Acceleration>,
+}
+
+/// The time derivative of the board's radiated velocity sums, by first
+/// difference: what a microphone hears is the board's acceleration.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Acceleration {
+    /// The sample rate, Hz.
+    rate: f64,
+    /// Last sample's sums, left and right.
+    last: [f64; 2],
+    /// Whether `last` holds the board's last sums (not so for a board
+    /// carried on from one heard otherwise: its first sample then starts the
+    /// difference, silent, rather than jump).
+    primed: bool,
+}
+
+impl Acceleration {
+    #[inline]
+    fn next(&mut self, sums: [f64; 2]) -> [f64; 2] {
+        if !self.primed {
+            self.primed = true;
+            self.last = sums;
+        }
+        let out = [
+            (sums[0] - self.last[0]) * self.rate,
+            (sums[1] - self.last[1]) * self.rate,
+        ];
+        self.last = sums;
+        out
+    }
 }
 
 /// One key as the bridge needs it.
@@ -189,7 +223,24 @@ impl Bridge {
             silence_threshold_n,
             asleep: true,
             strings_heard: None,
+            board_heard: None,
         }
+    }
+
+    /// Hears the board from microphones instead of by its bridge force: the
+    /// left and right outputs become `Σ_s weights[c][s]·a_s`, `a_s` the
+    /// board's acceleration at node `s` (m/s², by first difference at
+    /// `sample_rate`, Hz), with `weights` in newtons of equivalent bridge
+    /// force per m/s² (see [`Placement::board_weights`](super::Placement::board_weights)).
+    /// Without modes the board does not move and is not heard.
+    pub fn hear_board(&mut self, weights: &[[f64; BRIDGE_NODES]; 2], sample_rate: f64) {
+        self.board.radiate_node_velocities(weights);
+        self.pans = [[0.0; 2]; BRIDGE_NODES];
+        self.board_heard = Some(Acceleration {
+            rate: sample_rate,
+            last: [0.0; 2],
+            primed: true,
+        });
     }
 
     /// Adds the strings' own sound, as `radiation` hears it (its weights
@@ -346,11 +397,14 @@ impl Bridge {
                 );
             }
         }
-        let body = if self.coupled {
+        let mut body = if self.coupled {
             self.board.step(&forces)
         } else {
             [0.0; 2]
         };
+        if let Some(heard) = self.board_heard.as_mut() {
+            body = heard.next(body);
+        }
         let mut out = body;
         let mut loud =
             body[0].abs() >= self.silence_threshold_n || body[1].abs() >= self.silence_threshold_n;
@@ -411,6 +465,16 @@ impl Bridge {
         {
             heard.continue_from(old_heard);
         }
+        if let Some(heard) = self.board_heard.as_mut() {
+            // The same weights carry on exactly; others (another microphone)
+            // start their difference afresh.
+            match old.board_heard {
+                Some(old_heard) if old.board.same_radiation(&self.board) => {
+                    heard.last = old_heard.last;
+                }
+                _ => heard.primed = false,
+            }
+        }
     }
 
     /// Brings the board to rest.
@@ -418,6 +482,9 @@ impl Bridge {
         self.board.reset();
         if let Some(heard) = self.strings_heard.as_mut() {
             heard.reset();
+        }
+        if let Some(heard) = self.board_heard.as_mut() {
+            (heard.last, heard.primed) = ([0.0; 2], true);
         }
         self.velocities = [[0.0; BRIDGE_NODES]; BRIDGE_BLOCK];
         self.quiet_samples = 0;

@@ -7,6 +7,7 @@ mod bridge;
 mod delay_line;
 mod dispersion;
 mod fractional_delay;
+mod listening;
 mod loop_lanes;
 mod loss_filter;
 mod soundboard;
@@ -21,9 +22,10 @@ pub use dispersion::{
     DispersionCascade, DispersionDesign, MAX_DISPERSION_SECTIONS, stiff_partial_hz,
 };
 pub use fractional_delay::AllpassDelay;
+pub use listening::{BOARD_AREA_M2, BRIDGE_LENGTH_M, Placement, string_weight};
 pub use loss_filter::LossFilter;
 pub use soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, SoundboardParams};
 pub use stiff_string::StiffString;
 pub use string::{StringDesignError, StringParams};
-pub use string_radiation::{Placement, RadiationFilter, StringRadiation};
+pub use string_radiation::{RadiationFilter, StringRadiation};
 pub use unison::{MAX_UNISON_STRINGS, SecondPlane, StringDeviation, Unison, UnisonParams};

@@ -45,42 +45,6 @@ use crate::air::SPEED_OF_SOUND_M_S;
 /// Density of piano wire (steel), kg/m³.
 pub const STEEL_DENSITY_KG_M3: f64 = 7850.0;
 
-/// Where the microphones are: how far they are from the board and from the
-/// strings.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Placement {
-    /// Distance at which the board is heard, m.
-    pub board_m: f64,
-    /// Distance from the nearest strings, m.
-    pub strings_m: f64,
-}
-
-impl Placement {
-    /// Where microphone `microphone` (an index into
-    /// [`crate::instrument::MICROPHONES`]) hears from; none for the bridge
-    /// (0), whose sound is the board's alone.
-    ///
-    /// - The pianist's seat (1): ears about 0.7 m from the strings under
-    ///   the open lid and 1 m from the board.
-    /// - Close (2): a pair 0.15 m over the strings. The board, a source of
-    ///   about 1.8 m², is heard there as from 0.7 m: near an extended source
-    ///   the pressure grows no faster than `1/√(r² + a²)` for its radius `a`
-    ///   (0.7 m).
-    pub fn of_microphone(microphone: u32) -> Option<Self> {
-        match microphone {
-            1 => Some(Self {
-                board_m: 1.0,
-                strings_m: 0.7,
-            }),
-            2 => Some(Self {
-                board_m: 0.7,
-                strings_m: 0.15,
-            }),
-            _ => None,
-        }
-    }
-}
-
 /// A key's weight: newtons of equivalent bridge force per newton of its
 /// strings' push, before the radiation filter (whose unit is 1/m², see
 /// [`RadiationFilter`]), for strings of wave speed `wave_speed_m_s` (m/s) on

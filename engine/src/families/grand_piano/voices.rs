@@ -8,7 +8,6 @@ use std::any::Any;
 use super::objects::{DamperSet, SoundboardSpec};
 use super::{HammerPool, SHARED_HAMMERS, StringKey};
 use crate::instrument::{ContactTrace, Preset, PresetError, Rebound, StrikeReport, Topology};
-use crate::resonators::string_radiation;
 use crate::resonators::{
     BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Placement, RadiationFilter, Soundboard,
     StringRadiation,
@@ -106,16 +105,21 @@ impl PianoVoices {
                 sample_rate,
             );
             if let Some(placement) = Placement::of_microphone(preset.output.microphone) {
+                // Each microphone hears every key's strings, and near the
+                // board the board, from its own place.
+                let density = board.surface_density_kg_m2;
+                if placement.near_board {
+                    bridge.hear_board(&placement.board_weights(density), sample_rate);
+                }
                 let weights = (lowest..=highest)
                     .map(|key| {
                         let params = preset.key_params(key)?;
-                        let weight = string_radiation::key_weight(
+                        Some(placement.string_weights(
+                            f64::from(key - lowest) / span,
+                            params.string.fundamental_hz,
                             params.string.wave_speed(),
-                            board.surface_density_kg_m2,
-                            placement.board_m,
-                        );
-                        let [l, r] = pan(f64::from(key - lowest) / span);
-                        Some([weight * l / gain, weight * r / gain])
+                            density,
+                        ))
                     })
                     .collect::<Option<Vec<_>>>()?;
                 bridge.hear_strings(StringRadiation::new(

@@ -12,11 +12,14 @@ pub struct OutputSpec {
     /// Output sample value per newton of bridge force (for bars: per m/s of the
     /// pickup point's velocity).
     pub gain_per_newton: f64,
-    /// Stereo spread of the keyboard, 0 (mono) to 1 (lowest key hard left).
+    /// Stereo spread of the keyboard, 0 (mono) to 1 (lowest key hard left),
+    /// where the sound is panned (a piano heard from the bridge; a piano's
+    /// microphones place it by where they stand).
     pub stereo_width: f64,
-    /// Where the instrument is heard from (for a piano: how its strings'
-    /// own sound joins the board's), by its index in [`MICROPHONES`]: 0
-    /// (the default) the bridge, the board's sound alone.
+    /// Where the instrument is heard from (for a piano: a stereo pair, each
+    /// microphone hearing the board and the strings from its own place), by
+    /// its index in [`MICROPHONES`]: 0 (the default when a preset names
+    /// none) the bridge, the board's sound as the bridge force, panned.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub microphone: u32,
 }
@@ -34,5 +37,5 @@ fields!(OutputSpec {
     stereo_width: Real, "", [0.0, 1.0, "0 to 1"],
         "How widely the keyboard spreads across the stereo field: 0 mono, 1 lowest key hard left";
     microphone: Count = 0.0, "", [0.0, (MICROPHONES.len() - 1) as f64, "0 (bridge), 1 (player) or 2 (close)"],
-        "Where a piano is heard from: 0 the bridge (the board alone), 1 the pianist's seat, 2 close over the strings (both add the strings' own sound)";
+        "Where a piano is heard from: 0 the bridge force (panned), 1 the pianist's seat, 2 a close pair over the strings (each microphone hears the board and the strings from its own place)";
 });

@@ -1,0 +1,213 @@
+//! Where a piano's microphones stand, and what each of a stereo pair hears
+//! of the board and of the strings from its own place.
+//!
+//! The board is heard through its velocity along the bridge. Rayleigh's
+//! integral (Rayleigh, *The Theory of Sound*, vol. 2, 1896, §278) gives the
+//! pressure of a baffled plate at a point as `p = (ρ0/2π)·∫ a(x)/r dS`, `a`
+//! the plate's acceleration and `r` the distance from each element to the
+//! point (delays across the board neglected: the sum is taken at one
+//! instant). The board is cut into [`BRIDGE_NODES`] strips, one around each
+//! bridge node, each of area `S/BRIDGE_NODES` moving with that node's
+//! velocity: the bridge is where the board is driven and, ribbed and thick
+//! there, what moves most. A mode `m` then reaches microphone `i` with the
+//! weight `Σ_n A·φ_m(n)/r_{n,i}`: its shape as the microphone sees it, the
+//! strips under the microphone counting most. Two microphones over
+//! different parts of the board hear each mode with their own weights, as a
+//! real spaced pair does (Suzuki, "Vibration and sound radiation of a piano
+//! soundboard", 1986, measured how the board's field changes from place to
+//! place; Chabassier, Chaigne & Joly, "Modeling and simulation of a grand
+//! piano", 2013, compute it with the same integral over the whole board).
+//!
+//! Above the modes' band the modes move as masses, their acceleration
+//! follows the bridge force, and the sum tends to the force's own sound:
+//! the board as a large plate, `|p| = ρ0·|F|/(2π·r·m'')` for its surface
+//! density `m''` (Cremer, Heckl & Petersson, *Structure-Borne Sound*,
+//! 2005). Orchard's outputs are in newtons of bridge force heard from
+//! [`Placement::board_m`]; a pressure `p` is the force
+//! `F = 2π·board_m·m''·p/ρ0`, so a strip's weight is
+//! `board_m·m''·A/r` (kg) per m/s² of its acceleration.
+//!
+//! The strings are heard from each microphone's own distance to each key's
+//! strings ([`string_weight`]).
+
+use super::soundboard::BRIDGE_NODES;
+use super::string_radiation::{key_weight, radiation_gain};
+
+/// Length of the bridge from its bass end to its treble end, m: a concert
+/// grand's long bridge with its bass bridge (a chosen value; the keys stand
+/// along it evenly).
+pub const BRIDGE_LENGTH_M: f64 = 1.5;
+
+/// Area of the board, m² (a chosen value: a concert grand's board is about
+/// 1.8 m²).
+pub const BOARD_AREA_M2: f64 = 1.8;
+
+/// Where microphone `microphone` hears from: how far it is from the board and
+/// from the strings, and where its pair stands along the bridge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placement {
+    /// Distance at which the board's force is heard, m: the reference of the
+    /// outputs' unit (newtons of bridge force heard from here).
+    pub board_m: f64,
+    /// Height of the pair above the strings, m.
+    pub strings_m: f64,
+    /// Height of the pair above the board, m.
+    pub above_board_m: f64,
+    /// Where the left and right microphones stand along the bridge, 0 (bass
+    /// end) to 1 (treble end).
+    pub along_bridge: [f64; 2],
+    /// Whether the pair is in the board's near field and hears the board by
+    /// its motion under and around each microphone ([`Placement::board_weights`]);
+    /// if not, the board is heard as the bridge force, as from the bridge.
+    pub near_board: bool,
+}
+
+impl Placement {
+    /// Where microphone `microphone` (an index into
+    /// [`crate::instrument::MICROPHONES`]) hears from; none for the bridge
+    /// (0), whose sound is the bridge force alone. The positions are chosen
+    /// values:
+    ///
+    /// - The pianist's seat (1): ears 0.18 m apart at the middle of the
+    ///   keyboard, about 0.7 m from the strings under the open lid and 1 m
+    ///   from the board. A metre from the board, several of its bending
+    ///   wavelengths, the fine pattern of its motion is not heard (its field
+    ///   dies within about a wavelength over the board): the board is heard
+    ///   as a large plate radiates the force that drives it, the bridge
+    ///   force, panned as from the bridge.
+    /// - Close (2): a spaced pair 0.15 m over the strings (0.2 m over the
+    ///   board), about 1 m apart, over the bridge at 0.15 and 0.8 of its
+    ///   length from the bass end. The board, a source of about 1.8 m², is
+    ///   heard there as from 0.7 m: near an extended source the pressure
+    ///   grows no faster than `1/√(r² + a²)` for its radius `a` (0.7 m).
+    ///   As an engineer moves a pair until it folds down to mono well, the
+    ///   places were chosen on a grid of 0.05 of the bridge (the left from
+    ///   0.05 to 0.45, the right from 0.55 to 0.95) as the one where held
+    ///   C2, C4 and A4 are decorrelated (below 0.5) and lose no partial in
+    ///   mono (`engine/tests/stereo.rs`): over a board's near field most
+    ///   places lose some partial in L+R.
+    pub fn of_microphone(microphone: u32) -> Option<Self> {
+        match microphone {
+            1 => Some(Self {
+                board_m: 1.0,
+                strings_m: 0.7,
+                above_board_m: 1.0,
+                along_bridge: [0.44, 0.56],
+                near_board: false,
+            }),
+            2 => Some(Self {
+                board_m: 0.7,
+                strings_m: 0.15,
+                above_board_m: 0.2,
+                along_bridge: [0.15, 0.8],
+                near_board: true,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The distance from microphone `side` (0 left, 1 right) to the point
+    /// at `along` (0 to 1) of the bridge line at `height_m` below it, m.
+    fn distance(&self, side: usize, along: f64, height_m: f64) -> f64 {
+        let lateral = BRIDGE_LENGTH_M * (along - self.along_bridge[side]);
+        height_m.hypot(lateral)
+    }
+
+    /// What each microphone hears of the board's velocity at each bridge
+    /// node, left and right: `board_m·m''·A/r_{n,i}` (kg), newtons of
+    /// bridge force per m/s² of the node's strip, for a board of surface
+    /// density `surface_density_kg_m2` (kg/m²).
+    pub fn board_weights(&self, surface_density_kg_m2: f64) -> [[f64; BRIDGE_NODES]; 2] {
+        let strip = BOARD_AREA_M2 / BRIDGE_NODES as f64;
+        let last = (BRIDGE_NODES - 1) as f64;
+        std::array::from_fn(|side| {
+            std::array::from_fn(|n| {
+                let r = self.distance(side, n as f64 / last, self.above_board_m);
+                self.board_m * surface_density_kg_m2 * strip / r
+            })
+        })
+    }
+
+    /// What each microphone hears of the strings of a key at `along` (0 to
+    /// 1 of the bridge) sounding at `fundamental_hz` (Hz) with wave speed
+    /// `wave_speed_m_s` (m/s), left and right: [`string_weight`].
+    pub fn string_weights(
+        &self,
+        along: f64,
+        fundamental_hz: f64,
+        wave_speed_m_s: f64,
+        surface_density_kg_m2: f64,
+    ) -> [f64; 2] {
+        std::array::from_fn(|side| {
+            string_weight(
+                self,
+                self.distance(side, along, self.strings_m),
+                fundamental_hz,
+                wave_speed_m_s,
+                surface_density_kg_m2,
+            )
+        })
+    }
+}
+
+/// A key's strings as one microphone at `distance_m` (m) from them hears
+/// them: [`key_weight`] times the line dipole's fall from the pair's height
+/// over the strings to that distance, `|H1(k·r)|/|H1(k·h)|`, taken at the
+/// key's fundamental `fundamental_hz` (Hz) (the radiation filter, one per
+/// channel, follows the law at the pair's height; between near and far
+/// field the fall goes from `1/r` to `1/√r`).
+pub fn string_weight(
+    placement: &Placement,
+    distance_m: f64,
+    fundamental_hz: f64,
+    wave_speed_m_s: f64,
+    surface_density_kg_m2: f64,
+) -> f64 {
+    let near = placement.strings_m;
+    key_weight(wave_speed_m_s, surface_density_kg_m2, placement.board_m)
+        * radiation_gain(fundamental_hz, distance_m.max(near))
+        / radiation_gain(fundamental_hz, near)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each microphone hears the strips under it most, and the others less
+    /// the farther they are along the bridge.
+    #[test]
+    fn the_strips_under_a_microphone_count_most() {
+        let close = Placement::of_microphone(2).unwrap();
+        let weights = close.board_weights(4.7);
+        for (side, w) in weights.iter().enumerate() {
+            let nearest = (0..BRIDGE_NODES)
+                .max_by(|&a, &b| w[a].total_cmp(&w[b]))
+                .unwrap();
+            let place = close.along_bridge[side] * (BRIDGE_NODES - 1) as f64;
+            assert!((nearest as f64 - place).abs() <= 0.5, "{side}: {nearest}");
+            assert!(w[..=nearest].windows(2).all(|p| p[0] < p[1]));
+            assert!(w[nearest..].windows(2).all(|p| p[0] > p[1]));
+        }
+        assert!(weights[0][0] > weights[1][0]);
+        assert!(weights[1][BRIDGE_NODES - 1] > weights[0][BRIDGE_NODES - 1]);
+        // Straight under the microphone, at the height over the board, the
+        // strip is heard by the plate's law.
+        let strip = BOARD_AREA_M2 / BRIDGE_NODES as f64;
+        let top = weights[0].iter().fold(0.0f64, |a, &b| a.max(b));
+        assert!(top <= close.board_m * 4.7 * strip / close.above_board_m * (1.0 + 1e-12));
+    }
+
+    /// A key's strings straight under a microphone are heard with the
+    /// single-distance weight; farther ones less, by the dipole's law.
+    #[test]
+    fn farther_strings_are_heard_less() {
+        let close = Placement::of_microphone(2).unwrap();
+        let under = close.along_bridge[0];
+        let [l, r] = close.string_weights(under, 261.6, 330.0, 4.7);
+        assert!((l / key_weight(330.0, 4.7, close.board_m) - 1.0).abs() < 1e-12);
+        let lateral = BRIDGE_LENGTH_M * (close.along_bridge[1] - under);
+        let expected = radiation_gain(261.6, close.strings_m.hypot(lateral))
+            / radiation_gain(261.6, close.strings_m);
+        assert!((r / l - expected).abs() < 1e-12 && r < l);
+    }
+}
