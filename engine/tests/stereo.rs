@@ -16,8 +16,11 @@ static ALLOCATOR: AllocDisabler = AllocDisabler;
 
 const FS: f64 = 48_000.0;
 const BLOCK: usize = 128;
-/// The held notes measured: C2, C4 and A4.
-const KEYS: [u8; 3] = [36, 60, 69];
+/// The held notes measured: every fourth key from A0 to C♯7, as the
+/// recordings are compared (`orchard compare --keyboard`).
+fn keys() -> impl Iterator<Item = u8> {
+    (21..=97).step_by(4)
+}
 /// The stretch measured, s: past the hammer's contact, while the note holds.
 const FROM_S: f64 = 0.2;
 const TO_S: f64 = 2.0;
@@ -66,46 +69,66 @@ fn default_grand() -> Preset {
     preset
 }
 
-/// A recorded pair over a grand measures a held note's left/right
-/// correlation between −0.3 and +0.15; the bridge force, panned, measured
-/// 0.98 to 1.0. At the default output C2, C4 and A4 stay below 0.5.
+/// A recorded spaced pair over a Steinway D (the ff set the grand is
+/// compared with; velocity 100, 0.2–2 s after the onset) measures a held
+/// note's left/right correlation between −0.9 and +0.6 across every fourth
+/// key, near 0 in the middle, and 0.5 or more at 3 of those 20 keys: each
+/// partial reaches the two microphones with its own phase, and where one
+/// partial dominates a note, the note's correlation is that partial's
+/// phase difference. The bridge force, panned, measured 0.98 to 1.0. At
+/// the default output no more keys reach 0.5 than on the recording, and the
+/// median lies within ±0.3.
 #[test]
-fn a_held_note_is_heard_as_a_decorrelated_pair() {
+fn held_notes_are_heard_as_a_decorrelated_pair() {
     let preset = default_grand();
-    for key in KEYS {
-        let (left, right) = held(&preset, key);
-        let r = correlation(&left, &right);
-        eprintln!("key {key}: left/right correlation {r:+.3}");
-        assert!(r < 0.5, "key {key}: correlation {r}");
-    }
+    let mut correlations: Vec<f64> = keys()
+        .map(|key| {
+            let (left, right) = held(&preset, key);
+            let r = correlation(&left, &right);
+            eprintln!("key {key}: left/right correlation {r:+.3}");
+            r
+        })
+        .collect();
+    let high = correlations.iter().filter(|&&r| r >= 0.5).count();
+    assert!(high <= 3, "{high} keys at 0.5 or more: {correlations:?}");
+    correlations.sort_by(f64::total_cmp);
+    let median = correlations[correlations.len() / 2];
+    assert!(median.abs() <= 0.3, "median {median}");
 }
 
 /// Summed to mono, a spaced pair cancels where its two signals are out of
-/// phase. Partials 1 to 10 of each held note are no more than 3 dB weaker
-/// in L+R than in the left channel alone (in phase and alike, L+R is 6 dB
-/// over L; uncorrelated, 3 dB on average).
+/// phase (in phase and alike, L+R is 6 dB over L; uncorrelated, 3 dB on
+/// average). The recorded pair loses more than 3 dB in L+R against L at 28
+/// of the about 196 partials 1 to 10 of every fourth key (14 %; worst
+/// −38 dB, at A0): a spaced pair is not mono-compatible partial by partial, and
+/// neither is the default output, by no more than the recording (at most
+/// a fifth of the partials, none by more than 40 dB).
 #[test]
-fn the_mono_sum_keeps_every_partial() {
+fn the_mono_sum_loses_no_more_partials_than_a_recorded_pair() {
     let preset = default_grand();
-    for key in KEYS {
+    let (mut partials, mut lost) = (0, 0);
+    for key in keys() {
         let (left, right) = held(&preset, key);
         let sum: Vec<f64> = left.iter().zip(&right).map(|(l, r)| l + r).collect();
         let left_f32: Vec<f32> = left.iter().map(|&s| s as f32).collect();
-        let partials = measure_partials(&left_f32, FS, fundamental_hz(key), 10);
-        assert!(
-            partials.len() >= 8,
-            "key {key}: {} partials",
-            partials.len()
-        );
-        for p in &partials {
+        for p in measure_partials(&left_f32, FS, fundamental_hz(key), 10) {
             let db = 20.0
                 * (amplitude_at(&sum, FS, p.frequency_hz)
                     / amplitude_at(&left, FS, p.frequency_hz))
                 .log10();
-            eprintln!("key {key} partial {}: L+R {db:+.1} dB against L", p.number);
-            assert!(db > -3.0, "key {key}, partial {}: {db} dB", p.number);
+            partials += 1;
+            if db < -3.0 {
+                lost += 1;
+                eprintln!("key {key} partial {}: L+R {db:+.1} dB against L", p.number);
+            }
+            assert!(db > -40.0, "key {key}, partial {}: {db} dB", p.number);
         }
     }
+    assert!(partials >= 150, "{partials} partials measured");
+    assert!(
+        5 * lost <= partials,
+        "{lost} of {partials} partials lose more than 3 dB"
+    );
 }
 
 /// Microphone 0 is the bridge force, panned by where each node is: the

@@ -4,6 +4,7 @@
 use nalgebra::{Complex, DMatrix};
 
 use super::soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, Soundboard};
+use super::board_hearing::{BoardHearing, BoardPaths};
 use super::string_radiation::StringRadiation;
 #[cfg(target_arch = "x86_64")]
 use crate::wdf::fused::Fused;
@@ -102,37 +103,7 @@ pub struct Bridge {
     /// The strings' own sound at the microphones, if they hear it.
     strings_heard: Option<Box<StringRadiation>>,
     /// The board heard by its acceleration, if microphones hear it.
-    board_heard: Option<Acceleration>,
-}
-
-/// The time derivative of the board's radiated velocity sums, by first
-/// difference: what a microphone hears is the board's acceleration.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Acceleration {
-    /// The sample rate, Hz.
-    rate: f64,
-    /// Last sample's sums, left and right.
-    last: [f64; 2],
-    /// Whether `last` holds the board's last sums (not so for a board
-    /// carried on from one heard otherwise: its first sample then starts the
-    /// difference, silent, rather than jump).
-    primed: bool,
-}
-
-impl Acceleration {
-    #[inline]
-    fn next(&mut self, sums: [f64; 2]) -> [f64; 2] {
-        if !self.primed {
-            self.primed = true;
-            self.last = sums;
-        }
-        let out = [
-            (sums[0] - self.last[0]) * self.rate,
-            (sums[1] - self.last[1]) * self.rate,
-        ];
-        self.last = sums;
-        out
-    }
+    board_heard: Option<Box<BoardHearing>>,
 }
 
 /// One key as the bridge needs it.
@@ -228,19 +199,13 @@ impl Bridge {
     }
 
     /// Hears the board from microphones instead of by its bridge force: the
-    /// left and right outputs become `Σ_s weights[c][s]·a_s`, `a_s` the
-    /// board's acceleration at node `s` (m/s², by first difference at
-    /// `sample_rate`, Hz), with `weights` in newtons of equivalent bridge
-    /// force per m/s² (see [`Placement::board_weights`](super::Placement::board_weights)).
-    /// Without modes the board does not move and is not heard.
-    pub fn hear_board(&mut self, weights: &[[f64; BRIDGE_NODES]; 2], sample_rate: f64) {
-        self.board.radiate_node_velocities(weights);
+    /// left and right outputs become what each microphone hears of the
+    /// board's acceleration along the bridge, strip by strip along `paths`,
+    /// at `sample_rate` (Hz) ([`BoardHearing`]). Without modes the board does
+    /// not move and is not heard.
+    pub fn hear_board(&mut self, paths: &BoardPaths, sample_rate: f64) {
         self.pans = [[0.0; 2]; BRIDGE_NODES];
-        self.board_heard = Some(Acceleration {
-            rate: sample_rate,
-            last: [0.0; 2],
-            primed: true,
-        });
+        self.board_heard = Some(Box::new(BoardHearing::new(paths, sample_rate)));
     }
 
     /// Adds the strings' own sound, as `radiation` hears it (its weights
@@ -403,7 +368,7 @@ impl Bridge {
             [0.0; 2]
         };
         if let Some(heard) = self.board_heard.as_mut() {
-            body = heard.next(body);
+            body = heard.hear(velocity);
         }
         let mut out = body;
         let mut loud =
@@ -466,13 +431,11 @@ impl Bridge {
             heard.continue_from(old_heard);
         }
         if let Some(heard) = self.board_heard.as_mut() {
-            // The same weights carry on exactly; others (another microphone)
-            // start their difference afresh.
-            match old.board_heard {
-                Some(old_heard) if old.board.same_radiation(&self.board) => {
-                    heard.last = old_heard.last;
-                }
-                _ => heard.primed = false,
+            // The same paths carry on exactly; others (another microphone)
+            // start afresh.
+            match old.board_heard.as_ref() {
+                Some(old_heard) => heard.continue_from(old_heard),
+                None => heard.reset_unprimed(),
             }
         }
     }
@@ -484,7 +447,7 @@ impl Bridge {
             heard.reset();
         }
         if let Some(heard) = self.board_heard.as_mut() {
-            (heard.last, heard.primed) = ([0.0; 2], true);
+            heard.reset();
         }
         self.velocities = [[0.0; BRIDGE_NODES]; BRIDGE_BLOCK];
         self.quiet_samples = 0;

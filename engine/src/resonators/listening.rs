@@ -3,17 +3,17 @@
 //!
 //! The board is heard through its velocity along the bridge. Rayleigh's
 //! integral (Rayleigh, *The Theory of Sound*, vol. 2, 1896, §278) gives the
-//! pressure of a baffled plate at a point as `p = (ρ0/2π)·∫ a(x)/r dS`, `a`
-//! the plate's acceleration and `r` the distance from each element to the
-//! point (delays across the board neglected: the sum is taken at one
-//! instant). The board is cut into [`BRIDGE_NODES`] strips, one around each
-//! bridge node, each of area `S/BRIDGE_NODES` moving with that node's
-//! velocity: the bridge is where the board is driven and, ribbed and thick
-//! there, what moves most. A mode `m` then reaches microphone `i` with the
-//! weight `Σ_n A·φ_m(n)/r_{n,i}`: its shape as the microphone sees it, the
-//! strips under the microphone counting most. Two microphones over
-//! different parts of the board hear each mode with their own weights, as a
-//! real spaced pair does (Suzuki, "Vibration and sound radiation of a piano
+//! pressure of a baffled plate at a point as
+//! `p(t) = (ρ0/2π)·∫ a(x, t − r/c0)/r dS`, `a` the plate's acceleration and
+//! `r` the distance from each element to the point. The board is cut into
+//! [`BRIDGE_NODES`] strips, one around each bridge node, each of area
+//! `S/BRIDGE_NODES` moving with that node's velocity: the bridge is where the
+//! board is driven and, ribbed and thick there, what moves most. Each strip
+//! is heard with the weight `A/r` after its own time of flight
+//! ([`super::BoardHearing`]), the strips under the microphone counting most.
+//! Two microphones over different parts of the board hear each mode with
+//! their own weights and each partial with its own phase, as a real spaced
+//! pair does (Suzuki, "Vibration and sound radiation of a piano
 //! soundboard", 1986, measured how the board's field changes from place to
 //! place; Chabassier, Chaigne & Joly, "Modeling and simulation of a grand
 //! piano", 2013, compute it with the same integral over the whole board).
@@ -30,6 +30,7 @@
 //! The strings are heard from each microphone's own distance to each key's
 //! strings ([`string_weight`]).
 
+use super::board_hearing::BoardPaths;
 use super::soundboard::BRIDGE_NODES;
 use super::string_radiation::{key_weight, radiation_gain};
 
@@ -57,7 +58,7 @@ pub struct Placement {
     /// end) to 1 (treble end).
     pub along_bridge: [f64; 2],
     /// Whether the pair is in the board's near field and hears the board by
-    /// its motion under and around each microphone ([`Placement::board_weights`]);
+    /// its motion under and around each microphone ([`Placement::board_paths`]);
     /// if not, the board is heard as the bridge force, as from the bridge.
     pub near_board: bool,
 }
@@ -80,12 +81,13 @@ impl Placement {
     ///   length from the bass end. The board, a source of about 1.8 m², is
     ///   heard there as from 0.7 m: near an extended source the pressure
     ///   grows no faster than `1/√(r² + a²)` for its radius `a` (0.7 m).
-    ///   As an engineer moves a pair until it folds down to mono well, the
-    ///   places were chosen on a grid of 0.05 of the bridge (the left from
-    ///   0.05 to 0.45, the right from 0.55 to 0.95) as the one where held
-    ///   C2, C4 and A4 are decorrelated (below 0.5) and lose no partial in
-    ///   mono (`engine/tests/stereo.rs`): over a board's near field most
-    ///   places lose some partial in L+R.
+    ///   One microphone over the bass strings, the other over the treble's,
+    ///   as a producer spaces a pair over a grand. Where along the bridge
+    ///   matters little: with each strip heard after its own time of
+    ///   flight, each pair of places tried (0.1 or 0.2 on the left with 0.7
+    ///   to 0.9 on the right, and these) was as decorrelated as the recorded
+    ///   pair (0.5 or more at 2 to 4 of 21 keys) and lost as many partials
+    ///   in mono (20 to 30 of about 200).
     pub fn of_microphone(microphone: u32) -> Option<Self> {
         match microphone {
             1 => Some(Self {
@@ -113,19 +115,21 @@ impl Placement {
         height_m.hypot(lateral)
     }
 
-    /// What each microphone hears of the board's velocity at each bridge
-    /// node, left and right: `board_m·m''·A/r_{n,i}` (kg), newtons of
-    /// bridge force per m/s² of the node's strip, for a board of surface
-    /// density `surface_density_kg_m2` (kg/m²).
-    pub fn board_weights(&self, surface_density_kg_m2: f64) -> [[f64; BRIDGE_NODES]; 2] {
+    /// How each microphone hears the strip of the board around each bridge
+    /// node, left and right: its weight `board_m·m''·A/r` (kg), newtons of
+    /// bridge force per m/s² of the strip's acceleration, for a board of
+    /// surface density `surface_density_kg_m2` (kg/m²), and its distance `r`.
+    pub fn board_paths(&self, surface_density_kg_m2: f64) -> BoardPaths {
         let strip = BOARD_AREA_M2 / BRIDGE_NODES as f64;
         let last = (BRIDGE_NODES - 1) as f64;
-        std::array::from_fn(|side| {
-            std::array::from_fn(|n| {
-                let r = self.distance(side, n as f64 / last, self.above_board_m);
-                self.board_m * surface_density_kg_m2 * strip / r
-            })
-        })
+        let distances_m: [[f64; BRIDGE_NODES]; 2] = std::array::from_fn(|side| {
+            std::array::from_fn(|n| self.distance(side, n as f64 / last, self.above_board_m))
+        });
+        BoardPaths {
+            weights: distances_m
+                .map(|side| side.map(|r| self.board_m * surface_density_kg_m2 * strip / r)),
+            distances_m,
+        }
     }
 
     /// What each microphone hears of the strings of a key at `along` (0 to
@@ -178,7 +182,7 @@ mod tests {
     #[test]
     fn the_strips_under_a_microphone_count_most() {
         let close = Placement::of_microphone(2).unwrap();
-        let weights = close.board_weights(4.7);
+        let weights = close.board_paths(4.7).weights;
         for (side, w) in weights.iter().enumerate() {
             let nearest = (0..BRIDGE_NODES)
                 .max_by(|&a, &b| w[a].total_cmp(&w[b]))

@@ -3,6 +3,7 @@
 //! through the bridge, the soundboard, and the one bridge that joins every
 //! string to it.
 
+mod board_hearing;
 mod bridge;
 mod delay_line;
 mod dispersion;
@@ -22,6 +23,7 @@ pub use dispersion::{
     DispersionCascade, DispersionDesign, MAX_DISPERSION_SECTIONS, stiff_partial_hz,
 };
 pub use fractional_delay::AllpassDelay;
+pub use board_hearing::{BoardHearing, BoardPaths};
 pub use listening::{BOARD_AREA_M2, BRIDGE_LENGTH_M, Placement, string_weight};
 pub use loss_filter::LossFilter;
 pub use soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, SoundboardParams};

@@ -235,41 +235,6 @@ impl Soundboard {
         }
     }
 
-    /// Makes the board radiate its velocity along the bridge instead of its
-    /// modes' own weights: left and right, what [`Soundboard::step`] returns
-    /// becomes `Σ_s weights[c][s]·u_s`, `u_s` the velocity of node `s`
-    /// (m/s), so that each mode reaches output `c` with the weight
-    /// `Σ_s weights[c][s]·φ_m(s)`: its shape as that output sees it.
-    ///
-    /// Allocates nothing.
-    pub fn radiate_node_velocities(&mut self, weights: &[[f64; BRIDGE_NODES]; 2]) {
-        for q in &mut self.quads {
-            for (radiation, weights) in q.radiation.iter_mut().zip(weights) {
-                for (l, r) in radiation.iter_mut().enumerate() {
-                    *r = q
-                        .shapes
-                        .iter()
-                        .zip(weights)
-                        .map(|(shape, w)| w * f64::from(shape[l]))
-                        .sum();
-                }
-            }
-        }
-        self.radiation_gain = 1.0;
-    }
-
-    /// Whether `other` radiates with the same weights (as many modes, each
-    /// heard alike).
-    pub fn same_radiation(&self, other: &Soundboard) -> bool {
-        self.count == other.count
-            && self.radiation_gain == other.radiation_gain
-            && self
-                .quads
-                .iter()
-                .zip(&other.quads)
-                .all(|(a, b)| a.radiation == b.radiation)
-    }
-
     /// Number of modes.
     pub fn mode_count(&self) -> usize {
         self.count
@@ -325,9 +290,7 @@ impl Soundboard {
 
     /// Moves the modes on by one sample under the node forces `forces` (N),
     /// and returns what they radiate to the left and right outputs (in newtons
-    /// of bridge force, scaled by the body gain; or, once
-    /// [`Soundboard::radiate_node_velocities`] has set them, the weighted sum
-    /// of the nodes' velocities).
+    /// of bridge force, scaled by the body gain).
     #[inline]
     pub fn step(&mut self, forces: &[f64; BRIDGE_NODES]) -> [f64; 2] {
         #[cfg(target_arch = "x86_64")]
@@ -576,40 +539,6 @@ mod tests {
             }
             b.step(&forces);
         }
-    }
-
-    /// Radiating its node velocities, the board sends each output the
-    /// weighted sum of the velocities its nodes have this sample (the
-    /// history and the instantaneous answer to this sample's forces).
-    #[test]
-    fn radiated_node_velocities_are_the_weighted_node_velocities() {
-        let fs = 48_000.0;
-        let mut b = Soundboard::new(&board(40), fs);
-        let weights: [[f64; BRIDGE_NODES]; 2] =
-            std::array::from_fn(|c| std::array::from_fn(|s| 1.0 / (1.0 + (s + 5 * c) as f64)));
-        b.radiate_node_velocities(&weights);
-        let y0 = b.instant_admittance();
-        let mut peak: f64 = 0.0;
-        for n in 0..2000 {
-            let forces: [f64; BRIDGE_NODES] =
-                std::array::from_fn(|s| ((n * (s + 1)) as f64 * 0.021).sin());
-            let velocities: Vec<f64> = (0..BRIDGE_NODES)
-                .map(|s| {
-                    b.history()[s] + (0..BRIDGE_NODES).map(|t| y0[s][t] * forces[t]).sum::<f64>()
-                })
-                .collect();
-            let out = b.step(&forces);
-            for c in 0..2 {
-                let expected: f64 = weights[c].iter().zip(&velocities).map(|(w, v)| w * v).sum();
-                peak = peak.max(expected.abs());
-                assert!(
-                    (out[c] - expected).abs() <= 1e-6 * (1e-9 + peak),
-                    "{} against {expected}",
-                    out[c]
-                );
-            }
-        }
-        assert!(peak > 0.0);
     }
 
     /// The vector step (where the processor has AVX2 and FMA) and the plain
