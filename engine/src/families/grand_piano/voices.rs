@@ -109,7 +109,7 @@ impl PianoVoices {
                 // board the board, from its own place.
                 let density = board.surface_density_kg_m2;
                 if placement.near_board {
-                    bridge.hear_board(&placement.board_weights(density), sample_rate);
+                    bridge.hear_board(&placement.board_paths(density), sample_rate);
                 }
                 let weights = (lowest..=highest)
                     .map(|key| {
