@@ -17,7 +17,6 @@ use orchard_engine::analysis::{
 use orchard_engine::instrument::{StretchedTuning, note_name, parse_note_name};
 
 use crate::args::compare::CompareArgs;
-use crate::args::instrument::DEFAULT_PRESET;
 use crate::audio_file::{MonoAudio, read_mono};
 use crate::note::{self, PARTIALS, show_t60};
 
@@ -31,11 +30,6 @@ const DEFAULT_EVERY: u8 = 4;
 const DEFAULT_FROM: u8 = 21;
 /// Keyboard mode: the highest key compared unless `--to` says otherwise (C8).
 const DEFAULT_TO: u8 = 108;
-/// Keyboard mode: MIDI velocity unless `--velocity` says otherwise.
-pub const DEFAULT_VELOCITY: u8 = 100;
-/// Keyboard mode: sample rate of the renders unless `--sample-rate` says
-/// otherwise, Hz.
-pub const DEFAULT_SAMPLE_RATE: u32 = 48_000;
 
 /// Runs `orchard compare`: two files side by side, or with `--keyboard` a
 /// table of keys. Returns the report, or a one-line reason for failing.
@@ -43,20 +37,14 @@ pub fn run_compare(args: &CompareArgs) -> Result<String, String> {
     match (&args.keyboard, &args.render, &args.recording) {
         (Some(dir), _, _) => keyboard(args, dir),
         (None, Some(render), Some(recording)) => {
-            let instrument = &args.instrument;
             let keyboard_only = args.every.is_some()
                 || args.from.is_some()
                 || args.to.is_some()
-                || args.velocity.is_some()
-                || args.duration.is_some()
-                || args.sample_rate.is_some()
-                || instrument.preset != DEFAULT_PRESET
-                || !instrument.settings.is_empty()
-                || instrument.seed.is_some();
+                || args.held.any_given();
             if keyboard_only {
                 return Err(
                     "--every, --from, --to, --velocity, --duration, --sample-rate, \
-                     --preset, --set and --seed are for --keyboard renders"
+                     --preset, --set, --seed, --temperament and --tuning are for --keyboard renders"
                         .into(),
                 );
             }
@@ -376,16 +364,16 @@ fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
         args.from.unwrap_or(DEFAULT_FROM),
         args.to.unwrap_or(DEFAULT_TO),
     );
-    let velocity = args.velocity.unwrap_or(DEFAULT_VELOCITY);
-    let duration_s = args.duration.unwrap_or(note::DEFAULT_DURATION_S);
-    let sample_rate = args.sample_rate.unwrap_or(DEFAULT_SAMPLE_RATE);
+    let velocity = args.held.velocity();
+    let duration_s = args.held.duration.unwrap_or(note::DEFAULT_DURATION_S);
+    let sample_rate = args.held.sample_rate();
     note::check_held_note(duration_s, velocity)?;
     if from > to {
         return Err(format!(
             "--from {from} is above --to {to}: no keys to compare"
         ));
     }
-    let preset = args.instrument.load()?;
+    let preset = args.held.instrument.load()?;
     note::check_on_keyboard(&preset, "--from", from)?;
     note::check_on_keyboard(&preset, "--to", to)?;
     let keys: Vec<u8> = (from..=to).step_by(usize::from(every)).collect();

@@ -615,7 +615,7 @@ fn bad_input_fails_cleanly() {
         ),
         (
             &["compare", good, good, "--set", "tuning:a4_hz=442"][..],
-            "--preset, --set and --seed are for --keyboard",
+            "--preset, --set, --seed, --temperament and --tuning are for --keyboard",
         ),
         (
             &["compare", good, good, "--every", "2"][..],

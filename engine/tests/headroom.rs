@@ -38,8 +38,13 @@ const VELOCITY: f32 = 100.0 / 127.0;
 /// The loudest peak allowed for the dense score, dBFS: 1 dB below full
 /// scale.
 const DENSE_PEAK_LIMIT_DB: f64 = -1.0;
-/// The quietest peak allowed for one note struck as hard as possible, dBFS.
-const SINGLE_NOTE_FLOOR_DB: f64 = -18.0;
+/// The quietest peak allowed for one note struck as hard as possible, dBFS:
+/// C4 and C6, and C2 4 dB lower. The default output is a close pair over the
+/// strings, which hears the board's acceleration (its lowest partials
+/// radiate least) and the strings as line dipoles (long waves least): there
+/// the bass peaks 3 to 4 dB under the middle (at the bridge force, which
+/// the floor was first set for, it peaked higher).
+const SINGLE_NOTE_FLOORS_DB: [(u8, f64); 3] = [(36, -22.0), (60, -18.0), (84, -18.0)];
 
 /// Frame of `seconds`.
 fn at(seconds: f64) -> u64 {
@@ -132,12 +137,12 @@ fn dense_pedalled_playing_peaks_below_full_scale() {
 #[test]
 fn a_single_fortissimo_note_stays_loud() {
     let preset = Preset::default_grand();
-    for key in [36, 60, 84] {
+    for (key, floor) in SINGLE_NOTE_FLOORS_DB {
         let velocity = 1.0;
         let score = Score::new([(0, SynthEvent::NoteOn { key, velocity })], at(1.0));
         let peak = peak_db(&preset, &score);
         assert!(
-            peak > SINGLE_NOTE_FLOOR_DB,
+            peak > floor,
             "key {key} at full velocity peaks at {peak:.2} dBFS"
         );
     }

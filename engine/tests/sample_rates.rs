@@ -3,7 +3,7 @@
 //! at 48 kHz, every other key stays silent, and the output stays finite.
 
 use orchard_engine::analysis::{onset, peak, peak_frequency};
-use orchard_engine::instrument::{Preset, StringSet};
+use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{MIN_INTERNAL_RATE_HZ, PASSBAND_EDGE, Score, Synth, SynthEvent};
 
 /// The default grand heard from the bridge (microphone 0), which this
@@ -23,11 +23,7 @@ const KEYS: [u8; 6] = [21, 60, 69, 84, 105, 108];
 /// to a cent over half a second, at any rate.
 fn strike(rate: f64, key: u8, seconds: f64) -> (Synth, Vec<f32>) {
     let mut preset = grand_at_bridge();
-    preset
-        .objects
-        .get_as_mut::<StringSet>("strings")
-        .expect("the grand's strings")
-        .tune_alike();
+    preset.tune_unisons_alike();
     let mut synth = Synth::new(&preset, rate).expect("every rate builds");
     synth.note_on(key, 100.0 / 127.0);
     let frames = (seconds * rate) as usize;

@@ -141,11 +141,7 @@ fn tuned_on_the_board() {
 /// its note's) and a board of `modes` modes.
 fn unison_tuned_alike(modes: u32) -> Preset {
     let mut preset = Preset::default_grand();
-    preset
-        .objects
-        .get_as_mut::<StringSet>("strings")
-        .expect("the grand's strings")
-        .tune_alike();
+    preset.tune_unisons_alike();
     preset.set("soundboard:modes", f64::from(modes)).unwrap();
     preset
 }

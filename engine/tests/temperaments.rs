@@ -6,7 +6,7 @@
 //! so that they check the engine's comma arithmetic rather than repeat it.
 
 use orchard_engine::analysis::peak_frequency;
-use orchard_engine::instrument::{KeyMap, Preset, Scale, StringSet, Temperament};
+use orchard_engine::instrument::{KeyMap, Preset, Scale, Temperament};
 use orchard_engine::rt::Synth;
 
 const FS: f64 = 48_000.0;
@@ -63,11 +63,7 @@ const TABLES: [(Temperament, [f64; 12]); 6] = [
 /// within 0.1 cent of its target.
 fn grand(stretch: f64) -> Preset {
     let mut preset = Preset::default_grand();
-    preset
-        .objects
-        .get_as_mut::<StringSet>("strings")
-        .expect("the grand's strings")
-        .tune_alike();
+    preset.tune_unisons_alike();
     preset.set("soundboard:modes", 0.0).unwrap();
     preset.set("tuning:stretch", stretch).unwrap();
     preset

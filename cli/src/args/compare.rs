@@ -2,9 +2,7 @@
 
 use std::path::PathBuf;
 
-use orchard_engine::rt::parse_sample_rate;
-
-use super::instrument::InstrumentArgs;
+use super::held_keys::HeldKeyArgs;
 
 /// Options of `orchard compare`.
 #[derive(Debug, clap::Args)]
@@ -40,16 +38,8 @@ pub struct CompareArgs {
     /// Keyboard: the highest key compared, a MIDI number (default 108, C8).
     #[arg(long, value_name = "KEY", value_parser = clap::value_parser!(u8).range(0..=127))]
     pub to: Option<u8>,
-    /// Keyboard: MIDI velocity of each key, 1 to 127 (default 100).
-    #[arg(long, value_name = "V")]
-    pub velocity: Option<u8>,
-    /// Keyboard: how long each key is held and rendered, s (default 8).
-    #[arg(long, value_name = "SECONDS")]
-    pub duration: Option<f64>,
-    /// Keyboard: sample rate of the renders, Hz, 1000 to 2000000 (default 48000).
-    #[arg(long, value_parser = parse_sample_rate)]
-    pub sample_rate: Option<u32>,
-    /// Keyboard: the instrument (--preset, --set, --seed).
+    /// Keyboard: how each key is rendered (--velocity, --duration,
+    /// --sample-rate and the instrument).
     #[command(flatten)]
-    pub instrument: InstrumentArgs,
+    pub held: HeldKeyArgs,
 }

@@ -2,9 +2,7 @@
 
 use std::path::PathBuf;
 
-use orchard_engine::rt::parse_sample_rate;
-
-use super::instrument::InstrumentArgs;
+use super::held_keys::HeldKeyArgs;
 
 /// Options of `orchard fit`.
 #[derive(Debug, clap::Args)]
@@ -34,16 +32,8 @@ pub struct FitArgs {
     /// Most renders the search makes at each key (default 60).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub iterations: Option<u32>,
-    /// MIDI velocity of each key, 1 to 127 (default 100).
-    #[arg(long, value_name = "V")]
-    pub velocity: Option<u8>,
-    /// How long each key is held and rendered, s (default 8).
-    #[arg(long, value_name = "SECONDS")]
-    pub duration: Option<f64>,
-    /// Sample rate of the renders, Hz, 1000 to 2000000 (default 48000).
-    #[arg(long, value_parser = parse_sample_rate)]
-    pub sample_rate: Option<u32>,
-    /// The instrument fitted (--preset, --set, --seed).
+    /// How each key is rendered (--velocity, --duration, --sample-rate
+    /// and the instrument fitted).
     #[command(flatten)]
-    pub instrument: InstrumentArgs,
+    pub held: HeldKeyArgs,
 }

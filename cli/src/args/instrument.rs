@@ -51,6 +51,16 @@ pub struct InstrumentArgs {
 }
 
 impl InstrumentArgs {
+    /// Whether any option of the instrument was given (the preset other
+    /// than the default, a setting, a seed, a temperament or a scale).
+    pub fn any_given(&self) -> bool {
+        self.preset != DEFAULT_PRESET
+            || !self.settings.is_empty()
+            || self.seed.is_some()
+            || self.temperament.is_some()
+            || self.scale.is_some()
+    }
+
     /// The files the instrument may be read from, with their options: the
     /// preset, the scale and the keyboard mapping (a built-in name among
     /// them is no file, and [`outputs::check`] passes over it).

@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod bench;
 pub mod compare;
 pub mod fit;
+pub mod held_keys;
 pub mod instrument;
 pub mod pin;
 pub mod presets;

@@ -21,10 +21,7 @@ use std::path::Path;
 use orchard_engine::instrument::{Preset, note_name};
 
 use crate::args::fit::FitArgs;
-use crate::compare::{
-    DEFAULT_SAMPLE_RATE, DEFAULT_VELOCITY, in_parallel, parse_key, read_and_measure,
-    recordings_by_key,
-};
+use crate::compare::{in_parallel, parse_key, read_and_measure, recordings_by_key};
 use crate::{destination, note, outputs, print};
 use key::{KeyFit, Play, Recorded, fit_key, with_values};
 use parameters::{DEFAULT_PARAMETERS, by_names};
@@ -35,9 +32,9 @@ pub const DEFAULT_ITERATIONS: u32 = 60;
 /// Runs `orchard fit`: the report, or a one-line reason for failing.
 pub fn run_fit(args: &FitArgs) -> Result<String, String> {
     let play = Play {
-        velocity: args.velocity.unwrap_or(DEFAULT_VELOCITY),
-        duration_s: args.duration.unwrap_or(note::DEFAULT_DURATION_S),
-        sample_rate: args.sample_rate.unwrap_or(DEFAULT_SAMPLE_RATE),
+        velocity: args.held.velocity(),
+        duration_s: args.held.duration.unwrap_or(note::DEFAULT_DURATION_S),
+        sample_rate: args.held.sample_rate(),
     };
     note::check_held_note(play.duration_s, play.velocity)?;
     let budget = args.iterations.unwrap_or(DEFAULT_ITERATIONS) as usize;
@@ -48,10 +45,10 @@ pub fn run_fit(args: &FitArgs) -> Result<String, String> {
     };
     let mut outputs_named = vec![("--out", args.out.as_path())];
     outputs_named.extend(args.report.as_deref().map(|r| ("--report", r)));
-    let mut inputs = args.instrument.input_files();
+    let mut inputs = args.held.instrument.input_files();
     inputs.push(("DIR", args.recordings.as_path()));
     outputs::check(&outputs_named, &inputs)?;
-    let preset = args.instrument.load()?;
+    let preset = args.held.instrument.load()?;
     let keys = keys(&args.keys, &preset)?;
     // Every parameter is placed and every recording read before anything is
     // rendered, so that a bad one stops the fit at once.

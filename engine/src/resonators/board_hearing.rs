@@ -10,15 +10,15 @@
 //! about 4 ms, several periods of every partial above a few hundred hertz,
 //! so a spaced pair hears each partial with its own phase on each side, as
 //! a real pair over a board does. Delays are rounded to the sample (at 48 kHz
-//! within 10 µs, a phase error under 8 degrees at 2 kHz); the delay every
-//! path has in common (the nearest strip's) is left out, so that hearing from
-//! a microphone adds no latency.
+//! within 10 µs, a phase error under 8 degrees at 2 kHz) and counted from the
+//! nearest place anything is heard from
+//! ([`super::Placement::delay_samples`]), so that hearing from a microphone
+//! adds almost no latency.
 //!
 //! Allocates: the history of accelerations, in [`BoardHearing::new`];
 //! nothing after.
 
 use super::soundboard::BRIDGE_NODES;
-use crate::air::SPEED_OF_SOUND_M_S;
 
 /// How each microphone of a pair hears each strip of the board.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -26,8 +26,8 @@ pub struct BoardPaths {
     /// Newtons of equivalent bridge force per m/s² of a strip's
     /// acceleration, left and right.
     pub weights: [[f64; BRIDGE_NODES]; 2],
-    /// From each strip to each microphone, m.
-    pub distances_m: [[f64; BRIDGE_NODES]; 2],
+    /// From each strip to each microphone, samples.
+    pub delays: [[usize; BRIDGE_NODES]; 2],
 }
 
 /// The board heard by a pair of microphones, strip by strip, each at its
@@ -35,7 +35,7 @@ pub struct BoardPaths {
 #[derive(Debug, Clone)]
 pub struct BoardHearing {
     weights: [[f64; BRIDGE_NODES]; 2],
-    /// Each path's delay beyond the shortest, samples.
+    /// Each path's delay, samples.
     delays: [[usize; BRIDGE_NODES]; 2],
     /// The strips' accelerations, latest at `write`, m/s².
     history: Vec<[f64; BRIDGE_NODES]>,
@@ -52,21 +52,10 @@ pub struct BoardHearing {
 impl BoardHearing {
     /// Hears the board along `paths` at `sample_rate` (Hz).
     pub fn new(paths: &BoardPaths, sample_rate: f64) -> Self {
-        let shortest = paths
-            .distances_m
-            .iter()
-            .flatten()
-            .fold(f64::INFINITY, |a, &b| a.min(b));
-        let delays = paths.distances_m.map(|side| {
-            side.map(|r| {
-                let seconds = (r - shortest).max(0.0) / SPEED_OF_SOUND_M_S;
-                (seconds * sample_rate).round() as usize
-            })
-        });
-        let longest = delays.iter().flatten().copied().max().unwrap_or(0);
+        let longest = paths.delays.iter().flatten().copied().max().unwrap_or(0);
         Self {
             weights: paths.weights,
-            delays,
+            delays: paths.delays,
             history: vec![[0.0; BRIDGE_NODES]; (longest + 1).next_power_of_two()],
             write: 0,
             last_velocity: [0.0; BRIDGE_NODES],
@@ -140,15 +129,14 @@ mod tests {
             weights: std::array::from_fn(|c| {
                 std::array::from_fn(|s| 1.0 + (s + 3 * c) as f64 * 0.1)
             }),
-            distances_m: std::array::from_fn(|c| {
-                std::array::from_fn(|s| 0.2 + 0.1 * (s as f64 - 7.0 * c as f64).abs())
+            delays: std::array::from_fn(|c| {
+                std::array::from_fn(|s| 3 * (s as f64 - 7.0 * c as f64).abs() as usize)
             }),
         }
     }
 
     /// A step of velocity at one strip is an impulse of acceleration, heard
-    /// by each microphone once, weighted, after the strip's extra distance
-    /// over the speed of sound.
+    /// by each microphone once, weighted, after the strip's delay.
     #[test]
     fn each_strip_is_heard_after_its_own_time_of_flight() {
         let fs = 48_000.0;
@@ -164,8 +152,7 @@ mod tests {
                 heard.push(hearing.hear(&velocities));
             }
             for side in 0..2 {
-                let extra = paths.distances_m[side][strip] - 0.2;
-                let expected_at = 10 + (extra / SPEED_OF_SOUND_M_S * fs).round() as usize;
+                let expected_at = 10 + paths.delays[side][strip];
                 let (at, peak) = heard
                     .iter()
                     .enumerate()
@@ -174,7 +161,10 @@ mod tests {
                     .unwrap();
                 assert_eq!(at, expected_at, "strip {strip}, side {side}");
                 let expected = paths.weights[side][strip] * 1e-3 * fs;
-                assert!((peak - expected).abs() < 1e-9 * expected, "{peak} {expected}");
+                assert!(
+                    (peak - expected).abs() < 1e-9 * expected,
+                    "{peak} {expected}"
+                );
                 let rest: f64 = heard.iter().map(|h| h[side].abs()).sum::<f64>() - peak.abs();
                 assert!(rest < 1e-12, "heard once only: {rest}");
             }
@@ -199,7 +189,7 @@ mod tests {
             assert_eq!(b.hear(&velocity(n)), reference.hear(&velocity(n)));
         }
         let mut other = paths();
-        other.distances_m[0][0] += 0.5;
+        other.delays[0][0] += 70;
         let mut c = BoardHearing::new(&other, fs);
         c.continue_from(&a);
         assert_eq!(c.hear(&velocity(1000)), [0.0; 2]);

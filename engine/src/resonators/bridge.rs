@@ -3,8 +3,8 @@
 
 use nalgebra::{Complex, DMatrix};
 
-use super::soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, Soundboard};
 use super::board_hearing::{BoardHearing, BoardPaths};
+use super::soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, Soundboard};
 use super::string_radiation::StringRadiation;
 #[cfg(target_arch = "x86_64")]
 use crate::wdf::fused::Fused;

@@ -33,6 +33,7 @@
 use super::board_hearing::BoardPaths;
 use super::soundboard::BRIDGE_NODES;
 use super::string_radiation::{key_weight, radiation_gain};
+use crate::air::SPEED_OF_SOUND_M_S;
 
 /// Length of the bridge from its bass end to its treble end, m: a concert
 /// grand's long bridge with its bass bridge (a chosen value; the keys stand
@@ -118,8 +119,9 @@ impl Placement {
     /// How each microphone hears the strip of the board around each bridge
     /// node, left and right: its weight `board_m·m''·A/r` (kg), newtons of
     /// bridge force per m/s² of the strip's acceleration, for a board of
-    /// surface density `surface_density_kg_m2` (kg/m²), and its distance `r`.
-    pub fn board_paths(&self, surface_density_kg_m2: f64) -> BoardPaths {
+    /// surface density `surface_density_kg_m2` (kg/m²), and its delay at
+    /// `sample_rate` (Hz, [`Placement::delay_samples`]).
+    pub fn board_paths(&self, surface_density_kg_m2: f64, sample_rate: f64) -> BoardPaths {
         let strip = BOARD_AREA_M2 / BRIDGE_NODES as f64;
         let last = (BRIDGE_NODES - 1) as f64;
         let distances_m: [[f64; BRIDGE_NODES]; 2] = std::array::from_fn(|side| {
@@ -128,8 +130,18 @@ impl Placement {
         BoardPaths {
             weights: distances_m
                 .map(|side| side.map(|r| self.board_m * surface_density_kg_m2 * strip / r)),
-            distances_m,
+            delays: distances_m.map(|side| side.map(|r| self.delay_samples(r, sample_rate))),
         }
+    }
+
+    /// How long sound takes over `distance_m` (m) beyond the nearest place
+    /// the pair hears anything from (the strings straight under it, or the
+    /// board if it is nearer), samples at `sample_rate` (Hz), rounded: what
+    /// every path has in common is left out, so that hearing from the pair
+    /// adds almost no latency.
+    pub fn delay_samples(&self, distance_m: f64, sample_rate: f64) -> usize {
+        let nearest = self.strings_m.min(self.above_board_m);
+        ((distance_m - nearest).max(0.0) / SPEED_OF_SOUND_M_S * sample_rate).round() as usize
     }
 
     /// What each microphone hears of the strings of a key at `along` (0 to
@@ -150,6 +162,15 @@ impl Placement {
                 wave_speed_m_s,
                 surface_density_kg_m2,
             )
+        })
+    }
+
+    /// How long the sound of the strings at `along` (0 to 1 of the bridge)
+    /// takes to each microphone, left and right, samples at `sample_rate`
+    /// (Hz) ([`Placement::delay_samples`]).
+    pub fn string_delays(&self, along: f64, sample_rate: f64) -> [usize; 2] {
+        std::array::from_fn(|side| {
+            self.delay_samples(self.distance(side, along, self.strings_m), sample_rate)
         })
     }
 }
@@ -182,7 +203,7 @@ mod tests {
     #[test]
     fn the_strips_under_a_microphone_count_most() {
         let close = Placement::of_microphone(2).unwrap();
-        let weights = close.board_paths(4.7).weights;
+        let weights = close.board_paths(4.7, 48_000.0).weights;
         for (side, w) in weights.iter().enumerate() {
             let nearest = (0..BRIDGE_NODES)
                 .max_by(|&a, &b| w[a].total_cmp(&w[b]))

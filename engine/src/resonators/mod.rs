@@ -17,13 +17,13 @@ mod string;
 pub mod string_radiation;
 mod unison;
 
+pub use board_hearing::{BoardHearing, BoardPaths};
 pub use bridge::{Bridge, KeyOnBridge};
 pub use delay_line::DelayLine;
 pub use dispersion::{
     DispersionCascade, DispersionDesign, MAX_DISPERSION_SECTIONS, stiff_partial_hz,
 };
 pub use fractional_delay::AllpassDelay;
-pub use board_hearing::{BoardHearing, BoardPaths};
 pub use listening::{BOARD_AREA_M2, BRIDGE_LENGTH_M, Placement, string_weight};
 pub use loss_filter::LossFilter;
 pub use soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, SoundboardParams};

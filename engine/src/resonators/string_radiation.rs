@@ -187,56 +187,79 @@ struct FilterState {
 }
 
 /// Every key's strings as two microphones hear them directly: the keys'
-/// pushes on the bridge, weighted and panned, summed through a block and
-/// filtered by the radiation law sample by sample.
+/// pushes on the bridge, weighted, each reaching each microphone after its
+/// own time of flight, summed, and filtered by the radiation law sample by
+/// sample.
 ///
-/// Allocates: the weights, in [`StringRadiation::new`]; nothing after.
+/// Allocates: the weights, delays and the sums in flight, in
+/// [`StringRadiation::new`]; nothing after.
 #[derive(Debug, Clone)]
 pub struct StringRadiation {
     /// Per key: left and right weights, N per N of push.
     weights: Vec<[f64; 2]>,
-    /// Per sample of the block: the weighted pushes, left and right.
-    sums: [[f64; 2]; BRIDGE_BLOCK],
+    /// Per key: left and right delays, samples.
+    delays: Vec<[usize; 2]>,
+    /// The weighted pushes on their way to the microphones, left and right:
+    /// slot `(start + i) & mask` is heard at sample `i` of the block.
+    in_flight: Vec<[f64; 2]>,
+    /// Where the block begins in `in_flight`, and how long it is.
+    start: usize,
+    block: usize,
     filter: RadiationFilter,
     sample_rate: f64,
     state: [FilterState; 2],
 }
 
 impl StringRadiation {
-    /// Heard with `weights` per key (left and right: [`key_weight`] times the
-    /// key's pan) through `filter`, at `sample_rate` (Hz).
-    pub fn new(weights: Vec<[f64; 2]>, filter: RadiationFilter, sample_rate: f64) -> Self {
+    /// Heard with `weights` per key (left and right: [`key_weight`] times
+    /// each microphone's fall with distance) after `delays` per key (left
+    /// and right, samples) through `filter`, at `sample_rate` (Hz).
+    pub fn new(
+        weights: Vec<[f64; 2]>,
+        delays: Vec<[usize; 2]>,
+        filter: RadiationFilter,
+        sample_rate: f64,
+    ) -> Self {
+        let longest = delays.iter().flatten().copied().max().unwrap_or(0);
         Self {
             weights,
-            sums: [[0.0; 2]; BRIDGE_BLOCK],
+            delays,
+            in_flight: vec![[0.0; 2]; (BRIDGE_BLOCK + longest).next_power_of_two()],
+            start: 0,
+            block: 0,
             filter,
             sample_rate,
             state: [FilterState::default(); 2],
         }
     }
 
-    /// Clears the sums of the first `samples` samples of a block.
+    /// Begins a block of `samples` samples, after the last.
     #[inline]
     pub fn begin_block(&mut self, samples: usize) {
-        self.sums[..samples.min(BRIDGE_BLOCK)].fill([0.0; 2]);
+        self.start = (self.start + self.block) & (self.in_flight.len() - 1);
+        self.block = samples.min(BRIDGE_BLOCK);
     }
 
     /// Adds key `key`'s push (N) at sample `sample` of the block.
     #[inline]
     pub fn push(&mut self, key: usize, sample: usize, push_n: f64) {
-        let w = self.weights[key];
-        let sum = &mut self.sums[sample];
-        sum[0] += w[0] * push_n;
-        sum[1] += w[1] * push_n;
+        let (w, d) = (self.weights[key], self.delays[key]);
+        let mask = self.in_flight.len() - 1;
+        let at = self.start + sample;
+        self.in_flight[(at + d[0]) & mask][0] += w[0] * push_n;
+        self.in_flight[(at + d[1]) & mask][1] += w[1] * push_n;
     }
 
     /// Adds key `key`'s pushes (N) from the block's first sample.
     #[inline]
     pub fn push_block(&mut self, key: usize, pushes_n: &[f64]) {
-        let w = self.weights[key];
-        for (sum, push) in self.sums.iter_mut().zip(pushes_n) {
-            sum[0] += w[0] * push;
-            sum[1] += w[1] * push;
+        let (w, d) = (self.weights[key], self.delays[key]);
+        let mask = self.in_flight.len() - 1;
+        for c in 0..2 {
+            let from = self.start + d[c];
+            for (i, push) in pushes_n.iter().enumerate() {
+                self.in_flight[(from + i) & mask][c] += w[c] * push;
+            }
         }
     }
 
@@ -244,7 +267,8 @@ impl StringRadiation {
     /// right, in newtons of equivalent bridge force. Samples in order.
     #[inline]
     pub fn hear(&mut self, sample: usize) -> [f64; 2] {
-        let input = self.sums[sample];
+        let slot = (self.start + sample) & (self.in_flight.len() - 1);
+        let input = std::mem::take(&mut self.in_flight[slot]);
         let f = &self.filter;
         let scale = f.gain * self.sample_rate;
         std::array::from_fn(|c| {
@@ -260,16 +284,20 @@ impl StringRadiation {
         })
     }
 
-    /// Carries on `old`'s filters (a radiation of the same keys).
+    /// Carries on `old`'s filters and the sound in flight (a radiation of
+    /// the same keys, heard from the same place).
     pub fn continue_from(&mut self, old: &StringRadiation) {
-        if old.filter == self.filter {
+        if old.filter == self.filter && old.delays == self.delays {
             self.state = old.state;
+            self.in_flight.clone_from(&old.in_flight);
+            (self.start, self.block) = (old.start, old.block);
         }
     }
 
-    /// Silence in the filters.
+    /// Silence in the filters and nothing in flight.
     pub fn reset(&mut self) {
         self.state = [FilterState::default(); 2];
+        self.in_flight.fill([0.0; 2]);
     }
 }
 
@@ -301,7 +329,8 @@ mod tests {
         let fs = 48_000.0;
         let filter = RadiationFilter::new(0.7, fs);
         for f in [200.0, 2_000.0, 10_000.0] {
-            let mut heard = StringRadiation::new(vec![[1.0, 0.0]], filter.clone(), fs);
+            let mut heard =
+                StringRadiation::new(vec![[1.0, 0.0]], vec![[0, 0]], filter.clone(), fs);
             let mut peak: f64 = 0.0;
             for n in 0..48_000 {
                 let i = n % BRIDGE_BLOCK;
@@ -319,6 +348,69 @@ mod tests {
                 (peak / expected - 1.0).abs() < 0.01,
                 "{f} Hz: {peak} against {expected}"
             );
+        }
+    }
+
+    /// Each key is heard by each microphone after its own delay, whether
+    /// it pushes sample by sample or a block at once, in blocks of any
+    /// length up to the bridge's: the same sound as an undelayed key's,
+    /// later.
+    #[test]
+    fn each_key_is_heard_after_its_own_delay() {
+        let fs = 48_000.0;
+        let filter = RadiationFilter::new(0.15, fs);
+        let delays = vec![[0, 0], [37, 5], [300, 129]];
+        let push = |n: usize| if (100..110).contains(&n) { 1.0 } else { 0.0 };
+        for (block, whole) in [(BRIDGE_BLOCK, true), (BRIDGE_BLOCK, false), (7, true)] {
+            let mut heard =
+                StringRadiation::new(vec![[1.0, 1.0]; 3], delays.clone(), filter.clone(), fs);
+            let mut out = [vec![], vec![]];
+            let frames = 2_000;
+            let mut n = 0;
+            while n < frames {
+                let samples = block.min(frames - n);
+                heard.begin_block(samples);
+                if whole {
+                    let pushes: Vec<f64> = (n..n + samples).map(push).collect();
+                    // Only the delayed keys push: key 0 is the reference.
+                    heard.push_block(1, &pushes);
+                    heard.push_block(2, &pushes);
+                }
+                for i in 0..samples {
+                    if !whole {
+                        heard.push(1, i, push(n + i));
+                        heard.push(2, i, push(n + i));
+                    }
+                    let [l, r] = heard.hear(i);
+                    out[0].push(l);
+                    out[1].push(r);
+                }
+                n += samples;
+            }
+            let mut alone =
+                StringRadiation::new(vec![[1.0, 1.0]], vec![[0, 0]], filter.clone(), fs);
+            let mut reference = vec![];
+            for n in 0..frames {
+                let i = n % BRIDGE_BLOCK;
+                if i == 0 {
+                    alone.begin_block(BRIDGE_BLOCK);
+                }
+                alone.push(0, i, push(n));
+                reference.push(alone.hear(i)[0]);
+            }
+            for c in 0..2 {
+                for n in 0..frames {
+                    let expected: f64 = [delays[1][c], delays[2][c]]
+                        .iter()
+                        .map(|&d| if n >= d { reference[n - d] } else { 0.0 })
+                        .sum();
+                    assert!(
+                        (out[c][n] - expected).abs() <= 1e-12 * (1.0 + expected.abs()),
+                        "block {block}, channel {c}, sample {n}: {} against {expected}",
+                        out[c][n]
+                    );
+                }
+            }
         }
     }
 

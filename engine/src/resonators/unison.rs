@@ -674,21 +674,19 @@ impl Unison {
     #[inline]
     pub fn depart(&mut self, offset: usize, board_velocity: f64, force: f64) -> f64 {
         let velocity = self.bridge_velocity(offset, board_velocity);
-        let along = self
-            .along
-            .map(|lane| (lane, self.bridge_velocity_along(offset, board_velocity)));
+        // The bridge's velocity as each lane's string meets it.
+        let mut bridge = [velocity; LANES];
+        if let Some(lane) = self.along {
+            bridge[lane] = self.bridge_velocity_along(offset, board_velocity);
+        }
         let arriving = &self.arriving[offset];
-        for (lane, ((s, &arriving), &launch)) in self
+        for (((s, &arriving), &launch), &bridge) in self
             .strings
             .iter_mut()
             .zip(arriving)
             .zip(&self.launch_per_newton)
-            .enumerate()
+            .zip(&bridge)
         {
-            let bridge = match along {
-                Some((along_lane, along_velocity)) if lane == along_lane => along_velocity,
-                _ => velocity,
-            };
             s.advance(launch * force, bridge - arriving);
         }
         self.bridge_force(offset, velocity)

@@ -109,7 +109,7 @@ impl PianoVoices {
                 // board the board, from its own place.
                 let density = board.surface_density_kg_m2;
                 if placement.near_board {
-                    bridge.hear_board(&placement.board_paths(density), sample_rate);
+                    bridge.hear_board(&placement.board_paths(density, sample_rate), sample_rate);
                 }
                 let weights = (lowest..=highest)
                     .map(|key| {
@@ -122,8 +122,12 @@ impl PianoVoices {
                         ))
                     })
                     .collect::<Option<Vec<_>>>()?;
+                let delays = (lowest..=highest)
+                    .map(|key| placement.string_delays(f64::from(key - lowest) / span, sample_rate))
+                    .collect();
                 bridge.hear_strings(StringRadiation::new(
                     weights,
+                    delays,
                     RadiationFilter::new(placement.strings_m, sample_rate),
                     sample_rate,
                 ));

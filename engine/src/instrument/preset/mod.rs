@@ -55,6 +55,7 @@ mod strike;
 mod strings;
 mod topology;
 mod tuning_check;
+mod unisons_alike;
 
 pub use crate::room::RoomSpec;
 pub use anchor_list::AnchorList;
