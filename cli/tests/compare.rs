@@ -491,8 +491,11 @@ fn the_keyboard_mode_prints_a_markdown_table() {
         let columns: Vec<&str> = row.split('|').map(str::trim).collect();
         assert_eq!(columns.len(), 10, "{row}");
         assert_eq!(columns[1], key, "{row}");
-        // Partials 2-10 of both, compared.
-        assert!(columns[2].ends_with(", 9"), "{row}");
+        // Partials 2-10 of both, compared: all nine, or eight where the
+        // render's spaced pair cancels one in its mono sum (as a recorded
+        // pair does at some partials).
+        let (_, count) = columns[2].rsplit_once(", ").unwrap();
+        assert!(matches!(count, "8" | "9"), "{row}");
         // The synthetic recording's attack holds only partials, and its
         // partials decay without beating.
         for column in [3, 4] {

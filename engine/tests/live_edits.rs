@@ -15,19 +15,8 @@ use orchard_engine::rt::{
     InstrumentLoader, Operation, RealtimeOptions, Score, Synth, SynthError, SynthEvent, Voices,
 };
 
-/// The default grand heard from the bridge (microphone 0), which this
-/// file's figures were written for. At the close pair, the preset's own
-/// output, the strings' direct sound (heard through the line dipole's law,
-/// which rises 6 dB an octave and more) shows the instant swap of a
-/// retuned string's filters: A4 440 → 446 Hz at once raises the energy
-/// above 8 kHz around the swap 1.76 times, over the 1.5 this file allows
-/// (1.11 at the bridge; every other edit stays within it at the close
-/// pair). Retuning gradually, as a tuner's hammer does, is the fix.
-fn grand_at_bridge() -> Preset {
-    let mut preset = Preset::default_grand();
-    preset.set("output:microphone", 0.0).unwrap();
-    preset
-}
+mod support;
+use support::grand_at_bridge;
 
 #[global_allocator]
 static ALLOCATOR: AllocDisabler = AllocDisabler;

@@ -16,17 +16,11 @@
 //! are therefore power-weighted; the magnitude-weighted ones are checked too.
 
 use orchard_engine::analysis::{amplitude_at, peak_frequency, power_centroid, spectral_centroid};
-use orchard_engine::instrument::Preset;
 use orchard_engine::resonators::stiff_partial_hz;
 use orchard_engine::rt::Synth;
 
-/// The default grand heard from the bridge (microphone 0), which this
-/// file's figures were written for.
-fn grand_at_bridge() -> Preset {
-    let mut preset = Preset::default_grand();
-    preset.set("output:microphone", 0.0).unwrap();
-    preset
-}
+mod support;
+use support::grand_at_bridge;
 
 const FS: f64 = 48_000.0;
 /// Length of the stretch measured, from the onset, s (as the recordings were).

@@ -3,15 +3,17 @@
 
 use orchard_engine::analysis::rms;
 use orchard_engine::families::grand_piano::PianoVoices;
-use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{Synth, SynthEvent};
+
+mod support;
+use support::grand_at_bridge;
 
 const FS: f64 = 48_000.0;
 const C4: u8 = 60;
 const E4: u8 = 64;
 
 fn piano() -> Synth {
-    Synth::new(&Preset::default_grand(), FS).unwrap()
+    Synth::new(&grand_at_bridge(), FS).unwrap()
 }
 
 /// Renders `seconds` and returns the left channel.

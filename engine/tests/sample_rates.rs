@@ -3,16 +3,10 @@
 //! at 48 kHz, every other key stays silent, and the output stays finite.
 
 use orchard_engine::analysis::{onset, peak, peak_frequency};
-use orchard_engine::instrument::Preset;
 use orchard_engine::rt::{MIN_INTERNAL_RATE_HZ, PASSBAND_EDGE, Score, Synth, SynthEvent};
 
-/// The default grand heard from the bridge (microphone 0), which this
-/// file's figures were written for.
-fn grand_at_bridge() -> Preset {
-    let mut preset = Preset::default_grand();
-    preset.set("output:microphone", 0.0).unwrap();
-    preset
-}
+mod support;
+use support::grand_at_bridge;
 
 /// A0, C4, A4, C6, A7, C8.
 const KEYS: [u8; 6] = [21, 60, 69, 84, 105, 108];

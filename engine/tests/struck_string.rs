@@ -5,9 +5,11 @@ use orchard_engine::analysis::{peak, peak_frequency, rms};
 use orchard_engine::families::grand_piano::SoundboardSpec;
 use orchard_engine::families::grand_piano::StruckString;
 use orchard_engine::instrument::Preset;
-use orchard_engine::instrument::StringSet;
 use orchard_engine::rt::Synth;
 use orchard_engine::wdf::FeltLaw;
+
+mod support;
+use support::grand_at_bridge;
 
 #[global_allocator]
 static ALLOCATOR: AllocDisabler = AllocDisabler;
@@ -138,9 +140,9 @@ fn tuned_on_the_board() {
 }
 
 /// The grand with its unisons tuned alike (no spread, and every string as
-/// its note's) and a board of `modes` modes.
+/// its note's) and a board of `modes` modes, heard from the bridge.
 fn unison_tuned_alike(modes: u32) -> Preset {
-    let mut preset = Preset::default_grand();
+    let mut preset = grand_at_bridge();
     preset.tune_unisons_alike();
     preset.set("soundboard:modes", f64::from(modes)).unwrap();
     preset
