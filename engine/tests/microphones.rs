@@ -84,8 +84,8 @@ fn microphones_hear_the_strings_as_line_dipoles() {
     assert!(partials.len() > 20, "{} partials", partials.len());
 
     let (seat, near) = (
-        Placement::of_microphone(1).unwrap(),
-        Placement::of_microphone(2).unwrap(),
+        Placement::of_microphone(1, 0.6).unwrap(),
+        Placement::of_microphone(2, 0.6).unwrap(),
     );
     // Same strings, same board density: the left microphones' weights for
     // middle C differ by their distances to its strings (the weights, taken
@@ -122,9 +122,9 @@ fn microphones_hear_the_strings_as_line_dipoles() {
     assert!(checked > 20);
 
     // Above 4 kHz the strings' own sound brightens the note at the seat,
-    // and close to them it is a tenth or more of what the pair hears (the
-    // board's strips, each heard after its own time of flight, no longer
-    // cancel there as they would heard at one instant).
+    // and close to them it is a twentieth or more of what the pair hears
+    // (how much depends on where the pair stands over the board: 8 % with
+    // the grand's width, middle C between the two microphones).
     let band_energy = |x: &[f64]| {
         partials
             .iter()
@@ -136,7 +136,7 @@ fn microphones_hear_the_strings_as_line_dipoles() {
     let close_db = 10.0 * (band_energy(&strings_close) / band_energy(&close)).log10();
     assert!(seat_db > 1.0, "the seat adds {seat_db} dB above 4 kHz");
     assert!(
-        close_db > -10.0,
+        close_db > -13.0,
         "close, the strings are {close_db} dB of the whole above 4 kHz"
     );
 }

@@ -76,8 +76,10 @@ fn default_grand() -> Preset {
 /// partial reaches the two microphones with its own phase, and where one
 /// partial dominates a note, the note's correlation is that partial's
 /// phase difference. The bridge force, panned, measured 0.98 to 1.0. At
-/// the default output no more keys reach 0.5 than on the recording, and the
-/// median lies within ±0.3.
+/// the default output about as few keys reach 0.5 as on the recording (the
+/// count over 20 keys is a binomial draw: 3 expected at the recording's
+/// rate, at most 5 allowed, 1.3 standard deviations over), and the median
+/// lies within ±0.3.
 #[test]
 fn held_notes_are_heard_as_a_decorrelated_pair() {
     let preset = default_grand();
@@ -90,7 +92,7 @@ fn held_notes_are_heard_as_a_decorrelated_pair() {
         })
         .collect();
     let high = correlations.iter().filter(|&&r| r >= 0.5).count();
-    assert!(high <= 3, "{high} keys at 0.5 or more: {correlations:?}");
+    assert!(high <= 5, "{high} keys at 0.5 or more: {correlations:?}");
     correlations.sort_by(f64::total_cmp);
     let median = correlations[correlations.len() / 2];
     assert!(median.abs() <= 0.3, "median {median}");
@@ -153,4 +155,16 @@ fn microphone_zero_is_the_bridge_force() {
         .set("soundboard:surface_density_kg_m2", 9.0)
         .unwrap();
     assert_ne!(close, held(&denser_close, 60).0);
+}
+
+/// The width sets how far apart the close pair stands: together (width 0)
+/// the two microphones hear the same sound, and wider they part.
+#[test]
+fn the_width_spaces_the_close_pair() {
+    let mut together = default_grand();
+    together.set("output:stereo_width", 0.0).unwrap();
+    let (left, right) = held(&together, 60);
+    assert_eq!(left, right);
+    let (left, right) = held(&default_grand(), 60);
+    assert!(correlation(&left, &right) < 0.95);
 }

@@ -92,17 +92,25 @@ impl BoardHearing {
         heard
     }
 
-    /// Carries on from `old`'s history if it hears along the same paths;
-    /// otherwise starts afresh, its first sample silent.
+    /// Carries on from `old`: the strips' past accelerations are what they
+    /// were whatever the paths now are (a pair moved apart hears the same
+    /// board's past along its new paths), so the history goes on.
+    ///
+    /// Allocates nothing.
     pub fn continue_from(&mut self, old: &BoardHearing) {
-        if old.weights == self.weights && old.delays == self.delays {
-            self.history.clone_from(&old.history);
+        if old.history.len() == self.history.len() {
+            self.history.copy_from_slice(&old.history);
             self.write = old.write;
-            self.last_velocity = old.last_velocity;
-            self.primed = old.primed;
         } else {
-            self.primed = false;
+            let (mask, old_mask) = (self.history.len() - 1, old.history.len() - 1);
+            self.write = 0;
+            for k in 0..self.history.len().min(old.history.len()) {
+                self.history[k.wrapping_neg() & mask] =
+                    old.history[old.write.wrapping_sub(k) & old_mask];
+            }
         }
+        self.last_velocity = old.last_velocity;
+        self.primed = old.primed;
     }
 
     /// Starts afresh, as after a board heard otherwise: nothing in flight,
@@ -172,7 +180,7 @@ mod tests {
     }
 
     /// Carried on along the same paths, the hearing goes on as if never
-    /// interrupted; along others, it starts silent rather than jump.
+    /// interrupted; along others, it hears the same past along them.
     #[test]
     fn carrying_on_keeps_the_sound_in_flight() {
         let fs = 48_000.0;
@@ -189,9 +197,20 @@ mod tests {
             assert_eq!(b.hear(&velocity(n)), reference.hear(&velocity(n)));
         }
         let mut other = paths();
-        other.delays[0][0] += 70;
-        let mut c = BoardHearing::new(&other, fs);
-        c.continue_from(&a);
-        assert_eq!(c.hear(&velocity(1000)), [0.0; 2]);
+        // Another path, as long a history.
+        other.delays[0][0] += 5;
+        assert_eq!(other.delays[0][0], 5);
+        let mut moved = BoardHearing::new(&other, fs);
+        moved.continue_from(&a);
+        let mut moved_throughout = BoardHearing::new(&other, fs);
+        for n in 0..500 {
+            moved_throughout.hear(&velocity(n));
+        }
+        for n in 500..1000 {
+            assert_eq!(
+                moved.hear(&velocity(n)),
+                moved_throughout.hear(&velocity(n))
+            );
+        }
     }
 }

@@ -66,9 +66,9 @@ pub struct Placement {
 
 impl Placement {
     /// Where microphone `microphone` (an index into
-    /// [`crate::instrument::MICROPHONES`]) hears from; none for the bridge
-    /// (0), whose sound is the bridge force alone. The positions are chosen
-    /// values:
+    /// [`crate::instrument::MICROPHONES`]) hears from, for the stereo width
+    /// `stereo_width` (0 to 1); none for the bridge (0), whose sound is the
+    /// bridge force alone. The positions are chosen values:
     ///
     /// - The pianist's seat (1): ears 0.18 m apart at the middle of the
     ///   keyboard, about 0.7 m from the strings under the open lid and 1 m
@@ -78,18 +78,20 @@ impl Placement {
     ///   as a large plate radiates the force that drives it, the bridge
     ///   force, panned as from the bridge.
     /// - Close (2): a spaced pair 0.15 m over the strings (0.2 m over the
-    ///   board), about 1 m apart, over the bridge at 0.15 and 0.8 of its
-    ///   length from the bass end. The board, a source of about 1.8 m², is
+    ///   board), over the bridge symmetrically about its middle, as far
+    ///   apart as the width says: at 0.5 ∓ width/2 of its length from the
+    ///   bass end (0 both at the middle, a mono pair; the grand's 0.6 at 0.2
+    ///   and 0.8, 0.9 m apart; 1 at its ends). The board, a source of about 1.8 m², is
     ///   heard there as from 0.7 m: near an extended source the pressure
     ///   grows no faster than `1/√(r² + a²)` for its radius `a` (0.7 m).
     ///   One microphone over the bass strings, the other over the treble's,
     ///   as a producer spaces a pair over a grand. Where along the bridge
     ///   matters little: with each strip heard after its own time of
     ///   flight, each pair of places tried (0.1 or 0.2 on the left with 0.7
-    ///   to 0.9 on the right, and these) was as decorrelated as the recorded
-    ///   pair (0.5 or more at 2 to 4 of 21 keys) and lost as many partials
-    ///   in mono (20 to 30 of about 200).
-    pub fn of_microphone(microphone: u32) -> Option<Self> {
+    ///   to 0.9 on the right, and 0.15 with 0.8) was as decorrelated as the
+    ///   recorded pair (0.5 or more at 2 to 4 of 21 keys) and lost as many
+    ///   partials in mono (20 to 30 of about 200).
+    pub fn of_microphone(microphone: u32, stereo_width: f64) -> Option<Self> {
         match microphone {
             1 => Some(Self {
                 board_m: 1.0,
@@ -102,7 +104,10 @@ impl Placement {
                 board_m: 0.7,
                 strings_m: 0.15,
                 above_board_m: 0.2,
-                along_bridge: [0.15, 0.8],
+                along_bridge: {
+                    let half = 0.5 * stereo_width.clamp(0.0, 1.0);
+                    [0.5 - half, 0.5 + half]
+                },
                 near_board: true,
             }),
             _ => None,
@@ -202,7 +207,7 @@ mod tests {
     /// the farther they are along the bridge.
     #[test]
     fn the_strips_under_a_microphone_count_most() {
-        let close = Placement::of_microphone(2).unwrap();
+        let close = Placement::of_microphone(2, 0.6).unwrap();
         let weights = close.board_paths(4.7, 48_000.0).weights;
         for (side, w) in weights.iter().enumerate() {
             let nearest = (0..BRIDGE_NODES)
@@ -226,7 +231,7 @@ mod tests {
     /// single-distance weight; farther ones less, by the dipole's law.
     #[test]
     fn farther_strings_are_heard_less() {
-        let close = Placement::of_microphone(2).unwrap();
+        let close = Placement::of_microphone(2, 0.6).unwrap();
         let under = close.along_bridge[0];
         let [l, r] = close.string_weights(under, 261.6, 330.0, 4.7);
         assert!((l / key_weight(330.0, 4.7, close.board_m) - 1.0).abs() < 1e-12);

@@ -284,14 +284,25 @@ impl StringRadiation {
         })
     }
 
-    /// Carries on `old`'s filters and the sound in flight (a radiation of
-    /// the same keys, heard from the same place).
+    /// Carries on `old`'s filters (a radiation of the same keys, heard
+    /// through the same law) and the sound in flight, which arrives as it
+    /// left the strings, whatever the new paths.
+    ///
+    /// Allocates nothing.
     pub fn continue_from(&mut self, old: &StringRadiation) {
-        if old.filter == self.filter && old.delays == self.delays {
+        if old.filter == self.filter {
             self.state = old.state;
-            self.in_flight.clone_from(&old.in_flight);
-            (self.start, self.block) = (old.start, old.block);
         }
+        let old_mask = old.in_flight.len() - 1;
+        let next = old.start + old.block;
+        for (k, slot) in self.in_flight.iter_mut().enumerate() {
+            *slot = if k <= old_mask {
+                old.in_flight[(next + k) & old_mask]
+            } else {
+                [0.0; 2]
+            };
+        }
+        (self.start, self.block) = (0, 0);
     }
 
     /// Silence in the filters and nothing in flight.

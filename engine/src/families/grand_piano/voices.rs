@@ -104,7 +104,9 @@ impl PianoVoices {
                 SILENCE_LEVEL / gain,
                 sample_rate,
             );
-            if let Some(placement) = Placement::of_microphone(preset.output.microphone) {
+            if let Some(placement) =
+                Placement::of_microphone(preset.output.microphone, preset.output.stereo_width)
+            {
                 // Each microphone hears every key's strings, and near the
                 // board the board, from its own place.
                 let density = board.surface_density_kg_m2;
