@@ -1,12 +1,13 @@
 //! Resonators: objects that ring once excited. A string's physical description,
-//! the stiff string with dispersion, the strings of one note coupled
-//! through the bridge, the soundboard, and the one bridge that joins every
+//! the stiff string with dispersion, its longitudinal vibration, the strings
+//! of one note coupled through the bridge, the soundboard, and the one bridge that joins every
 //! string to it.
 
 mod bridge;
 mod delay_line;
 mod dispersion;
 mod fractional_delay;
+mod longitudinal;
 mod loop_lanes;
 mod loss_filter;
 mod soundboard;
@@ -21,6 +22,9 @@ pub use dispersion::{
     DispersionCascade, DispersionDesign, MAX_DISPERSION_SECTIONS, stiff_partial_hz,
 };
 pub use fractional_delay::AllpassDelay;
+pub use longitudinal::{
+    BAND_HZ as LONGITUDINAL_BAND_HZ, Longitudinal, LongitudinalParams, MAX_LONGITUDINAL_MODES,
+};
 pub use loss_filter::LossFilter;
 pub use soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, SoundboardParams};
 pub use stiff_string::StiffString;

@@ -1,6 +1,7 @@
 //! The strings of one note, struck together and coupled through the bridge.
 
 use super::dispersion::MAX_DISPERSION_SECTIONS;
+use super::longitudinal::{Longitudinal, LongitudinalParams};
 use super::loop_lanes::{LANES, Lanes, LoopFilterLanes, LoopFilters};
 use super::soundboard::BRIDGE_BLOCK;
 use super::stiff_string::MAX_INHARMONICITY;
@@ -76,6 +77,9 @@ pub struct UnisonParams {
     pub deviations: [StringDeviation; MAX_UNISON_STRINGS],
     /// The strings' motion along the board, if it is modelled.
     pub second_plane: Option<SecondPlane>,
+    /// The strings' longitudinal vibration and its pull on the bridge, if it
+    /// is modelled ([`Longitudinal`]).
+    pub longitudinal: Option<LongitudinalParams>,
     /// The bridge's resistive impedance, kg/s, shared by the note's strings;
     /// `f64::INFINITY` makes a rigid bridge (no coupling, no bridge loss).
     pub bridge_impedance_kg_s: f64,
@@ -249,6 +253,12 @@ pub struct Unison {
     struck: [bool; MAX_UNISON_STRINGS],
     /// `Σ 2·Zᵢ` over the struck strings, kg/s.
     struck_conductance: f64,
+    /// The strings' longitudinal vibration, if modelled: its pushes join
+    /// the transverse waves' ([`Unison::arrive_block`]).
+    longitudinal: Option<Box<Longitudinal>>,
+    /// The string whose stretch stands for the struck strings' (the first
+    /// struck), and how many they are.
+    stretched: (usize, f64),
     /// Share of the hammer's force each string takes: `2·Zᵢ/Σ 2·Z` if struck, else 0.
     force_share: Lanes,
     /// Velocity wave launched per newton on each string: `1/Σ 2·Z` (s/kg) if
@@ -392,7 +402,20 @@ impl Unison {
             least(StiffString::lookahead),
             least(StiffString::lookahead_untouched),
         );
+        let longitudinal = params.longitudinal.and_then(|longitudinal| {
+            Longitudinal::new(
+                &longitudinal,
+                &strings[0],
+                params.string.length_m,
+                params.string.linear_density(),
+                params.string.tension(),
+                params.inharmonicity,
+                sample_rate,
+            )
+        });
         let mut unison = Self {
+            longitudinal: longitudinal.map(Box::new),
+            stretched: (0, 1.0),
             strings: strings.into_boxed_slice(),
             across: n,
             along: plane.map(|_| n),
@@ -422,6 +445,11 @@ impl Unison {
         };
         unison.set_struck_strings(u8::MAX);
         Ok(unison)
+    }
+
+    /// The strings' longitudinal vibration, if it is modelled.
+    pub fn longitudinal(&self) -> Option<&Longitudinal> {
+        self.longitudinal.as_deref()
     }
 
     /// Number of strings.
@@ -463,6 +491,10 @@ impl Unison {
             .filter(|&i| self.struck[i])
             .map(|i| self.two_z[i])
             .sum();
+        self.stretched = (
+            (0..count).find(|&i| self.struck[i]).unwrap_or(0),
+            (0..count).filter(|&i| self.struck[i]).count() as f64,
+        );
         self.force_share = [0.0; LANES];
         self.launch_per_newton = [0.0; LANES];
         for i in 0..MAX_UNISON_STRINGS {
@@ -495,6 +527,9 @@ impl Unison {
             string.continue_from(old_string);
         }
         self.filters.continue_from(&old.filters);
+        if let (Some(new), Some(old)) = (self.longitudinal.as_mut(), old.longitudinal.as_ref()) {
+            new.continue_from(old);
+        }
         self.continue_controls_from(old);
     }
 
@@ -613,6 +648,13 @@ impl Unison {
             const _: () = assert!(LANES == 4, "a sum of four");
             *push = (pushed[0] + pushed[1]) + (pushed[2] + pushed[3]);
         }
+        if let Some(longitudinal) = self.longitudinal.as_deref()
+            && !longitudinal.is_silent()
+        {
+            for (j, push) in self.pushes[..samples].iter_mut().enumerate() {
+                *push += longitudinal.push_ahead(j);
+            }
+        }
         if let Some(lane) = self.along {
             let two_z = 2.0 * self.planes.along_impedance;
             for (waves, push) in block.iter().zip(&mut self.pushes_along) {
@@ -691,6 +733,14 @@ impl Unison {
             };
             s.advance(launch * force, bridge - arriving);
         }
+        if let Some(longitudinal) = self.longitudinal.as_deref_mut() {
+            let hammer_on = force != 0.0;
+            if hammer_on {
+                longitudinal.struck();
+            }
+            let (lane, strings) = self.stretched;
+            longitudinal.follow(1, &self.strings[lane], strings, hammer_on);
+        }
         self.bridge_force(offset, velocity)
     }
 
@@ -718,13 +768,37 @@ impl Unison {
             }
         }
         let arriving = &self.arriving;
-        for (lane, string) in self.strings.iter_mut().enumerate() {
+        let reflected = |lane: usize, j: usize| {
             let bridge = if Some(lane) == self.along {
                 &along
             } else {
                 &velocities
             };
-            string.advance_block_unforced(samples, |j| bridge[j] - arriving[j][lane]);
+            bridge[j] - arriving[j][lane]
+        };
+        match self.longitudinal.as_deref_mut() {
+            // The strings move on as far as the stretch's next integral at a
+            // time.
+            Some(longitudinal) if longitudinal.is_live() => {
+                let (stretched, strings) = self.stretched;
+                let mut done = 0;
+                while done < samples {
+                    let run = longitudinal.until_integral().min(samples - done);
+                    for (lane, string) in self.strings.iter_mut().enumerate() {
+                        string.advance_block_unforced(run, |j| reflected(lane, done + j));
+                    }
+                    longitudinal.follow(run, &self.strings[stretched], strings, false);
+                    done += run;
+                }
+            }
+            longitudinal => {
+                for (lane, string) in self.strings.iter_mut().enumerate() {
+                    string.advance_block_unforced(samples, |j| reflected(lane, j));
+                }
+                if let Some(longitudinal) = longitudinal {
+                    longitudinal.pass(samples);
+                }
+            }
         }
     }
 
@@ -759,6 +833,9 @@ impl Unison {
             s.reset();
         }
         self.filters.reset();
+        if let Some(longitudinal) = self.longitudinal.as_mut() {
+            longitudinal.reset();
+        }
         self.arriving = [[0.0; LANES]; BRIDGE_BLOCK];
         self.pushes = [0.0; BRIDGE_BLOCK];
         self.pushes_along = [0.0; BRIDGE_BLOCK];
@@ -822,6 +899,7 @@ mod tests {
             detune_cents: 0.0,
             deviations: [StringDeviation::NONE; MAX_UNISON_STRINGS],
             second_plane: None,
+            longitudinal: None,
             bridge_impedance_kg_s,
             damper_t60_s: 0.25,
             damper_travel_s: 0.006,
@@ -972,6 +1050,7 @@ mod tests {
                 .unison(0.25, 0.006);
             params.strings = strings;
             params.second_plane = None;
+            params.longitudinal = None;
             let mut u = Unison::new(&params, fs).unwrap();
             let mut reference = ScalarReference::of(&u);
             let (mut peak, mut worst) = (0.0f64, 0.0f64);
