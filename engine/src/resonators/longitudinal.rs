@@ -59,6 +59,11 @@
 //!
 //! # Approximations, stated
 //!
+//! - The coupling is one way, as Bank & Sujbert's: the pull pushes the
+//!   board (and through it every string on the bridge), but neither changes
+//!   the strings' tension nor moves the strings' own bridge under them
+//!   through its local give (a loop that, with no energy flowing back, could
+//!   feed itself on a bridge that gives way enough).
 //! - The strings of a unison stretch alike in the attack (they are struck
 //!   together and drift apart by a fraction of a cent): the stretch of the
 //!   first struck string stands for every struck string.

@@ -278,6 +278,10 @@ pub struct Unison {
     arriving: [Lanes; BRIDGE_BLOCK],
     /// How hard they push on the bridge, `A = Σ 2·Zᵢ·aᵢ`, N.
     pushes: [f64; BRIDGE_BLOCK],
+    /// The strings' longitudinal pull on the bridge, N (0 without it).
+    pulls: [f64; BRIDGE_BLOCK],
+    /// `A` and the pull together: what reaches the board, N.
+    board_pushes: [f64; BRIDGE_BLOCK],
     /// How hard the motion along the board pushes on the bridge that way,
     /// `A_h = 2·Z_h·a_h`, N (0 without it).
     pushes_along: [f64; BRIDGE_BLOCK],
@@ -434,6 +438,8 @@ impl Unison {
             lookahead_untouched,
             arriving: [[0.0; LANES]; BRIDGE_BLOCK],
             pushes: [0.0; BRIDGE_BLOCK],
+            pulls: [0.0; BRIDGE_BLOCK],
+            board_pushes: [0.0; BRIDGE_BLOCK],
             pushes_along: [0.0; BRIDGE_BLOCK],
             damper: Damper {
                 engaged_gain,
@@ -591,7 +597,9 @@ impl Unison {
     /// pushes meanwhile): the waves reaching the bridge, already on their
     /// way, pass every string's loop filters at once and the damper. Returns
     /// how hard they push on the bridge each sample, `A = Σ 2·Zᵢ·aᵢ` (N): the
-    /// force they would put on a bridge that did not move. Sample `i` is
+    /// force they would put on a bridge that did not move, with the strings'
+    /// longitudinal pull if modelled (which reaches the board, but does not
+    /// move the strings' own bridge under them: see [`Longitudinal`]). Sample `i` is
     /// finished by [`Unison::depart`] with offset `i`, or all of them by
     /// [`Unison::depart_block`].
     #[inline]
@@ -600,10 +608,28 @@ impl Unison {
         if self.fused {
             // SAFETY: `fused` is set only when FMA and AVX2 were detected.
             unsafe { self.arrive_block_fused(samples) };
-            return &self.pushes[..samples];
+        } else {
+            self.arrive_block_with::<Separate>(samples);
         }
+        #[cfg(not(target_arch = "x86_64"))]
         self.arrive_block_with::<Separate>(samples);
-        &self.pushes[..samples]
+        match self.longitudinal.as_deref() {
+            Some(longitudinal) if !longitudinal.is_silent() => {
+                for (j, ((pull, board), &push)) in (self.pulls.iter_mut())
+                    .zip(&mut self.board_pushes)
+                    .zip(&self.pushes[..samples])
+                    .enumerate()
+                {
+                    *pull = longitudinal.push_ahead(j);
+                    *board = push + *pull;
+                }
+                &self.board_pushes[..samples]
+            }
+            _ => {
+                self.pulls[..samples].fill(0.0);
+                &self.pushes[..samples]
+            }
+        }
     }
 
     /// [`Unison::arrive_block`] compiled with FMA and AVX2.
@@ -647,13 +673,6 @@ impl Unison {
             // A tree over the four lanes, not a chain.
             const _: () = assert!(LANES == 4, "a sum of four");
             *push = (pushed[0] + pushed[1]) + (pushed[2] + pushed[3]);
-        }
-        if let Some(longitudinal) = self.longitudinal.as_deref()
-            && !longitudinal.is_silent()
-        {
-            for (j, push) in self.pushes[..samples].iter_mut().enumerate() {
-                *push += longitudinal.push_ahead(j);
-            }
         }
         if let Some(lane) = self.along {
             let two_z = 2.0 * self.planes.along_impedance;
@@ -701,10 +720,11 @@ impl Unison {
     }
 
     /// The strings' force on the bridge at sample `offset` when it moves at
-    /// `bridge_velocity`: `Σ Zᵢ·(2aᵢ − v) = A − Σ Zᵢ·v`, N.
+    /// `bridge_velocity`: `Σ Zᵢ·(2aᵢ − v) = A − Σ Zᵢ·v`, and their
+    /// longitudinal pull, N.
     #[inline]
     fn bridge_force(&self, offset: usize, bridge_velocity: f64) -> f64 {
-        self.pushes[offset] - self.impedance_sum * bridge_velocity
+        self.pushes[offset] - self.impedance_sum * bridge_velocity + self.pulls[offset]
     }
 
     /// The second half of sample `offset` of the last
@@ -838,6 +858,8 @@ impl Unison {
         }
         self.arriving = [[0.0; LANES]; BRIDGE_BLOCK];
         self.pushes = [0.0; BRIDGE_BLOCK];
+        self.pulls = [0.0; BRIDGE_BLOCK];
+        self.board_pushes = [0.0; BRIDGE_BLOCK];
         self.pushes_along = [0.0; BRIDGE_BLOCK];
     }
 
