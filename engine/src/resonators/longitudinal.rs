@@ -364,13 +364,13 @@ impl Longitudinal {
     #[inline]
     fn integrate(&mut self, string: &StiffString, strings: f64, hammer_on: bool) {
         let mut g = [0.0; MAX_LONGITUDINAL_MODES + 1];
-        for (m, row) in self.weights[..self.points].iter().enumerate() {
-            let s = string.mirrored_pair(m * self.stride);
+        let weights = &self.weights;
+        string.mirrored_pairs(self.stride, self.points, |m, s| {
             let s2 = s * s;
-            for (gk, w) in g.iter_mut().zip(row) {
+            for (gk, w) in g.iter_mut().zip(&weights[m]) {
                 *gk += w * s2;
             }
-        }
+        });
         let scale = self.push_per_m * strings;
         let modes = self.modes;
         for i in 1..=STEP {

@@ -282,6 +282,16 @@ impl StiffString {
         self.waves.peek(out + travel) + self.waves.peek(back - travel)
     }
 
+    /// [`StiffString::mirrored_pair`] at `points` points `stride` samples of
+    /// travel apart from the agraffe, `f(m, v⁺ − v⁻)` for point `m`
+    /// (`(points − 1)·stride` at most [`StiffString::mirrored_reach`]).
+    #[inline(always)]
+    pub fn mirrored_pairs(&self, stride: usize, points: usize, f: impl FnMut(usize, f64)) {
+        debug_assert!(points == 0 || (points - 1) * stride <= self.mirrored_reach());
+        let (back, out) = self.mirror;
+        self.waves.paired_sums(out, back, stride, points, f);
+    }
+
     /// How far from the agraffe (samples of travel) the line holds both
     /// waves: all the way to the bridge but for the samples of travel the
     /// lumped filters stand for.
