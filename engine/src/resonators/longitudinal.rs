@@ -77,8 +77,8 @@
 //!   stretch of it: the line's half, from the agraffe to the bridge, is
 //!   mapped onto the whole length. The modes are followed only while the
 //!   pull can still
-//!   matter: from a blow until the bound `(E·A/L)·G_0` has fallen 40 dB
-//!   below its peak (the transverse motion 20 dB down).
+//!   matter: from a blow until the bound `(E·A/L)·G_0` has fallen 30 dB
+//!   below its peak (the transverse motion 15 dB down).
 //!
 //! [`StiffString::mirrored_pair`]: super::StiffString::mirrored_pair
 
@@ -98,8 +98,8 @@ const MAX_POINTS: usize = 32;
 pub const BAND_HZ: f64 = 6_000.0;
 
 /// The modes are followed until the pull's bound has fallen this far below
-/// its peak since the blow (−40 dB: the transverse motion 20 dB down).
-const CUTOFF: f64 = 1e-2;
+/// its peak since the blow (−30 dB: the transverse motion 15 dB down).
+const CUTOFF: f64 = 0.031_622_776_601_683_79;
 
 /// The stretch is integrated every this many samples, and drawn straight
 /// between (the points of the integral are [`BAND_HZ`] apart in travel, so
