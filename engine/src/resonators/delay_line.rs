@@ -51,18 +51,18 @@ impl DelayLine {
         self.buffer[index]
     }
 
-    /// Calls `f(m, peek(up + m·stride) + peek(down − m·stride))` for `m`
-    /// from 0 to `points − 1`: sums of samples paired about a point between
-    /// `down` and `up` (`down ≥ (points − 1)·stride`, `up + (points − 1)·stride
-    /// < len()`).
+    /// Calls `f(m, peek(up + m·stride), peek(down − m·stride))` for `m`
+    /// from 0 to `points − 1`: samples paired about a point between `down`
+    /// and `up` (`down ≥ (points − 1)·stride`, `up + (points − 1)·stride <
+    /// len()`).
     #[inline(always)]
-    pub fn paired_sums(
+    pub fn paired(
         &self,
         up: usize,
         down: usize,
         stride: usize,
         points: usize,
-        mut f: impl FnMut(usize, f64),
+        mut f: impl FnMut(usize, f64, f64),
     ) {
         let len = self.buffer.len();
         debug_assert!(
@@ -83,8 +83,13 @@ impl DelayLine {
             // SAFETY: `up` and `down` start below `len`, and a step of the
             // points asked for moves them by `stride` within the line, so
             // past its end at most once (wrapped back).
-            let sum = unsafe { *self.buffer.get_unchecked(up) + *self.buffer.get_unchecked(down) };
-            f(m, sum);
+            let (high, low) = unsafe {
+                (
+                    *self.buffer.get_unchecked(up),
+                    *self.buffer.get_unchecked(down),
+                )
+            };
+            f(m, high, low);
         }
     }
 
@@ -322,17 +327,17 @@ mod tests {
         }
     }
 
-    /// Paired sums read what `peek` reads, wherever the ring has wrapped.
+    /// Paired samples are what `peek` reads, wherever the ring has wrapped.
     #[test]
-    fn paired_sums_are_sums_of_peeks() {
+    fn paired_samples_are_peeks() {
         let mut line = DelayLine::new(23);
         for n in 0..40 {
             line.push(f64::from(n) * 0.37 - 3.0);
             let (up, down, stride, points) = (12, 10, 3, 4);
             let mut seen = 0;
-            line.paired_sums(up, down, stride, points, |m, sum| {
-                let want = line.peek(up + m * stride) + line.peek(down - m * stride);
-                assert_eq!(sum, want, "after {n} pushes, point {m}");
+            line.paired(up, down, stride, points, |m, high, low| {
+                let want = (line.peek(up + m * stride), line.peek(down - m * stride));
+                assert_eq!((high, low), want, "after {n} pushes, point {m}");
                 seen += 1;
             });
             assert_eq!(seen, points);

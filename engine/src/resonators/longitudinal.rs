@@ -77,8 +77,10 @@
 //!   stretch of it: the line's half, from the agraffe to the bridge, is
 //!   mapped onto the whole length. The modes are followed only while the
 //!   pull can still
-//!   matter: from a blow until the bound `(E·A/L)·G_0` has fallen 30 dB
-//!   below its peak (the transverse motion 15 dB down).
+//!   matter: from a blow until a bound on it, `E·A/L` times twice the
+//!   string's energy over its tension (`∫(v⁺² + v⁻²)dx/c²`, which only a
+//!   blow raises), has fallen 30 dB below its peak (the transverse motion
+//!   15 dB down).
 //!
 //! [`StiffString::mirrored_pair`]: super::StiffString::mirrored_pair
 
@@ -364,12 +366,17 @@ impl Longitudinal {
     #[inline]
     fn integrate(&mut self, string: &StiffString, strings: f64, hammer_on: bool) {
         let mut g = [0.0; MAX_LONGITUDINAL_MODES + 1];
+        // `Σ w_m·(v⁺² + v⁻²)` over the points, with mode 0's weights: the
+        // string's energy, which only the hammer raises.
+        let mut energy = 0.0;
         let weights = &self.weights;
-        string.mirrored_pairs(self.stride, self.points, |m, s| {
+        string.mirrored_pairs(self.stride, self.points, |m, out, back| {
+            let s = out + back;
             let s2 = s * s;
             for (gk, w) in g.iter_mut().zip(&weights[m]) {
                 *gk += w * s2;
             }
+            energy += weights[m][0] * (out * out + back * back);
         });
         let scale = self.push_per_m * strings;
         let modes = self.modes;
@@ -388,8 +395,10 @@ impl Longitudinal {
             self.pending[wrap(self.position + DELAY + i - STEP - 1)] = scale * stretch;
         }
         self.last = g;
-        // `|G_k| ≤ 2·(G_0/2)`: a bound on every term's drive.
-        let bound = (2.0 * scale * g[0]).abs();
+        // `|G_k| ≤ G_0 = 2·g[0] ≤ 4·energy` (`(a + b)² ≤ 2·(a² + b²)`): a
+        // bound on every term's drive that falls as the string's energy
+        // does, whatever the stretch does meanwhile.
+        let bound = 4.0 * (scale * energy).abs();
         self.peak_bound_n = self.peak_bound_n.max(bound);
         if !hammer_on && bound < CUTOFF * self.peak_bound_n {
             let ringing = self.resonances[..modes]

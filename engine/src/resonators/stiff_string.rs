@@ -282,14 +282,17 @@ impl StiffString {
         self.waves.peek(out + travel) + self.waves.peek(back - travel)
     }
 
-    /// [`StiffString::mirrored_pair`] at `points` points `stride` samples of
-    /// travel apart from the agraffe, `f(m, v⁺ − v⁻)` for point `m`
-    /// (`(points − 1)·stride` at most [`StiffString::mirrored_reach`]).
+    /// The waves at `points` points `stride` samples of travel apart from
+    /// the agraffe: `f(m, v⁺, −v⁻)` for point `m` (`(points − 1)·stride` at
+    /// most [`StiffString::mirrored_reach`]), the wave going to the agraffe
+    /// and minus the wave coming back, as the line holds them. Their sum is
+    /// [`StiffString::mirrored_pair`]; the sum of their squares is the
+    /// string's energy there over its impedance.
     #[inline(always)]
-    pub fn mirrored_pairs(&self, stride: usize, points: usize, f: impl FnMut(usize, f64)) {
+    pub fn mirrored_pairs(&self, stride: usize, points: usize, f: impl FnMut(usize, f64, f64)) {
         debug_assert!(points == 0 || (points - 1) * stride <= self.mirrored_reach());
         let (back, out) = self.mirror;
-        self.waves.paired_sums(out, back, stride, points, f);
+        self.waves.paired(out, back, stride, points, f);
     }
 
     /// How far from the agraffe (samples of travel) the line holds both
