@@ -79,8 +79,9 @@
 //!   pull can still
 //!   matter: from a blow until a bound on it, `E·A/L` times twice the
 //!   string's energy over its tension (`∫(v⁺² + v⁻²)dx/c²`, which only a
-//!   blow raises), has fallen 30 dB below its peak (the transverse motion
-//!   15 dB down).
+//!   blow raises), has fallen 20 dB below its peak (the transverse motion
+//!   10 dB down): the knock of the attack whole, and the phantom partials of
+//!   the sound's first stage, at a cost the whole keyboard can bear.
 //!
 //! [`StiffString::mirrored_pair`]: super::StiffString::mirrored_pair
 
@@ -93,15 +94,15 @@ use super::soundboard::BRIDGE_BLOCK;
 pub const MAX_LONGITUDINAL_MODES: usize = 4;
 
 /// The most points the stretch is integrated over.
-const MAX_POINTS: usize = 32;
+const MAX_POINTS: usize = 24;
 
 /// Sums of partials up to this frequency (Hz) are integrated exactly where
 /// [`MAX_POINTS`] allows, and longitudinal modes up to it ring.
 pub const BAND_HZ: f64 = 6_000.0;
 
 /// The modes are followed until the pull's bound has fallen this far below
-/// its peak since the blow (−30 dB: the transverse motion 15 dB down).
-const CUTOFF: f64 = 0.031_622_776_601_683_79;
+/// its peak since the blow (−20 dB: the transverse motion 10 dB down).
+const CUTOFF: f64 = 0.1;
 
 /// The stretch is integrated every this many samples, and drawn straight
 /// between (the points of the integral are [`BAND_HZ`] apart in travel, so

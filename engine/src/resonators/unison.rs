@@ -797,17 +797,21 @@ impl Unison {
             bridge[j] - arriving[j][lane]
         };
         match self.longitudinal.as_deref_mut() {
-            // The strings move on as far as the stretch's next integral at a
-            // time.
+            // The string whose stretch is read moves on as far as the
+            // stretch's next integral at a time, the others at once.
             Some(longitudinal) if longitudinal.is_live() => {
                 let (stretched, strings) = self.stretched;
+                for (lane, string) in self.strings.iter_mut().enumerate() {
+                    if lane != stretched {
+                        string.advance_block_unforced(samples, |j| reflected(lane, j));
+                    }
+                }
+                let string = &mut self.strings[stretched];
                 let mut done = 0;
                 while done < samples {
                     let run = longitudinal.until_integral().min(samples - done);
-                    for (lane, string) in self.strings.iter_mut().enumerate() {
-                        string.advance_block_unforced(run, |j| reflected(lane, done + j));
-                    }
-                    longitudinal.follow(run, &self.strings[stretched], strings, false);
+                    string.advance_block_unforced(run, |j| reflected(stretched, done + j));
+                    longitudinal.follow(run, string, strings, false);
                     done += run;
                 }
             }
