@@ -33,6 +33,7 @@ fn single(string: StringParams, b: f64) -> UnisonParams {
         detune_cents: 0.0,
         deviations: [StringDeviation::NONE; MAX_UNISON_STRINGS],
         second_plane: None,
+        longitudinal: None,
         bridge_impedance_kg_s: f64::INFINITY,
         damper_t60_s: 0.25,
         damper_travel_s: 0.006,

@@ -458,7 +458,10 @@ fn components_form_a_tree_with_every_key_under_its_set() {
             "unison_spread_inharmonicity",
             "unison_spread_loss",
             "unison_seed",
-            "bridge_tilt_rad"
+            "bridge_tilt_rad",
+            "youngs_modulus_pa",
+            "longitudinal_coupling",
+            "longitudinal_t60_s"
         ]
     );
     let bars = bars().components();

@@ -51,6 +51,48 @@ impl DelayLine {
         self.buffer[index]
     }
 
+    /// Calls `f(m, peek(up + m·stride), peek(down − m·stride))` for `m`
+    /// from 0 to `points − 1`: samples paired about a point between `down`
+    /// and `up` (`down ≥ (points − 1)·stride`, `up + (points − 1)·stride <
+    /// len()`).
+    #[inline(always)]
+    pub fn paired(
+        &self,
+        up: usize,
+        down: usize,
+        stride: usize,
+        points: usize,
+        mut f: impl FnMut(usize, f64, f64),
+    ) {
+        let len = self.buffer.len();
+        debug_assert!(
+            points == 0 || (down >= (points - 1) * stride && up + (points - 1) * stride < len)
+        );
+        let wrap = |i: usize| if i >= len { i - len } else { i };
+        let (mut up, mut down) = (wrap(self.position + up), wrap(self.position + down));
+        for m in 0..points {
+            if m > 0 {
+                // Within the line, as asserted: no wrap past its ends.
+                up = wrap(up + stride);
+                down = if down >= stride {
+                    down - stride
+                } else {
+                    down + len - stride
+                };
+            }
+            // SAFETY: `up` and `down` start below `len`, and a step of the
+            // points asked for moves them by `stride` within the line, so
+            // past its end at most once (wrapped back).
+            let (high, low) = unsafe {
+                (
+                    *self.buffer.get_unchecked(up),
+                    *self.buffer.get_unchecked(down),
+                )
+            };
+            f(m, high, low);
+        }
+    }
+
     /// Calls `f(j, output)` with the line's outputs over the next `samples`
     /// samples (at most `len()`), in order: what [`DelayLine::front`] will
     /// give over as many pushes.
@@ -282,6 +324,23 @@ mod tests {
                     assert_eq!(blocked.peek(k), single.peek(k));
                 }
             }
+        }
+    }
+
+    /// Paired samples are what `peek` reads, wherever the ring has wrapped.
+    #[test]
+    fn paired_samples_are_peeks() {
+        let mut line = DelayLine::new(23);
+        for n in 0..40 {
+            line.push(f64::from(n) * 0.37 - 3.0);
+            let (up, down, stride, points) = (12, 10, 3, 4);
+            let mut seen = 0;
+            line.paired(up, down, stride, points, |m, high, low| {
+                let want = (line.peek(up + m * stride), line.peek(down - m * stride));
+                assert_eq!((high, low), want, "after {n} pushes, point {m}");
+                seen += 1;
+            });
+            assert_eq!(seen, points);
         }
     }
 

@@ -1,6 +1,6 @@
 //! Resonators: objects that ring once excited. A string's physical description,
-//! the stiff string with dispersion, the strings of one note coupled
-//! through the bridge, the soundboard, and the one bridge that joins every
+//! the stiff string with dispersion, its longitudinal vibration, the strings
+//! of one note coupled through the bridge, the soundboard, and the one bridge that joins every
 //! string to it.
 
 mod board_hearing;
@@ -9,6 +9,7 @@ mod delay_line;
 mod dispersion;
 mod fractional_delay;
 mod listening;
+mod longitudinal;
 mod loop_lanes;
 mod loss_filter;
 mod soundboard;
@@ -25,6 +26,9 @@ pub use dispersion::{
 };
 pub use fractional_delay::AllpassDelay;
 pub use listening::{BOARD_AREA_M2, BRIDGE_LENGTH_M, Placement, string_weight};
+pub use longitudinal::{
+    BAND_HZ as LONGITUDINAL_BAND_HZ, Longitudinal, LongitudinalParams, MAX_LONGITUDINAL_MODES,
+};
 pub use loss_filter::LossFilter;
 pub use soundboard::{BRIDGE_BLOCK, BRIDGE_NODES, MAX_BOARD_MODES, Soundboard, SoundboardParams};
 pub use stiff_string::StiffString;

@@ -47,6 +47,10 @@ pub struct StiffString {
     to_bridge: usize,
     /// Samples from the bridge to the contact point.
     from_bridge: usize,
+    /// Where the agraffe is in the line: the wave back from it nearest to
+    /// it (counted ahead from the front) and the wave going to it nearest
+    /// to it (the same sample when the agraffe falls on one).
+    mirror: (usize, usize),
     /// The lumped filters as designed, at rest.
     filters: LoopFilters,
     first_partial_hz: f64,
@@ -182,6 +186,10 @@ impl StiffString {
             waves: DelayLine::new(whole),
             to_bridge,
             from_bridge: bridge_side - to_bridge,
+            mirror: (
+                to_bridge + agraffe_side.div_ceil(2) - 1,
+                to_bridge + agraffe_side / 2,
+            ),
             filters: LoopFilters {
                 dispersion: design,
                 tuning,
@@ -259,6 +267,39 @@ impl StiffString {
     pub fn bridge_inputs_ahead(&self, samples: usize, mut f: impl FnMut(usize, f64)) {
         debug_assert!(samples <= self.lookahead_untouched());
         self.waves.front_each(samples, |j, stored| f(j, -stored));
+    }
+
+    /// `v⁺ − v⁻` (m/s) at the point `travel` samples of travel from the
+    /// agraffe (at most [`StiffString::mirrored_reach`]): the wave going to
+    /// the agraffe less the wave coming back from it, there, this sample.
+    /// The string's slope there is this over the wave speed. The line holds
+    /// the waves coming back inverted, so it is the sum of the two samples
+    /// mirrored about the agraffe.
+    #[inline(always)]
+    pub fn mirrored_pair(&self, travel: usize) -> f64 {
+        debug_assert!(travel <= self.mirrored_reach());
+        let (back, out) = self.mirror;
+        self.waves.peek(out + travel) + self.waves.peek(back - travel)
+    }
+
+    /// The waves at `points` points `stride` samples of travel apart from
+    /// the agraffe: `f(m, v⁺, −v⁻)` for point `m` (`(points − 1)·stride` at
+    /// most [`StiffString::mirrored_reach`]), the wave going to the agraffe
+    /// and minus the wave coming back, as the line holds them. Their sum is
+    /// [`StiffString::mirrored_pair`]; the sum of their squares is the
+    /// string's energy there over its impedance.
+    #[inline(always)]
+    pub fn mirrored_pairs(&self, stride: usize, points: usize, f: impl FnMut(usize, f64, f64)) {
+        debug_assert!(points == 0 || (points - 1) * stride <= self.mirrored_reach());
+        let (back, out) = self.mirror;
+        self.waves.paired(out, back, stride, points, f);
+    }
+
+    /// How far from the agraffe (samples of travel) the line holds both
+    /// waves: all the way to the bridge but for the samples of travel the
+    /// lumped filters stand for.
+    pub fn mirrored_reach(&self) -> usize {
+        self.mirror.0
     }
 
     /// How many samples of the waves reaching the bridge are known in

@@ -1,6 +1,7 @@
 //! The strings of one note, struck together and coupled through the bridge.
 
 use super::dispersion::MAX_DISPERSION_SECTIONS;
+use super::longitudinal::{Longitudinal, LongitudinalParams};
 use super::loop_lanes::{LANES, Lanes, LoopFilterLanes, LoopFilters};
 use super::soundboard::BRIDGE_BLOCK;
 use super::stiff_string::MAX_INHARMONICITY;
@@ -76,6 +77,9 @@ pub struct UnisonParams {
     pub deviations: [StringDeviation; MAX_UNISON_STRINGS],
     /// The strings' motion along the board, if it is modelled.
     pub second_plane: Option<SecondPlane>,
+    /// The strings' longitudinal vibration and its pull on the bridge, if it
+    /// is modelled ([`Longitudinal`]).
+    pub longitudinal: Option<LongitudinalParams>,
     /// The bridge's resistive impedance, kg/s, shared by the note's strings;
     /// `f64::INFINITY` makes a rigid bridge (no coupling, no bridge loss).
     pub bridge_impedance_kg_s: f64,
@@ -249,6 +253,12 @@ pub struct Unison {
     struck: [bool; MAX_UNISON_STRINGS],
     /// `Σ 2·Zᵢ` over the struck strings, kg/s.
     struck_conductance: f64,
+    /// The strings' longitudinal vibration, if modelled: its pushes join
+    /// the transverse waves' ([`Unison::arrive_block`]).
+    longitudinal: Option<Box<Longitudinal>>,
+    /// The string whose stretch stands for the struck strings' (the first
+    /// struck), and how many they are.
+    stretched: (usize, f64),
     /// Share of the hammer's force each string takes: `2·Zᵢ/Σ 2·Z` if struck, else 0.
     force_share: Lanes,
     /// Velocity wave launched per newton on each string: `1/Σ 2·Z` (s/kg) if
@@ -268,6 +278,10 @@ pub struct Unison {
     arriving: [Lanes; BRIDGE_BLOCK],
     /// How hard they push on the bridge, `A = Σ 2·Zᵢ·aᵢ`, N.
     pushes: [f64; BRIDGE_BLOCK],
+    /// The strings' longitudinal pull on the bridge, N (0 without it).
+    pulls: [f64; BRIDGE_BLOCK],
+    /// `A` and the pull together: what reaches the board, N.
+    board_pushes: [f64; BRIDGE_BLOCK],
     /// How hard the motion along the board pushes on the bridge that way,
     /// `A_h = 2·Z_h·a_h`, N (0 without it).
     pushes_along: [f64; BRIDGE_BLOCK],
@@ -392,7 +406,20 @@ impl Unison {
             least(StiffString::lookahead),
             least(StiffString::lookahead_untouched),
         );
+        let longitudinal = params.longitudinal.and_then(|longitudinal| {
+            Longitudinal::new(
+                &longitudinal,
+                &strings[0],
+                params.string.length_m,
+                params.string.linear_density(),
+                params.string.tension(),
+                params.inharmonicity,
+                sample_rate,
+            )
+        });
         let mut unison = Self {
+            longitudinal: longitudinal.map(Box::new),
+            stretched: (0, 1.0),
             strings: strings.into_boxed_slice(),
             across: n,
             along: plane.map(|_| n),
@@ -411,6 +438,8 @@ impl Unison {
             lookahead_untouched,
             arriving: [[0.0; LANES]; BRIDGE_BLOCK],
             pushes: [0.0; BRIDGE_BLOCK],
+            pulls: [0.0; BRIDGE_BLOCK],
+            board_pushes: [0.0; BRIDGE_BLOCK],
             pushes_along: [0.0; BRIDGE_BLOCK],
             damper: Damper {
                 engaged_gain,
@@ -422,6 +451,11 @@ impl Unison {
         };
         unison.set_struck_strings(u8::MAX);
         Ok(unison)
+    }
+
+    /// The strings' longitudinal vibration, if it is modelled.
+    pub fn longitudinal(&self) -> Option<&Longitudinal> {
+        self.longitudinal.as_deref()
     }
 
     /// Number of strings.
@@ -463,6 +497,10 @@ impl Unison {
             .filter(|&i| self.struck[i])
             .map(|i| self.two_z[i])
             .sum();
+        self.stretched = (
+            (0..count).find(|&i| self.struck[i]).unwrap_or(0),
+            (0..count).filter(|&i| self.struck[i]).count() as f64,
+        );
         self.force_share = [0.0; LANES];
         self.launch_per_newton = [0.0; LANES];
         for i in 0..MAX_UNISON_STRINGS {
@@ -495,6 +533,9 @@ impl Unison {
             string.continue_from(old_string);
         }
         self.filters.continue_from(&old.filters);
+        if let (Some(new), Some(old)) = (self.longitudinal.as_mut(), old.longitudinal.as_ref()) {
+            new.continue_from(old);
+        }
         self.continue_controls_from(old);
     }
 
@@ -556,7 +597,9 @@ impl Unison {
     /// pushes meanwhile): the waves reaching the bridge, already on their
     /// way, pass every string's loop filters at once and the damper. Returns
     /// how hard they push on the bridge each sample, `A = Σ 2·Zᵢ·aᵢ` (N): the
-    /// force they would put on a bridge that did not move. Sample `i` is
+    /// force they would put on a bridge that did not move, with the strings'
+    /// longitudinal pull if modelled (which reaches the board, but does not
+    /// move the strings' own bridge under them: see [`Longitudinal`]). Sample `i` is
     /// finished by [`Unison::depart`] with offset `i`, or all of them by
     /// [`Unison::depart_block`].
     #[inline]
@@ -565,10 +608,28 @@ impl Unison {
         if self.fused {
             // SAFETY: `fused` is set only when FMA and AVX2 were detected.
             unsafe { self.arrive_block_fused(samples) };
-            return &self.pushes[..samples];
+        } else {
+            self.arrive_block_with::<Separate>(samples);
         }
+        #[cfg(not(target_arch = "x86_64"))]
         self.arrive_block_with::<Separate>(samples);
-        &self.pushes[..samples]
+        match self.longitudinal.as_deref() {
+            Some(longitudinal) if !longitudinal.is_silent() => {
+                for (j, ((pull, board), &push)) in (self.pulls.iter_mut())
+                    .zip(&mut self.board_pushes)
+                    .zip(&self.pushes[..samples])
+                    .enumerate()
+                {
+                    *pull = longitudinal.push_ahead(j);
+                    *board = push + *pull;
+                }
+                &self.board_pushes[..samples]
+            }
+            _ => {
+                self.pulls[..samples].fill(0.0);
+                &self.pushes[..samples]
+            }
+        }
     }
 
     /// [`Unison::arrive_block`] compiled with FMA and AVX2.
@@ -659,10 +720,11 @@ impl Unison {
     }
 
     /// The strings' force on the bridge at sample `offset` when it moves at
-    /// `bridge_velocity`: `Σ Zᵢ·(2aᵢ − v) = A − Σ Zᵢ·v`, N.
+    /// `bridge_velocity`: `Σ Zᵢ·(2aᵢ − v) = A − Σ Zᵢ·v`, and their
+    /// longitudinal pull, N.
     #[inline]
     fn bridge_force(&self, offset: usize, bridge_velocity: f64) -> f64 {
-        self.pushes[offset] - self.impedance_sum * bridge_velocity
+        self.pushes[offset] - self.impedance_sum * bridge_velocity + self.pulls[offset]
     }
 
     /// The second half of sample `offset` of the last
@@ -688,6 +750,14 @@ impl Unison {
             .zip(&bridge)
         {
             s.advance(launch * force, bridge - arriving);
+        }
+        if let Some(longitudinal) = self.longitudinal.as_deref_mut() {
+            let hammer_on = force != 0.0;
+            if hammer_on {
+                longitudinal.struck();
+            }
+            let (lane, strings) = self.stretched;
+            longitudinal.follow(1, &self.strings[lane], strings, hammer_on);
         }
         self.bridge_force(offset, velocity)
     }
@@ -716,13 +786,41 @@ impl Unison {
             }
         }
         let arriving = &self.arriving;
-        for (lane, string) in self.strings.iter_mut().enumerate() {
+        let reflected = |lane: usize, j: usize| {
             let bridge = if Some(lane) == self.along {
                 &along
             } else {
                 &velocities
             };
-            string.advance_block_unforced(samples, |j| bridge[j] - arriving[j][lane]);
+            bridge[j] - arriving[j][lane]
+        };
+        match self.longitudinal.as_deref_mut() {
+            // The string whose stretch is read moves on as far as the
+            // stretch's next integral at a time, the others at once.
+            Some(longitudinal) if longitudinal.is_live() => {
+                let (stretched, strings) = self.stretched;
+                for (lane, string) in self.strings.iter_mut().enumerate() {
+                    if lane != stretched {
+                        string.advance_block_unforced(samples, |j| reflected(lane, j));
+                    }
+                }
+                let string = &mut self.strings[stretched];
+                let mut done = 0;
+                while done < samples {
+                    let run = longitudinal.until_integral().min(samples - done);
+                    string.advance_block_unforced(run, |j| reflected(stretched, done + j));
+                    longitudinal.follow(run, string, strings, false);
+                    done += run;
+                }
+            }
+            longitudinal => {
+                for (lane, string) in self.strings.iter_mut().enumerate() {
+                    string.advance_block_unforced(samples, |j| reflected(lane, j));
+                }
+                if let Some(longitudinal) = longitudinal {
+                    longitudinal.pass(samples);
+                }
+            }
         }
     }
 
@@ -757,8 +855,13 @@ impl Unison {
             s.reset();
         }
         self.filters.reset();
+        if let Some(longitudinal) = self.longitudinal.as_mut() {
+            longitudinal.reset();
+        }
         self.arriving = [[0.0; LANES]; BRIDGE_BLOCK];
         self.pushes = [0.0; BRIDGE_BLOCK];
+        self.pulls = [0.0; BRIDGE_BLOCK];
+        self.board_pushes = [0.0; BRIDGE_BLOCK];
         self.pushes_along = [0.0; BRIDGE_BLOCK];
     }
 
@@ -820,6 +923,7 @@ mod tests {
             detune_cents: 0.0,
             deviations: [StringDeviation::NONE; MAX_UNISON_STRINGS],
             second_plane: None,
+            longitudinal: None,
             bridge_impedance_kg_s,
             damper_t60_s: 0.25,
             damper_travel_s: 0.006,
@@ -970,6 +1074,7 @@ mod tests {
                 .unison(0.25, 0.006);
             params.strings = strings;
             params.second_plane = None;
+            params.longitudinal = None;
             let mut u = Unison::new(&params, fs).unwrap();
             let mut reference = ScalarReference::of(&u);
             let (mut peak, mut worst) = (0.0f64, 0.0f64);

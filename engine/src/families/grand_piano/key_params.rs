@@ -2,7 +2,8 @@
 
 use crate::instrument::Preset;
 use crate::resonators::{
-    MAX_UNISON_STRINGS, SecondPlane, StringDeviation, StringParams, UnisonParams,
+    LongitudinalParams, MAX_UNISON_STRINGS, SecondPlane, StringDeviation, StringParams,
+    UnisonParams,
 };
 use crate::wdf::FeltLaw;
 
@@ -23,6 +24,8 @@ pub struct KeyParams {
     pub deviations: [StringDeviation; MAX_UNISON_STRINGS],
     /// The strings' motion along the board, if the bridge couples it.
     pub second_plane: Option<SecondPlane>,
+    /// The strings' longitudinal vibration, if it pulls on the board.
+    pub longitudinal: Option<LongitudinalParams>,
     /// Resistive bridge impedance under the strings, kg/s.
     pub bridge_impedance_kg_s: f64,
     /// Hammer mass, kg.
@@ -59,6 +62,7 @@ impl Preset {
             detune_cents: strings.detune_cents,
             deviations,
             second_plane,
+            longitudinal: strings.longitudinal(),
             bridge_impedance_kg_s: strings.at(key, |a| a.bridge_impedance_kg_s)?,
             hammer_mass_kg: topology.hammers.at(key, |a| a.mass_kg)?,
             felt: topology.hammers.felt(key)?,
@@ -78,6 +82,7 @@ impl KeyParams {
             detune_cents: self.detune_cents,
             deviations: self.deviations,
             second_plane: self.second_plane,
+            longitudinal: self.longitudinal,
             bridge_impedance_kg_s: self.bridge_impedance_kg_s,
             damper_t60_s,
             damper_travel_s,

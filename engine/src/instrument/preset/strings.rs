@@ -8,7 +8,7 @@ use super::check::Checker;
 use super::error::PresetError;
 use crate::instrument::StretchedTuning;
 use crate::random::{SplitMix64, standard_normal};
-use crate::resonators::{MAX_UNISON_STRINGS, SecondPlane, StringDeviation};
+use crate::resonators::{LongitudinalParams, MAX_UNISON_STRINGS, SecondPlane, StringDeviation};
 use crate::{anchor_fields, fields};
 
 /// Stiff strings: one in the low bass, pairs, then triples, tuned in unison.
@@ -44,6 +44,19 @@ pub struct StringSet {
     /// their motion along it ([`SecondPlane`]); 0 leaves them in one plane.
     #[serde(default)]
     pub bridge_tilt_rad: f64,
+    /// Young's modulus of the strings' core wire, Pa: with the tension and
+    /// inharmonicity it gives the core's cross-section and the speed of the
+    /// strings' longitudinal waves ([`LongitudinalParams`]).
+    #[serde(default = "steel_modulus")]
+    pub youngs_modulus_pa: f64,
+    /// The share of a string's pull along its length at the bridge that
+    /// pushes the board across it (the downbearing and the bridge's rocking
+    /// about its foot); 0 leaves the longitudinal vibration out.
+    #[serde(default)]
+    pub longitudinal_coupling: f64,
+    /// 60 dB decay time of the strings' longitudinal modes, s.
+    #[serde(default = "longitudinal_t60")]
+    pub longitudinal_t60_s: f64,
     /// Values at anchor keys, in ascending key order.
     pub anchor: Vec<StringAnchor>,
 }
@@ -82,7 +95,27 @@ impl Anchored for StringAnchor {
     }
 }
 
+/// Steel's Young's modulus, Pa.
+fn steel_modulus() -> f64 {
+    2.0e11
+}
+
+/// The longitudinal modes' decay time when a preset gives none, s.
+fn longitudinal_t60() -> f64 {
+    0.5
+}
+
 impl StringSet {
+    /// The strings' longitudinal vibration, if they pull on the board with it
+    /// (a coupling above 0).
+    pub fn longitudinal(&self) -> Option<LongitudinalParams> {
+        (self.longitudinal_coupling > 0.0).then_some(LongitudinalParams {
+            youngs_modulus_pa: self.youngs_modulus_pa,
+            coupling: self.longitudinal_coupling,
+            t60_s: self.longitudinal_t60_s,
+        })
+    }
+
     /// Number of strings of `key`: 1, 2 or 3, from the split points.
     pub fn strings_per_key(&self, key: u8) -> usize {
         if key >= self.triples_from_key {
@@ -159,6 +192,12 @@ fields!(StringSet {
     unison_seed: Count = 0.0, "", "Which strings: each seed makes and tunes every unison's strings differently";
     bridge_tilt_rad: Real = 0.0, "rad", [0.0, 0.785, "0 to 0.785 rad (45°)"],
         "Tilt of the bridge's motion from the board's normal: couples the strings' motion along the board, which rings on after the rest (the aftersound); 0 keeps one plane";
+    youngs_modulus_pa: Real = 2.0e11, "Pa", [1.0e10, 5.0e11, "1e10 to 5e11 Pa"],
+        "Young's modulus of the strings' core wire (steel 2e11): sets how fast the strings' longitudinal waves travel, and so where their modes ring";
+    longitudinal_coupling: Real = 0.0, "", [0.0, 1.0, "0 to 1"],
+        "Share of a string's pull along its length that pushes the board (downbearing and the bridge's rocking): the knock of the attack and the bass's phantom partials; 0 leaves them out";
+    longitudinal_t60_s: Real = 0.5, "s", [0.01, 10.0, "0.01 to 10 s"],
+        "Decay time of the strings' longitudinal modes: longer makes the knock ring";
 });
 anchor_fields!(StringAnchor {
     length_m, "m", [0.01, 3.0, "0.01 to 3 m"], "Speaking length of the string";
