@@ -97,7 +97,7 @@ pub const MAX_LONGITUDINAL_MODES: usize = 4;
 const MAX_POINTS: usize = 24;
 
 /// Sums of partials up to this frequency (Hz) are integrated exactly where
-/// [`MAX_POINTS`] allows, and longitudinal modes up to it ring.
+/// `MAX_POINTS` allows, and longitudinal modes up to it ring.
 pub const BAND_HZ: f64 = 6_000.0;
 
 /// The modes are followed until the pull's bound has fallen this far below
@@ -333,7 +333,7 @@ impl Longitudinal {
     }
 
     /// How many samples the strings may move on before the stretch is next
-    /// integrated (1 to [`STEP`]): the most [`Longitudinal::follow`] takes.
+    /// integrated (1 to `STEP`): the most [`Longitudinal::follow`] takes.
     #[inline(always)]
     pub fn until_integral(&self) -> usize {
         STEP - self.phase
@@ -342,7 +342,7 @@ impl Longitudinal {
     /// The strings have moved on by `samples` samples (at most
     /// [`Longitudinal::until_integral`]) and are as `string` holds them
     /// (`strings` struck strings stretch like it; `hammer_on` while a hammer
-    /// pushes): their pull on the bridge [`DELAY`] samples from each is
+    /// pushes): their pull on the bridge `DELAY` samples from each is
     /// noted.
     #[inline]
     pub fn follow(&mut self, samples: usize, string: &StiffString, strings: f64, hammer_on: bool) {
