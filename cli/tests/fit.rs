@@ -28,8 +28,9 @@ fn record_c4(dir: &Path, settings: &[&str]) {
 }
 
 /// Fits C4 to the recording in `dir` with `--params params` and at most
-/// `iterations` renders; returns the fitted preset and the report.
-fn fit_c4(dir: &Path, params: &str, iterations: &str) -> (Preset, String) {
+/// `iterations` renders, on the grand changed by `settings`; returns the
+/// fitted preset and the report.
+fn fit_c4(dir: &Path, params: &str, iterations: &str, settings: &[&str]) -> (Preset, String) {
     let out = dir.join("fitted.toml");
     let report = dir.join("report.md");
     let mut args = vec![
@@ -47,6 +48,9 @@ fn fit_c4(dir: &Path, params: &str, iterations: &str) -> (Preset, String) {
         report.to_str().unwrap(),
     ];
     args.extend(PLAY);
+    for setting in settings {
+        args.extend(["--set", setting]);
+    }
     let printed = orchard_ok(&args);
     let written = std::fs::read_to_string(&report).unwrap();
     assert!(printed.starts_with(&written), "{printed}");
@@ -66,7 +70,7 @@ fn the_loss_and_felt_stiffness_a_recording_was_made_with_are_found_again() {
             &format!("hammers/key/60:felt_stiffness={stiffness}"),
         ],
     );
-    let (fitted, report) = fit_c4(&dir, "loss_b1,felt_stiffness", "30");
+    let (fitted, report) = fit_c4(&dir, "loss_b1,felt_stiffness", "30", &[]);
     // Within 5 % of the values the recording was made with.
     let found_loss = fitted.get("strings/key/60:loss_b1").unwrap();
     let found_stiffness = fitted.get("hammers/key/60:felt_stiffness").unwrap();
@@ -105,10 +109,17 @@ fn the_loss_and_felt_stiffness_a_recording_was_made_with_are_found_again() {
 fn a_value_past_the_published_span_is_fitted_to_the_span_bound() {
     // The recording's bridge is as stiff as the preset allows (up to 1e6
     // kg/s) but beyond the published span (up to 30 000 kg/s): the fit must
-    // stop on the bound.
+    // stop on the bound. Heard from the bridge, where the decay falls
+    // steadily as the bridge stiffens (at the close pair, which hears the
+    // board's acceleration and the strings' knock, the figures of C4 at
+    // 2e5 kg/s are met as well near 1.6e4 kg/s as anywhere).
     let dir = scratch("fit-bounds");
-    record_c4(&dir, &["strings/key/60:bridge_impedance_kg_s=200000"]);
-    let (fitted, report) = fit_c4(&dir, "bridge_impedance_kg_s", "12");
+    let bridge = "output:microphone=0";
+    record_c4(
+        &dir,
+        &["strings/key/60:bridge_impedance_kg_s=200000", bridge],
+    );
+    let (fitted, report) = fit_c4(&dir, "bridge_impedance_kg_s", "12", &[bridge]);
     let found = fitted.get("strings/key/60:bridge_impedance_kg_s").unwrap();
     assert!(
         (29_000.0..=30_000.0).contains(&found),

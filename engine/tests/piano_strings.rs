@@ -26,19 +26,7 @@ fn c4() -> StringParams {
 }
 
 fn single(string: StringParams, b: f64) -> UnisonParams {
-    UnisonParams {
-        string,
-        inharmonicity: b,
-        strings: 1,
-        detune_cents: 0.0,
-        deviations: [StringDeviation::NONE; MAX_UNISON_STRINGS],
-        second_plane: None,
-        longitudinal: None,
-        bridge_impedance_kg_s: f64::INFINITY,
-        damper_t60_s: 0.25,
-        damper_travel_s: 0.006,
-        bridge_tuning: 1.0,
-    }
+    UnisonParams::lone_string(string, b)
 }
 
 /// The bridge force after a 1 N impulse at the strike point, `seconds` long.

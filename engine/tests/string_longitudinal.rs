@@ -11,8 +11,7 @@
 use orchard_engine::analysis::{StiffFit, attack_noise, peak_frequency};
 use orchard_engine::instrument::Preset;
 use orchard_engine::resonators::{
-    LongitudinalParams, MAX_UNISON_STRINGS, StringDeviation, StringParams, Unison, UnisonParams,
-    stiff_partial_hz,
+    LongitudinalParams, StringParams, Unison, UnisonParams, stiff_partial_hz,
 };
 use orchard_engine::rt::Synth;
 
@@ -38,21 +37,12 @@ fn plain_wire(d: f64, length_m: f64, f1: f64, longitudinal: bool) -> UnisonParam
     let b = std::f64::consts::PI.powi(3) * STEEL_E * d.powi(4)
         / (64.0 * string.tension() * length_m * length_m);
     UnisonParams {
-        string,
-        inharmonicity: b,
-        strings: 1,
-        detune_cents: 0.0,
-        deviations: [StringDeviation::NONE; MAX_UNISON_STRINGS],
-        second_plane: None,
         longitudinal: longitudinal.then_some(LongitudinalParams {
             youngs_modulus_pa: STEEL_E,
             coupling: 0.5,
             t60_s: 0.5,
         }),
-        bridge_impedance_kg_s: f64::INFINITY,
-        damper_t60_s: 0.25,
-        damper_travel_s: 0.006,
-        bridge_tuning: 1.0,
+        ..UnisonParams::lone_string(string, b)
     }
 }
 

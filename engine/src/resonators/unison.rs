@@ -94,6 +94,28 @@ pub struct UnisonParams {
     pub bridge_tuning: f64,
 }
 
+impl UnisonParams {
+    /// One string, `string` with inharmonicity `inharmonicity`, alone on a
+    /// rigid bridge: nothing deviating, no second plane, no longitudinal
+    /// vibration, a damper that takes it 60 dB down in 0.25 s and travels in
+    /// 6 ms. The string as the papers measure it on a rigid termination.
+    pub fn lone_string(string: StringParams, inharmonicity: f64) -> Self {
+        Self {
+            string,
+            inharmonicity,
+            strings: 1,
+            detune_cents: 0.0,
+            deviations: [StringDeviation::NONE; MAX_UNISON_STRINGS],
+            second_plane: None,
+            longitudinal: None,
+            bridge_impedance_kg_s: f64::INFINITY,
+            damper_t60_s: 0.25,
+            damper_travel_s: 0.006,
+            bridge_tuning: 1.0,
+        }
+    }
+}
+
 /// A damper pressing on all strings of a note by a continuous amount.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Damper {
