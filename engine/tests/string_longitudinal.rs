@@ -182,9 +182,10 @@ fn phantom_partials_sound_at_twice_the_partials() {
     assert!((own - partial).abs() < 1.0, "{own} Hz, f10 = {partial} Hz");
 }
 
-/// The default grand's first `seconds` of `key` struck at MIDI `velocity`, heard from the bridge,
-/// mono, with its strings' longitudinal vibration coupled as the preset
-/// has it (`strings:longitudinal_coupling`) or not at all (0).
+/// The default grand's first `seconds` of `key` struck at MIDI `velocity`,
+/// heard from the bridge, mono, with its strings' longitudinal vibration
+/// coupled as the preset has it (`strings:longitudinal_coupling`) or not at
+/// all (0).
 fn grand_note(key: u8, velocity: u8, coupled: bool, seconds: f64) -> Vec<f32> {
     let mut preset = grand_at_bridge();
     if !coupled {
