@@ -14,8 +14,8 @@
 use nice_assert_no_alloc::{AllocDisabler, assert_no_alloc};
 use orchard_engine::analysis::{amplitude_at, measure_partials};
 use orchard_engine::instrument::{Preset, StringSet};
-use orchard_engine::resonators::Placement;
 use orchard_engine::resonators::string_radiation::radiation_gain;
+use orchard_engine::resonators::{Placement, microphone_trim};
 use orchard_engine::rt::Synth;
 
 #[global_allocator]
@@ -97,7 +97,8 @@ fn microphones_hear_the_strings_as_line_dipoles() {
     let string = preset.key_params(KEY).unwrap().string;
     let weight =
         |p: &Placement| p.string_weights(ALONG, string.fundamental_hz, string.wave_speed(), 4.7)[0];
-    let weights = weight(&near) / weight(&seat);
+    // Each pair's preamplifier trim scales all it hears.
+    let weights = weight(&near) / weight(&seat) * microphone_trim(2) / microphone_trim(1);
     let mut checked = 0;
     for p in &partials {
         let f = p.frequency_hz;

@@ -144,7 +144,16 @@ fn lock_step_is_bit_identical_across_runs_and_block_sizes() {
     assert!(reference.0.iter().any(|&s| s.abs() > 1e-3));
     assert!(render(4096) == reference, "a second run differs");
     assert!(render(64) == reference, "64-frame blocks differ");
-    assert!(render(1) == reference, "1-frame blocks differ");
+    let one = render(1);
+    if one != reference {
+        let first = (0..frames)
+            .find(|&i| one.0[i] != reference.0[i] || one.1[i] != reference.1[i])
+            .unwrap();
+        panic!(
+            "1-frame blocks differ from {first}: {} {} / {} {}",
+            one.0[first], reference.0[first], one.1[first], reference.1[first]
+        );
+    }
 }
 
 /// A realtime worker that keeps up gives the lock-step output (with the same

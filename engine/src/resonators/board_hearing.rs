@@ -18,16 +18,21 @@
 //! Allocates: the history of accelerations, in [`BoardHearing::new`];
 //! nothing after.
 
+use super::half_order::{HalfOrderSlope, SlopeState};
 use super::soundboard::BRIDGE_NODES;
 
 /// How each microphone of a pair hears each strip of the board.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BoardPaths {
     /// Newtons of equivalent bridge force per m/s² of a strip's
-    /// acceleration, left and right.
+    /// acceleration, left and right, for the whole strip.
     pub weights: [[f64; BRIDGE_NODES]; 2],
     /// From each strip to each microphone, samples.
     pub delays: [[usize; BRIDGE_NODES]; 2],
+    /// The share of each strip heard, by frequency
+    /// ([`super::listening::in_phase_share`]): the same for every strip, so
+    /// applied to each microphone's sum.
+    pub in_phase: HalfOrderSlope,
 }
 
 /// The board heard by a pair of microphones, strip by strip, each at its
@@ -42,6 +47,9 @@ pub struct BoardHearing {
     write: usize,
     /// Last sample's strip velocities, m/s.
     last_velocity: [f64; BRIDGE_NODES],
+    /// The share of each strip heard, and each microphone's memory of it.
+    in_phase: HalfOrderSlope,
+    in_phase_state: [SlopeState; 2],
     /// Whether `last_velocity` holds the board's last velocities (not so for
     /// a board carried on from one heard otherwise: its first sample starts
     /// the difference, silent, rather than jump).
@@ -59,6 +67,8 @@ impl BoardHearing {
             history: vec![[0.0; BRIDGE_NODES]; (longest + 1).next_power_of_two()],
             write: 0,
             last_velocity: [0.0; BRIDGE_NODES],
+            in_phase: paths.in_phase.clone(),
+            in_phase_state: [SlopeState::default(); 2],
             primed: true,
             sample_rate,
         }
@@ -89,6 +99,9 @@ impl BoardHearing {
                 *out += w * self.history[(self.write.wrapping_sub(d)) & mask][s];
             }
         }
+        for (out, state) in heard.iter_mut().zip(&mut self.in_phase_state) {
+            *out = self.in_phase.process(state, *out);
+        }
         heard
     }
 
@@ -111,6 +124,9 @@ impl BoardHearing {
         }
         self.last_velocity = old.last_velocity;
         self.primed = old.primed;
+        if old.in_phase == self.in_phase {
+            self.in_phase_state = old.in_phase_state;
+        }
     }
 
     /// Starts afresh, as after a board heard otherwise: nothing in flight,
@@ -124,6 +140,7 @@ impl BoardHearing {
     pub fn reset(&mut self) {
         self.history.fill([0.0; BRIDGE_NODES]);
         self.last_velocity = [0.0; BRIDGE_NODES];
+        self.in_phase_state = [SlopeState::default(); 2];
         self.primed = true;
     }
 }
@@ -140,6 +157,8 @@ mod tests {
             delays: std::array::from_fn(|c| {
                 std::array::from_fn(|s| 3 * (s as f64 - 7.0 * c as f64).abs() as usize)
             }),
+            // Every strip heard whole.
+            in_phase: HalfOrderSlope::flat(),
         }
     }
 

@@ -27,11 +27,30 @@
 //! `F = 2π·board_m·m''·p/ρ0`, so a strip's weight is
 //! `board_m·m''·A/r` (kg) per m/s² of its acceleration.
 //!
+//! A strip is not all heard, though. Below the board's coincidence its
+//! bending waves are slower than sound, and the regions of a bending wave
+//! moving up and down cancel each other's sound: what a strip radiates is
+//! its net volume acceleration. A plate driven along a line by a force `F'`
+//! per metre has the net acceleration `F'/m''` per metre whatever the
+//! frequency (Newton's law), while the line itself moves as an infinite
+//! beam's drive point, `|a| = √2·ω·F'/(4·D·k³)` for the bending stiffness
+//! `D` and wavenumber `k = (ω²·m''/D)^¼`: the line's acceleration stands for
+//! a width `2√2/k` beside it, which narrows as `1/√ω`. Each strip is
+//! therefore heard over [`in_phase_share`] of its area, a half-order fall of
+//! 3 dB an octave over the audio band ([`super::HalfOrderSlope`]); the
+//! board's bending stiffness over its density follows from its modal
+//! density `n` (modes per hertz), a thin plate's `n = (S/2)·√(m''/D)`
+//! (Cremer, Heckl & Petersson 2005). Far from the board every strip's sound
+//! sums to the force's own, as above.
+//!
 //! The strings are heard from each microphone's own distance to each key's
 //! strings ([`string_weight`]).
 
+use std::f64::consts::PI;
+
 use super::board_hearing::BoardPaths;
-use super::soundboard::BRIDGE_NODES;
+use super::half_order::{HalfOrderSlope, audio_band};
+use super::soundboard::{BRIDGE_NODES, SoundboardParams};
 use super::string_radiation::{key_weight, radiation_gain};
 use crate::air::SPEED_OF_SOUND_M_S;
 
@@ -43,6 +62,67 @@ pub const BRIDGE_LENGTH_M: f64 = 1.5;
 /// Area of the board, m² (a chosen value: a concert grand's board is about
 /// 1.8 m²).
 pub const BOARD_AREA_M2: f64 = 1.8;
+
+/// Width of the board beside the bridge that each strip stands for, m.
+const STRIP_WIDTH_M: f64 = BOARD_AREA_M2 / BRIDGE_LENGTH_M;
+
+/// The share of a strip's area whose motion is heard at `frequency_hz`
+/// (Hz) on a board with `modes_per_hz` modes per hertz: the width `2√2/k`
+/// over the strip's width, at most 1 (see the module's notes). With no
+/// modes, all of it.
+pub fn in_phase_share(frequency_hz: f64, modes_per_hz: f64) -> f64 {
+    if !(modes_per_hz > 0.0 && frequency_hz > 0.0) {
+        return 1.0;
+    }
+    // (D/m'')^¼, m/√s: from n = (S/2)·√(m''/D).
+    let kappa = (BOARD_AREA_M2 / (2.0 * modes_per_hz)).sqrt();
+    let wavenumber = (2.0 * PI * frequency_hz).sqrt() / kappa;
+    (2.0 * 2f64.sqrt() / wavenumber / STRIP_WIDTH_M).min(1.0)
+}
+
+/// How much of a strip's acceleration the microphones hear at
+/// `frequency_hz` (Hz) on `board`: the [`in_phase_share`] of its area, and
+/// above the highest mode the rise that the modes the board's model leaves
+/// out would give. There the modelled board moves as a mass, its
+/// acceleration no longer rising with frequency, where a real board's
+/// modes go on to its coincidence and its bridge's mobility stays about
+/// constant, as an infinite plate's: the acceleration a real bridge has
+/// grows as the frequency over the highest mode's.
+pub fn heard_share(frequency_hz: f64, board: &SoundboardParams) -> f64 {
+    let above_modes = if board.modes > 0 && board.highest_mode_hz > 0.0 {
+        (frequency_hz / board.highest_mode_hz).max(1.0)
+    } else {
+        1.0
+    };
+    in_phase_share(frequency_hz, board.modes_per_hz()) * above_modes
+}
+
+/// The frequency below which all of a strip is heard ([`in_phase_share`]),
+/// rad/s; infinite with no modes.
+fn in_phase_corner(modes_per_hz: f64) -> f64 {
+    if modes_per_hz > 0.0 {
+        let kappa = (BOARD_AREA_M2 / (2.0 * modes_per_hz)).sqrt();
+        (2.0 * 2f64.sqrt() * kappa / STRIP_WIDTH_M).powi(2)
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// The gain a recordist sets on microphone `microphone`'s preamplifier,
+/// relative to the bridge force's (0): each microphone hears the same
+/// playing about as loud. The close pair (2), which hears only the part of
+/// the board that moves with the bridge, 5 dB up: the dense pedalled score
+/// of `engine/tests/headroom.rs` then peaks within 1 dB at the bridge and
+/// at the pair. A chosen value, as a recordist's is.
+pub fn microphone_trim(microphone: u32) -> f64 {
+    match microphone {
+        2 => CLOSE_PAIR_TRIM,
+        _ => 1.0,
+    }
+}
+
+/// The close pair's preamplifier gain over the bridge force's (+5 dB).
+const CLOSE_PAIR_TRIM: f64 = 1.8;
 
 /// Where microphone `microphone` hears from: how far it is from the board and
 /// from the strings, and where its pair stands along the bridge.
@@ -124,9 +204,23 @@ impl Placement {
     /// How each microphone hears the strip of the board around each bridge
     /// node, left and right: its weight `board_m·m''·A/r` (kg), newtons of
     /// bridge force per m/s² of the strip's acceleration, for a board of
-    /// surface density `surface_density_kg_m2` (kg/m²), and its delay at
-    /// `sample_rate` (Hz, [`Placement::delay_samples`]).
-    pub fn board_paths(&self, surface_density_kg_m2: f64, sample_rate: f64) -> BoardPaths {
+    /// surface density `surface_density_kg_m2` (kg/m²), heard over the
+    /// share of its area that [`heard_share`] gives for `board`, and its
+    /// delay at `sample_rate` (Hz, [`Placement::delay_samples`]).
+    pub fn board_paths(
+        &self,
+        surface_density_kg_m2: f64,
+        board: &SoundboardParams,
+        sample_rate: f64,
+    ) -> BoardPaths {
+        let modes_per_hz = board.modes_per_hz();
+        let top = 2.0 * PI * board.highest_mode_hz;
+        let mut in_phase = HalfOrderSlope::flat()
+            .falling(in_phase_corner(modes_per_hz), top, sample_rate)
+            .rising(top, f64::INFINITY, sample_rate);
+        in_phase.fit_gain(&audio_band(sample_rate), sample_rate, |f| {
+            heard_share(f, board)
+        });
         let strip = BOARD_AREA_M2 / BRIDGE_NODES as f64;
         let last = (BRIDGE_NODES - 1) as f64;
         let distances_m: [[f64; BRIDGE_NODES]; 2] = std::array::from_fn(|side| {
@@ -136,6 +230,7 @@ impl Placement {
             weights: distances_m
                 .map(|side| side.map(|r| self.board_m * surface_density_kg_m2 * strip / r)),
             delays: distances_m.map(|side| side.map(|r| self.delay_samples(r, sample_rate))),
+            in_phase,
         }
     }
 
@@ -203,12 +298,25 @@ pub fn string_weight(
 mod tests {
     use super::*;
 
+    /// The grand's board: 128 modes from 45 to 1800 Hz.
+    fn grand_board() -> SoundboardParams {
+        SoundboardParams {
+            modes: 128,
+            lowest_mode_hz: 45.0,
+            highest_mode_hz: 1800.0,
+            lowest_mode_t60_s: 1.2,
+            modal_mass_kg: 32.0,
+            body_gain: 0.6,
+            seed: 0,
+        }
+    }
+
     /// Each microphone hears the strips under it most, and the others less
     /// the farther they are along the bridge.
     #[test]
     fn the_strips_under_a_microphone_count_most() {
         let close = Placement::of_microphone(2, 0.6).unwrap();
-        let weights = close.board_paths(4.7, 48_000.0).weights;
+        let weights = close.board_paths(4.7, &grand_board(), 48_000.0).weights;
         for (side, w) in weights.iter().enumerate() {
             let nearest = (0..BRIDGE_NODES)
                 .max_by(|&a, &b| w[a].total_cmp(&w[b]))
@@ -239,5 +347,80 @@ mod tests {
         let expected = radiation_gain(261.6, close.strings_m.hypot(lateral))
             / radiation_gain(261.6, close.strings_m);
         assert!((r / l - expected).abs() < 1e-12 && r < l);
+    }
+
+    /// The width a driving line's acceleration stands for is what an
+    /// infinite beam's response to a line force gives, integrated
+    /// numerically: `|∫w dx| / |w(0)|` for
+    /// `w(x) = −F/(4Dk³)·(j·e^(−jk|x|) + e^(−k|x|))`, against the closed form
+    /// `2√2/k`; with the board's bending stiffness over density from its
+    /// modal density, at 100 Hz, 1 kHz and 4 kHz. The share falls 3 dB an
+    /// octave and never exceeds the whole strip.
+    #[test]
+    fn a_strip_is_heard_over_the_width_that_moves_with_the_bridge() {
+        let modes_per_hz = 0.07;
+        // D/m'' from n = (S/2)·√(m''/D).
+        let d_over_m = (BOARD_AREA_M2 / (2.0 * modes_per_hz)).powi(2);
+        for f in [100.0, 1_000.0, 4_000.0] {
+            let omega = 2.0 * PI * f;
+            let k = (omega * omega / d_over_m).powf(0.25);
+            // w(x)·4Dk³/F: real and imaginary parts.
+            let w = |x: f64| {
+                let (c, s, e) = ((k * x).cos(), (k * x).sin(), (-k * x).exp());
+                // j·e^(−jkx) = sin(kx) + j·cos(kx).
+                (-(s + e), -c)
+            };
+            // Both sides of the line, out to where the evanescent part has
+            // died; the travelling part's integral converges in the mean:
+            // taken over whole wavelengths beyond a damped tail.
+            let wavelength = 2.0 * PI / k;
+            let length = 200.0 * wavelength;
+            let steps = 400_000;
+            let dx = length / steps as f64;
+            let (mut re, mut im) = (0.0, 0.0);
+            for i in 0..steps {
+                let x = (i as f64 + 0.5) * dx;
+                // A slow taper makes the oscillating tail converge.
+                let taper = (-(x / (40.0 * wavelength)).powi(2)).exp();
+                let (a, b) = w(x);
+                re += 2.0 * a * taper * dx;
+                im += 2.0 * b * taper * dx;
+            }
+            let (a0, b0) = w(0.0);
+            let width = re.hypot(im) / a0.hypot(b0);
+            let expected = 2.0 * 2f64.sqrt() / k;
+            assert!(
+                (width / expected - 1.0).abs() < 0.01,
+                "{f} Hz: {width} m against {expected} m"
+            );
+            let share = in_phase_share(f, modes_per_hz);
+            assert!((share * STRIP_WIDTH_M / expected - 1.0).abs() < 1e-9);
+            let octave = in_phase_share(2.0 * f, modes_per_hz) / share;
+            assert!((20.0 * octave.log10() + 3.01).abs() < 0.01, "{octave}");
+        }
+        assert_eq!(in_phase_share(1.0, modes_per_hz), 1.0);
+        assert_eq!(in_phase_share(500.0, 0.0), 1.0);
+    }
+
+    /// The filter each microphone hears the board through follows the
+    /// share heard within 1.5 dB over the band (the share turns sharply at
+    /// the highest mode, the sections over an octave), at 44.1, 48 and 96
+    /// kHz, and
+    /// above the highest mode rises again as the modes left out would.
+    #[test]
+    fn the_board_is_heard_through_its_share() {
+        let board = grand_board();
+        let close = Placement::of_microphone(2, 0.6).unwrap();
+        for fs in [44_100.0, 48_000.0, 96_000.0] {
+            let paths = close.board_paths(4.7, &board, fs);
+            for f in super::audio_band(fs) {
+                let heard = paths.in_phase.response(2.0 * PI * f / fs);
+                let db = 20.0 * (heard / heard_share(f, &board)).log10();
+                assert!(db.abs() < 1.5, "{fs} Hz: {db} dB at {f} Hz");
+            }
+        }
+        let top = board.highest_mode_hz;
+        let rise = heard_share(4.0 * top, &board) / heard_share(2.0 * top, &board);
+        assert!((20.0 * rise.log10() - 3.01).abs() < 0.01, "{rise}");
     }
 }

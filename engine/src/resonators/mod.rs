@@ -8,6 +8,7 @@ mod bridge;
 mod delay_line;
 mod dispersion;
 mod fractional_delay;
+mod half_order;
 mod listening;
 mod longitudinal;
 mod loop_lanes;
@@ -25,7 +26,11 @@ pub use dispersion::{
     DispersionCascade, DispersionDesign, MAX_DISPERSION_SECTIONS, stiff_partial_hz,
 };
 pub use fractional_delay::AllpassDelay;
-pub use listening::{BOARD_AREA_M2, BRIDGE_LENGTH_M, Placement, string_weight};
+pub use half_order::{HalfOrderSlope, SlopeState};
+pub use listening::{
+    BOARD_AREA_M2, BRIDGE_LENGTH_M, Placement, heard_share, in_phase_share, microphone_trim,
+    string_weight,
+};
 pub use longitudinal::{
     BAND_HZ as LONGITUDINAL_BAND_HZ, Longitudinal, LongitudinalParams, MAX_LONGITUDINAL_MODES,
 };

@@ -52,6 +52,19 @@ pub struct SoundboardParams {
     pub seed: u64,
 }
 
+impl SoundboardParams {
+    /// Modes per hertz between the lowest and the highest: the board's
+    /// modal density (0 with fewer than two modes).
+    pub fn modes_per_hz(&self) -> f64 {
+        let span = self.highest_mode_hz - self.lowest_mode_hz;
+        if self.modes > 1 && span > 0.0 && span.is_finite() {
+            (self.modes - 1) as f64 / span
+        } else {
+            0.0
+        }
+    }
+}
+
 /// A deterministic value in [−1, 1] for mode `i` and slot `k` (a small integer hash),
 /// so that every build of the same soundboard is identical.
 fn shape_hash(seed: u64, i: usize, k: u64) -> f64 {

@@ -39,6 +39,7 @@
 
 use std::f64::consts::PI;
 
+use super::half_order::{HalfOrderSlope, SlopeState, audio_band};
 use super::soundboard::BRIDGE_BLOCK;
 use crate::air::SPEED_OF_SOUND_M_S;
 
@@ -64,126 +65,72 @@ pub fn radiation_gain(frequency_hz: f64, distance_m: f64) -> f64 {
     k * k * (4.0 / (PI * PI * x * x) + 2.0 / (PI * x)).sqrt()
 }
 
-/// Zero-to-zero spacing of the shelf's sections (an octave: each section
-/// rises for half of it).
-const SECTION_SPACING: f64 = 2.0;
-/// Most first-order sections in the shelf.
-const MAX_SECTIONS: usize = 12;
-
-/// One first-order section `(b0 + b1·z⁻¹)/(1 + a1·z⁻¹)`.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-struct Section {
-    b0: f64,
-    b1: f64,
-    a1: f64,
-}
-
-impl Section {
-    /// `(1 + s/zero)/(1 + s/pole)` (rad/s) through the bilinear transform
-    /// at `sample_rate`, both corners prewarped (and kept below Nyquist).
-    fn shelf(zero: f64, pole: f64, sample_rate: f64) -> Self {
-        let k = 2.0 * sample_rate;
-        let warp = |w: f64| k * (w.min(0.95 * PI * sample_rate) / k).tan();
-        let (z, p) = (k / warp(zero), k / warp(pole));
-        let norm = 1.0 + p;
-        Self {
-            b0: (1.0 + z) / norm,
-            b1: (1.0 - z) / norm,
-            a1: (1.0 - p) / norm,
-        }
-    }
-
-    /// Its gain at `omega` rad/sample.
-    fn gain(&self, omega: f64) -> f64 {
-        let (c, s) = (omega.cos(), omega.sin());
-        let num = ((self.b0 + self.b1 * c).powi(2) + (self.b1 * s).powi(2)).sqrt();
-        let den = ((1.0 + self.a1 * c).powi(2) + (self.a1 * s).powi(2)).sqrt();
-        num / den
-    }
-}
-
 /// The strings' radiation law as a filter at one sample rate: a first
 /// difference times the half-order shelf, times a gain fitted so that its
 /// response follows [`radiation_gain`] over 50 Hz to 0.3 of the rate (within
 /// 0.75 dB: see the tests).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RadiationFilter {
-    sections: [Section; MAX_SECTIONS],
-    count: usize,
-    gain: f64,
+    slope: HalfOrderSlope,
 }
 
 impl RadiationFilter {
     /// The filter for a listener `distance_m` (m) from the strings, at
-    /// `sample_rate` (Hz): of the shelves whose first zero lies between a
+    /// `sample_rate` (Hz): of the slopes whose first zero lies between a
     /// quarter of the corner `ω_t` and twice it, the one whose worst error
     /// over the band is least, each at its best gain.
     pub fn new(distance_m: f64, sample_rate: f64) -> Self {
         let corner = 2.0 * SPEED_OF_SOUND_M_S / (PI * distance_m);
-        let band: Vec<f64> = (0..=128)
-            .map(|i| 50.0 * (0.3 * sample_rate / 50.0).powf(f64::from(i) / 128.0))
-            .collect();
+        let band = audio_band(sample_rate);
         (0..=24)
             .map(|i| {
                 let first_zero = corner * 0.25 * 8f64.powf(f64::from(i) / 24.0);
-                Self::fitted(first_zero, &band, distance_m, sample_rate)
+                let mut slope =
+                    HalfOrderSlope::flat().rising(first_zero, f64::INFINITY, sample_rate);
+                let error = slope.fit_gain(&band, sample_rate, |f| {
+                    radiation_gain(f, distance_m) / difference(f, sample_rate)
+                });
+                (Self { slope }, error)
             })
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(filter, _)| filter)
             .expect("candidates")
     }
 
-    /// The shelf whose first zero is at `first_zero` (rad/s), its gain
-    /// matching the law best in decibels over `band` (Hz); and its worst
-    /// error there, dB.
-    fn fitted(first_zero: f64, band: &[f64], distance_m: f64, sample_rate: f64) -> (Self, f64) {
-        let top = 0.45 * 2.0 * PI * sample_rate;
-        let mut sections = [Section::default(); MAX_SECTIONS];
-        let mut count = 0;
-        let mut zero = first_zero;
-        while zero < top && count < MAX_SECTIONS {
-            sections[count] = Section::shelf(zero, zero * SECTION_SPACING.sqrt(), sample_rate);
-            count += 1;
-            zero *= SECTION_SPACING;
-        }
-        let mut filter = Self {
-            sections,
-            count,
-            gain: 1.0,
-        };
-        let errors: Vec<f64> = band
-            .iter()
-            .map(|&f| {
-                20.0 * (radiation_gain(f, distance_m) / filter.response(f, sample_rate)).log10()
-            })
-            .collect();
-        let (low, high) = errors
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(lo, hi), &e| (lo.min(e), hi.max(e)));
-        // The gain that splits the error evenly.
-        let middle = 0.5 * (low + high);
-        filter.gain = 10f64.powf(middle / 20.0);
-        (filter, 0.5 * (high - low))
-    }
-
     /// Its gain at `frequency_hz` (Hz) at `sample_rate` (Hz), 1/m².
     pub fn response(&self, frequency_hz: f64, sample_rate: f64) -> f64 {
         let omega = 2.0 * PI * frequency_hz / sample_rate;
-        let difference = 2.0 * sample_rate * (omega / 2.0).sin();
-        self.sections[..self.count]
-            .iter()
-            .map(|s| s.gain(omega))
-            .product::<f64>()
-            * difference
-            * self.gain
+        self.slope.response(omega) * difference(frequency_hz, sample_rate)
     }
 }
 
-/// One channel's filter state: the input's last sample and each section's.
+/// The gain of the first difference times `sample_rate` (Hz) at
+/// `frequency_hz` (Hz): a differentiator's, `2·fs·sin(ω/2)`.
+fn difference(frequency_hz: f64, sample_rate: f64) -> f64 {
+    2.0 * sample_rate * (PI * frequency_hz / sample_rate).sin()
+}
+
+/// Fixed-point units per newton of the sums in flight: 2⁻³² N a unit (at
+/// the grand's output gain about −250 dBFS), up to 2³¹ N.
+const FIXED_PER_NEWTON: f64 = 4_294_967_296.0;
+
+/// `newtons` in fixed point, toward zero (saturating; not a number is 0).
+#[inline(always)]
+fn to_fixed(newtons: f64) -> i64 {
+    (newtons * FIXED_PER_NEWTON) as i64
+}
+
+/// Newtons of a fixed-point sum.
+#[inline(always)]
+fn from_fixed(units: i64) -> f64 {
+    units as f64 / FIXED_PER_NEWTON
+}
+
+/// One channel's filter state: the input's last sample and the slope's.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct FilterState {
     last_input: f64,
-    sections: [(f64, f64); MAX_SECTIONS],
+    slope: SlopeState,
 }
 
 /// Every key's strings as two microphones hear them directly: the keys'
@@ -201,7 +148,10 @@ pub struct StringRadiation {
     delays: Vec<[usize; 2]>,
     /// The weighted pushes on their way to the microphones, left and right:
     /// slot `(start + i) & mask` is heard at sample `i` of the block.
-    in_flight: Vec<[f64; 2]>,
+    /// In fixed point ([`to_fixed`]), so that their sums do not depend on
+    /// the order the keys' pushes arrive in, which depends on how the audio
+    /// is divided into blocks (floating-point sums do).
+    in_flight: Vec<[i64; 2]>,
     /// Where the block begins in `in_flight`, and how long it is.
     start: usize,
     block: usize,
@@ -224,7 +174,7 @@ impl StringRadiation {
         Self {
             weights,
             delays,
-            in_flight: vec![[0.0; 2]; (BRIDGE_BLOCK + longest).next_power_of_two()],
+            in_flight: vec![[0; 2]; (BRIDGE_BLOCK + longest).next_power_of_two()],
             start: 0,
             block: 0,
             filter,
@@ -246,8 +196,10 @@ impl StringRadiation {
         let (w, d) = (self.weights[key], self.delays[key]);
         let mask = self.in_flight.len() - 1;
         let at = self.start + sample;
-        self.in_flight[(at + d[0]) & mask][0] += w[0] * push_n;
-        self.in_flight[(at + d[1]) & mask][1] += w[1] * push_n;
+        for c in 0..2 {
+            let slot = &mut self.in_flight[(at + d[c]) & mask][c];
+            *slot = slot.wrapping_add(to_fixed(w[c] * push_n));
+        }
     }
 
     /// Adds key `key`'s pushes (N) from the block's first sample.
@@ -258,7 +210,8 @@ impl StringRadiation {
         for c in 0..2 {
             let from = self.start + d[c];
             for (i, push) in pushes_n.iter().enumerate() {
-                self.in_flight[(from + i) & mask][c] += w[c] * push;
+                let slot = &mut self.in_flight[(from + i) & mask][c];
+                *slot = slot.wrapping_add(to_fixed(w[c] * push));
             }
         }
     }
@@ -268,19 +221,13 @@ impl StringRadiation {
     #[inline]
     pub fn hear(&mut self, sample: usize) -> [f64; 2] {
         let slot = (self.start + sample) & (self.in_flight.len() - 1);
-        let input = std::mem::take(&mut self.in_flight[slot]);
-        let f = &self.filter;
-        let scale = f.gain * self.sample_rate;
+        let input = std::mem::take(&mut self.in_flight[slot]).map(from_fixed);
+        let (slope, fs) = (&self.filter.slope, self.sample_rate);
         std::array::from_fn(|c| {
             let state = &mut self.state[c];
-            let mut x = (input[c] - state.last_input) * scale;
+            let x = (input[c] - state.last_input) * fs;
             state.last_input = input[c];
-            for (s, (x1, y1)) in f.sections[..f.count].iter().zip(&mut state.sections) {
-                let y = s.b0 * x + s.b1 * *x1 - s.a1 * *y1;
-                (*x1, *y1) = (x, y);
-                x = y;
-            }
-            x
+            slope.process(&mut state.slope, x)
         })
     }
 
@@ -299,7 +246,7 @@ impl StringRadiation {
             *slot = if k <= old_mask {
                 old.in_flight[(next + k) & old_mask]
             } else {
-                [0.0; 2]
+                [0; 2]
             };
         }
         (self.start, self.block) = (0, 0);
@@ -308,7 +255,7 @@ impl StringRadiation {
     /// Silence in the filters and nothing in flight.
     pub fn reset(&mut self) {
         self.state = [FilterState::default(); 2];
-        self.in_flight.fill([0.0; 2]);
+        self.in_flight.fill([0; 2]);
     }
 }
 

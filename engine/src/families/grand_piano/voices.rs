@@ -10,7 +10,7 @@ use super::{HammerPool, SHARED_HAMMERS, StringKey};
 use crate::instrument::{ContactTrace, Preset, PresetError, Rebound, StrikeReport, Topology};
 use crate::resonators::{
     BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Placement, RadiationFilter, Soundboard,
-    StringRadiation,
+    StringRadiation, microphone_trim,
 };
 use crate::rt::{
     CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix, stereo_gains,
@@ -43,7 +43,8 @@ pub struct PianoVoices {
     key_gains: Vec<[f64; 2]>,
     /// The bridge and soundboard all the keys' strings stand on, if any.
     bridge: Option<Bridge>,
-    /// Output gain, per newton of bridge force.
+    /// Output gain per newton of bridge force (heard from the microphone),
+    /// with the microphone's trim.
     gain_per_newton: f64,
     /// Samples rendered on the bridge, for its grid of blocks.
     clock: u64,
@@ -78,6 +79,7 @@ impl PianoVoices {
         let topology = preset.topology().map_err(SynthError::Preset)?;
         let (lowest, highest) = (preset.keyboard.lowest_key, preset.keyboard.highest_key);
         let gain = preset.output.gain_per_newton;
+        let heard_gain = gain * microphone_trim(preset.output.microphone);
         let mut keys = Vec::with_capacity(usize::from(highest - lowest) + 1);
         let mut key_gains = Vec::with_capacity(keys.capacity());
         let span = f64::from(highest - lowest).max(1.0);
@@ -101,7 +103,7 @@ impl PianoVoices {
                 &mounts?,
                 Soundboard::new(&board.params(), sample_rate),
                 pans,
-                SILENCE_LEVEL / gain,
+                SILENCE_LEVEL / heard_gain,
                 sample_rate,
             );
             if let Some(placement) =
@@ -111,7 +113,10 @@ impl PianoVoices {
                 // board the board, from its own place.
                 let density = board.surface_density_kg_m2;
                 if placement.near_board {
-                    bridge.hear_board(&placement.board_paths(density, sample_rate), sample_rate);
+                    bridge.hear_board(
+                        &placement.board_paths(density, &board.params(), sample_rate),
+                        sample_rate,
+                    );
                 }
                 let weights = (lowest..=highest)
                     .map(|key| {
@@ -143,7 +148,7 @@ impl PianoVoices {
                 &topology,
                 key,
                 sample_rate,
-                SILENCE_LEVEL / gain,
+                SILENCE_LEVEL / heard_gain,
                 |f| {
                     bridge
                         .as_ref()
@@ -167,7 +172,7 @@ impl PianoVoices {
             hammers,
             key_gains,
             bridge,
-            gain_per_newton: gain,
+            gain_per_newton: heard_gain,
             clock: 0,
             whole: vec![0; key_count],
             chunked: vec![Sounding::default(); key_count],
