@@ -17,8 +17,15 @@ const PLAY: [&str; 4] = ["--duration", "2", "--sample-rate", "16000"];
 /// Writes the grand's C4 at velocity 100, changed by `settings`, as the
 /// recording `Piano.ff.C4.wav` in `dir`.
 fn record_c4(dir: &Path, settings: &[&str]) {
-    let wav = dir.join("Piano.ff.C4.wav");
-    let mut args = vec!["analyze", "--note", "60", "--velocity", "100"];
+    record(dir, 60, "C4", settings);
+}
+
+/// Writes the grand's key `key` (called `name`) at velocity 100, changed by
+/// `settings`, as the recording `Piano.ff.{name}.wav` in `dir`.
+fn record(dir: &Path, key: u8, name: &str, settings: &[&str]) {
+    let wav = dir.join(format!("Piano.ff.{name}.wav"));
+    let key = key.to_string();
+    let mut args = vec!["analyze", "--note", &key, "--velocity", "100"];
     args.extend(PLAY);
     for setting in settings {
         args.extend(["--set", setting]);
@@ -105,6 +112,58 @@ fn the_loss_and_felt_stiffness_a_recording_was_made_with_are_found_again() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Fitted jointly, the losses two anchors were recorded with are found
+/// again from three keys, the one between them interpolated: the fitted
+/// preset has anchors at the two keys only.
+#[test]
+fn a_joint_fit_finds_the_anchors_from_the_keys_between() {
+    let grand = Preset::load("grand-piano").unwrap();
+    let at_c4 = grand.get("strings/key/60:loss_b1").unwrap() * 1.6;
+    let at_g4 = grand.get("strings/key/67:loss_b1").unwrap() * 0.7;
+    let dir = scratch("fit-joint");
+    let made_with = [
+        format!("strings/key/60:loss_b1={at_c4}"),
+        format!("strings/key/67:loss_b1={at_g4}"),
+    ];
+    let made_with: Vec<&str> = made_with.iter().map(String::as_str).collect();
+    for (key, name) in [(60, "C4"), (64, "E4"), (67, "G4")] {
+        record(&dir, key, name, &made_with);
+    }
+    let out = dir.join("fitted.toml");
+    let mut args = vec![
+        "fit",
+        dir.to_str().unwrap(),
+        "--keys",
+        "C4,E4,G4",
+        "--anchors",
+        "G4,C4",
+        "--params",
+        "loss_b1",
+        "--iterations",
+        "30",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(PLAY);
+    let report = orchard_ok(&args);
+    let fitted = Preset::load(out.to_str().unwrap()).unwrap();
+    for (path, made) in [
+        ("strings/key/60:loss_b1", at_c4),
+        ("strings/key/67:loss_b1", at_g4),
+    ] {
+        let found = fitted.get(path).unwrap();
+        assert!(
+            (found / made - 1.0).abs() < 0.05,
+            "{path} {found}, made with {made}\n{report}"
+        );
+        assert_eq!(fitted.is_explicit(path), Some(true));
+    }
+    assert_eq!(fitted.is_explicit("strings/key/64:loss_b1"), Some(false));
+    assert!(report.contains("### C4 (key 60), G4 (key 67)"), "{report}");
+    assert!(report.contains("#### E4 (key 64): cost"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_value_past_the_published_span_is_fitted_to_the_span_bound() {
     // The recording's bridge is as stiff as the preset allows (up to 1e6
@@ -149,6 +208,17 @@ fn a_missing_or_corrupt_recording_stops_the_fit_at_once() {
     assert_clean_failure(&fit("C4,60"), "--keys names C4 twice");
     assert_clean_failure(&fit("H4"), "--keys H4");
     assert_clean_failure(&fit("12"), "--keys 12 is outside");
+    let anchors = orchard(&[
+        "fit",
+        dir.to_str().unwrap(),
+        "--keys",
+        "C4",
+        "--anchors",
+        "C4,C4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_clean_failure(&anchors, "--anchors names C4 twice");
     let unknown = orchard(&[
         "fit",
         dir.to_str().unwrap(),

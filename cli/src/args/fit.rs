@@ -17,6 +17,13 @@ pub struct FitArgs {
     /// the preset.
     #[arg(long, value_name = "KEYS", value_delimiter = ',', required = true)]
     pub keys: Vec<String>,
+    /// Fit jointly at these anchor keys instead (MIDI numbers or note names
+    /// separated by commas): every candidate plays every key of --keys, the
+    /// search minimises their mean cost, and the fitted values become
+    /// anchors at these keys only, the keys between interpolated
+    /// geometrically, so that the fitted keyboard stays smooth.
+    #[arg(long, value_name = "KEYS", value_delimiter = ',')]
+    pub anchors: Vec<String>,
     /// The preset file to write: the instrument with the fitted values at the
     /// keys.
     #[arg(short, long, value_name = "FILE.toml")]
@@ -29,7 +36,8 @@ pub struct FitArgs {
     /// (default all but position).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub params: Vec<String>,
-    /// Most renders the search makes at each key (default 60).
+    /// Most candidates the search renders at each key, or jointly (default
+    /// 60).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub iterations: Option<u32>,
     /// How each key is rendered (--velocity, --duration, --sample-rate

@@ -1,6 +1,9 @@
-//! One key fitted: its parameters searched in log space ([`Search`]) for
-//! the render whose figures best match the recording's, each candidate
-//! rendered exactly as `orchard compare --keyboard` plays the key.
+//! One fit: parameters at anchor keys searched in log space ([`Search`])
+//! for the renders whose figures best match the recordings of the keys
+//! matched, each candidate rendered exactly as `orchard compare --keyboard`
+//! plays the key. A key fitted on its own is its own anchor; keys fitted
+//! jointly share anchors, between which the preset interpolates, so that
+//! what is fitted varies smoothly along the keyboard.
 
 use orchard_engine::instrument::Preset;
 
@@ -8,7 +11,7 @@ use super::figures::{Figures, Residuals};
 use super::parameters::{Parameter, Placed};
 use super::simplex::Search;
 use crate::audio_file::MonoAudio;
-use crate::compare::NoteMeasures;
+use crate::compare::{NoteMeasures, in_parallel};
 use crate::note;
 
 /// The initial simplex's edge along each coordinate: a factor of this (or
@@ -60,52 +63,83 @@ pub struct Outcome {
     pub residuals: Residuals,
 }
 
-/// What fitting one key found.
+/// A recorded key the fit matches, and how its renders came out.
 #[derive(Debug, Clone, PartialEq)]
-pub struct KeyFit {
+pub struct KeyOutcome {
     /// The MIDI key.
     pub key: u8,
-    /// The parameters at the key, with their values in the preset and bounds.
-    pub placed: Vec<Placed>,
-    /// The fitted value of each, in the order of `placed`.
-    pub fitted: Vec<f64>,
     /// The recording's figures.
     pub recording: Figures,
     /// The preset's render before the fit.
     pub before: Outcome,
     /// The render with the fitted values.
     pub after: Outcome,
-    /// How many renders the search made.
+}
+
+/// What one fit found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fit {
+    /// The keys whose anchors hold the fitted values, low to high.
+    pub anchors: Vec<u8>,
+    /// Each parameter at each anchor (anchor by anchor), with its value in
+    /// the preset and its bounds.
+    pub placed: Vec<Placed>,
+    /// The fitted value of each, in the order of `placed`.
+    pub fitted: Vec<f64>,
+    /// The keys matched, in the order given.
+    pub keys: Vec<KeyOutcome>,
+    /// The mean cost over the keys before the fit.
+    pub cost_before: f64,
+    /// The mean cost over the keys after the fit.
+    pub cost_after: f64,
+    /// How many candidates the search rendered (each at every key).
     pub renders: usize,
 }
 
-/// Fits `parameters` at `key` of `preset` to `recorded`, rendering each
-/// candidate as `play` says: at most `budget` renders in the search (the
-/// preset as it is among them when it lies within the bounds), and one of
-/// the fitted values at the end. Errors are one line:
-/// a parameter the preset lacks, or a render that fails from the start.
-pub fn fit_key(
+/// Fits `parameters` at the `anchors` of `preset` to the `recorded` keys,
+/// rendering each candidate at every key as `play` says (in parallel) and
+/// minimising the mean of their costs: at most `budget` candidates in the
+/// search (the preset as it is among them when it lies within the bounds),
+/// and one of the fitted values at the end. Errors are one line: a
+/// parameter the preset lacks, or a render that fails from the start.
+pub fn fit(
     preset: &Preset,
-    key: u8,
+    anchors: &[u8],
+    recorded: &[(u8, Recorded)],
     parameters: &[Parameter],
-    recorded: &Recorded,
     play: Play,
     budget: usize,
-) -> Result<KeyFit, String> {
-    let placed = parameters
+) -> Result<Fit, String> {
+    let placed = anchors
         .iter()
-        .map(|p| p.at(preset, key))
+        .flat_map(|&anchor| parameters.iter().map(move |p| p.at(preset, anchor)))
         .collect::<Result<Vec<_>, _>>()?;
-    // The outcome of `values` at the paths of `placed` (none: the preset).
-    let outcome = |values: &[f64]| -> Result<Outcome, String> {
+    let keys: Vec<u8> = recorded.iter().map(|(key, _)| *key).collect();
+    // The outcome at every key of `values` at the paths of `placed` (none:
+    // the preset).
+    let outcomes = |values: &[f64]| -> Result<Vec<Outcome>, String> {
         let candidate = with_values(preset, &placed, values)?;
-        let figures = render_figures(&candidate, key, play, recorded.from_onset_s)?;
-        let residuals = Residuals::between(&figures, &recorded.figures);
-        Ok(Outcome { figures, residuals })
+        let play_key = |key: u8| {
+            let (_, recording) = recorded
+                .iter()
+                .find(|(k, _)| *k == key)
+                .expect("a key recorded");
+            let figures = render_figures(&candidate, key, play, recording.from_onset_s)?;
+            let residuals = Residuals::between(&figures, &recording.figures);
+            Ok(Outcome { figures, residuals })
+        };
+        if let [key] = keys[..] {
+            Ok(vec![play_key(key)?])
+        } else {
+            in_parallel(&keys, play_key).into_iter().collect()
+        }
+    };
+    let mean_cost = |outcomes: &[Outcome]| {
+        outcomes.iter().map(|o| o.residuals.cost).sum::<f64>() / outcomes.len().max(1) as f64
     };
     // The preset as it is, which may lie outside the bounds: the search
     // then starts on the nearest bound.
-    let before = outcome(&[])?;
+    let before = outcomes(&[])?;
     let start: Vec<f64> = placed
         .iter()
         .map(|p| p.preset_value.clamp(p.bounds.0, p.bounds.1))
@@ -113,7 +147,7 @@ pub fn fit_key(
     let inside = placed.iter().zip(&start).all(|(p, &s)| p.preset_value == s);
     let search = Search {
         start: start.iter().map(|v| v.ln()).collect(),
-        start_value: inside.then_some(before.residuals.cost),
+        start_value: inside.then_some(mean_cost(&before)),
         bounds: placed
             .iter()
             .map(|p| (p.bounds.0.ln(), p.bounds.1.ln()))
@@ -131,7 +165,7 @@ pub fn fit_key(
     };
     let found = search.minimize(|logs| {
         // A candidate that cannot be played is the worst there is.
-        outcome(&values_of(&placed, logs)).map_or(f64::NAN, |o| o.residuals.cost)
+        outcomes(&values_of(&placed, logs)).map_or(f64::NAN, |o| mean_cost(&o))
     });
     // Written with as many figures as the search resolves.
     let fitted: Vec<f64> = values_of(&placed, &found.point)
@@ -139,14 +173,23 @@ pub fn fit_key(
         .zip(&placed)
         .map(|(v, p)| round_significant(v, FIGURES).clamp(p.bounds.0, p.bounds.1))
         .collect();
-    let after = outcome(&fitted)?;
-    Ok(KeyFit {
-        key,
+    let after = outcomes(&fitted)?;
+    Ok(Fit {
+        anchors: anchors.to_vec(),
         placed,
         fitted,
-        recording: recorded.figures.clone(),
-        before,
-        after,
+        cost_before: mean_cost(&before),
+        cost_after: mean_cost(&after),
+        keys: recorded
+            .iter()
+            .zip(before.into_iter().zip(after))
+            .map(|((key, recording), (before, after))| KeyOutcome {
+                key: *key,
+                recording: recording.figures.clone(),
+                before,
+                after,
+            })
+            .collect(),
         renders: found.evaluations,
     })
 }

@@ -6,8 +6,11 @@
 //! Only physical parameters are fitted (the strings' losses and bridge, the
 //! felt's stiffness and exponent, the strike position), each bounded by the
 //! span published measurements give it ([`parameters`]); nothing filters
-//! the sound afterwards. Each key is fitted on its own: an anchor at a key
-//! fixes that key's values whatever its neighbours hold.
+//! the sound afterwards. Each key is fitted on its own (an anchor at a key
+//! fixes that key's values whatever its neighbours hold), or with
+//! `--anchors` all keys jointly: the values at a few anchor keys, between
+//! which the preset interpolates, against every key's recording at once, so
+//! that the keyboard stays smooth and no key's recording is matched alone.
 
 pub mod figures;
 pub mod key;
@@ -23,7 +26,7 @@ use orchard_engine::instrument::{Preset, note_name};
 use crate::args::fit::FitArgs;
 use crate::compare::{in_parallel, parse_key, read_and_measure, recordings_by_key};
 use crate::{destination, note, outputs, print};
-use key::{KeyFit, Play, Recorded, fit_key, with_values};
+use key::{Fit, Play, Recorded, fit, with_values};
 use parameters::{DEFAULT_PARAMETERS, by_names};
 
 /// Renders the search makes at each key unless `--iterations` says otherwise.
@@ -49,10 +52,15 @@ pub fn run_fit(args: &FitArgs) -> Result<String, String> {
     inputs.push(("DIR", args.recordings.as_path()));
     outputs::check(&outputs_named, &inputs)?;
     let preset = args.held.instrument.load()?;
-    let keys = keys(&args.keys, &preset)?;
+    let keys = parse_keys("--keys", &args.keys, &preset)?;
+    let anchors = {
+        let mut anchors = parse_keys("--anchors", &args.anchors, &preset)?;
+        anchors.sort_unstable();
+        anchors
+    };
     // Every parameter is placed and every recording read before anything is
     // rendered, so that a bad one stops the fit at once.
-    for &key in &keys {
+    for &key in keys.iter().chain(&anchors) {
         for parameter in &parameters {
             parameter.at(&preset, key)?;
         }
@@ -70,24 +78,35 @@ pub fn run_fit(args: &FitArgs) -> Result<String, String> {
         // Measured around the preset's fundamental, as each render is: the
         // partials found depend on where the first is looked for.
         let first_hz = preset.fundamental_hz(key);
-        recorded.push(Recorded::of(&read_and_measure(path, first_hz)?.1));
+        recorded.push((key, Recorded::of(&read_and_measure(path, first_hz)?.1)));
     }
-    let fits = in_parallel(&keys, |key| {
-        let i = keys.iter().position(|&k| k == key).expect("a key fitted");
-        let fit = fit_key(&preset, key, &parameters, &recorded[i], play, budget);
-        if let Ok(fit) = &fit {
-            print::err(&format!(
-                "orchard fit: {} cost {:.3} -> {:.3} in {} renders",
-                note_name(key),
-                fit.before.residuals.cost,
-                fit.after.residuals.cost,
-                fit.renders
-            ));
-        }
-        fit
-    })
-    .into_iter()
-    .collect::<Result<Vec<_>, _>>()?;
+    let report_progress = |fit: &Fit| {
+        let anchors: Vec<String> = fit.anchors.iter().map(|&k| note_name(k)).collect();
+        print::err(&format!(
+            "orchard fit: {} cost {:.3} -> {:.3} in {} renders",
+            anchors.join(", "),
+            fit.cost_before,
+            fit.cost_after,
+            fit.renders
+        ));
+    };
+    let fits = if anchors.is_empty() {
+        in_parallel(&keys, |key| {
+            let i = keys.iter().position(|&k| k == key).expect("a key fitted");
+            let one = std::slice::from_ref(&recorded[i]);
+            let fit = fit(&preset, &[key], one, &parameters, play, budget);
+            if let Ok(fit) = &fit {
+                report_progress(fit);
+            }
+            fit
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?
+    } else {
+        let fit = fit(&preset, &anchors, &recorded, &parameters, play, budget)?;
+        report_progress(&fit);
+        vec![fit]
+    };
 
     let fitted = fitted_preset(&preset, &fits, &args.recordings)?;
     let text = preset_toml(&fitted)?;
@@ -99,14 +118,15 @@ pub fn run_fit(args: &FitArgs) -> Result<String, String> {
     Ok(format!("{report}\n\nwrote {}", args.out.display()))
 }
 
-/// The keys `--keys` names, each on `preset`'s keyboard and named once.
-fn keys(texts: &[String], preset: &Preset) -> Result<Vec<u8>, String> {
+/// The keys `option` names in `texts`, each on `preset`'s keyboard and
+/// named once.
+fn parse_keys(option: &str, texts: &[String], preset: &Preset) -> Result<Vec<u8>, String> {
     let mut keys = Vec::with_capacity(texts.len());
     for text in texts {
-        let key = parse_key("--keys", text.trim())?;
-        note::check_on_keyboard(preset, "--keys", key)?;
+        let key = parse_key(option, text.trim())?;
+        note::check_on_keyboard(preset, option, key)?;
         if keys.contains(&key) {
-            return Err(format!("--keys names {} twice", note_name(key)));
+            return Err(format!("{option} names {} twice", note_name(key)));
         }
         keys.push(key);
     }
@@ -115,23 +135,27 @@ fn keys(texts: &[String], preset: &Preset) -> Result<Vec<u8>, String> {
 
 /// `preset` with every fitted value set at its key, and its description
 /// saying what was fitted to what.
-fn fitted_preset(preset: &Preset, fits: &[KeyFit], recordings: &Path) -> Result<Preset, String> {
+fn fitted_preset(preset: &Preset, fits: &[Fit], recordings: &Path) -> Result<Preset, String> {
     let mut fitted = preset.clone();
     for fit in fits {
         fitted = with_values(&fitted, &fit.placed, &fit.fitted)?;
     }
-    let names: Vec<&str> = fits
-        .first()
-        .map(|f| f.placed.iter().map(|p| p.parameter.name).collect())
-        .unwrap_or_default();
-    let keys: Vec<String> = fits.iter().map(|f| note_name(f.key)).collect();
+    let mut names: Vec<&str> = fits
+        .iter()
+        .flat_map(|f| f.placed.iter().map(|p| p.parameter.name))
+        .collect();
+    names.dedup();
+    let names_of = |keys: &mut dyn Iterator<Item = u8>| keys.map(note_name).collect::<Vec<_>>();
+    let keys = names_of(&mut fits.iter().flat_map(|f| f.keys.iter().map(|k| k.key)));
+    let anchors = names_of(&mut fits.iter().flat_map(|f| f.anchors.iter().copied()));
     let _ = write!(
         fitted.description,
-        " Fitted by `orchard fit` to the recordings in {} at {} ({}): the early and late T60, \
-         the centroid of the first 0.3 s and partials 2-10 against the first.",
+        " Fitted by `orchard fit` to the recordings in {} of {} ({} at {}): the early and late \
+         T60, the centroid of the first 0.3 s and partials 2-10 against the first.",
         recordings.display(),
         keys.join(", "),
-        names.join(", ")
+        names.join(", "),
+        anchors.join(", ")
     );
     Ok(fitted)
 }
@@ -147,13 +171,7 @@ fn preset_toml(preset: &Preset) -> Result<String, String> {
 }
 
 /// The report: how the fit was made, then each key's tables.
-fn report(
-    preset: &Preset,
-    fits: &[KeyFit],
-    recordings: &Path,
-    play: Play,
-    budget: usize,
-) -> String {
+fn report(preset: &Preset, fits: &[Fit], recordings: &Path, play: Play, budget: usize) -> String {
     let mut text = format!(
         "# orchard fit: the {} preset against {}\n\n\
          Each key held at velocity {} for {} s at {} Hz, as `orchard compare --keyboard` plays \
@@ -170,7 +188,7 @@ fn report(
     );
     for fit in fits {
         text.push_str("\n\n");
-        text.push_str(&report::key_tables(fit));
+        text.push_str(&report::fit_tables(fit));
     }
     text
 }

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use orchard_engine::instrument::note_name;
 
 use super::figures::{Figures, LEVEL_PARTIALS, Residuals};
-use super::key::{KeyFit, round_significant};
+use super::key::{Fit, KeyOutcome, round_significant};
 use crate::note::show_t60;
 
 /// A row of the figures' table: its label, how a figure shows, and how its
@@ -18,15 +18,20 @@ type Row = (
     fn(&Residuals) -> String,
 );
 
-/// The tables of `fit`, one pair per key.
-pub fn key_tables(fit: &KeyFit) -> String {
+/// The tables of `fit`: its parameters, then the figures of each key it
+/// matched.
+pub fn fit_tables(fit: &Fit) -> String {
+    let anchors: Vec<String> = fit
+        .anchors
+        .iter()
+        .map(|&k| format!("{} (key {k})", note_name(k)))
+        .collect();
     let mut text = format!(
-        "### {} (key {})\n\nCost {:.3} before, {:.3} after ({} renders).\n\n\
+        "### {}\n\nCost {:.3} before, {:.3} after ({} renders).\n\n\
          | parameter | before | fitted | bounds |\n|---|---|---|---|",
-        note_name(fit.key),
-        fit.key,
-        fit.before.residuals.cost,
-        fit.after.residuals.cost,
+        anchors.join(", "),
+        fit.cost_before,
+        fit.cost_after,
         fit.renders
     );
     for (placed, fitted) in fit.placed.iter().zip(&fit.fitted) {
@@ -46,6 +51,27 @@ pub fn key_tables(fit: &KeyFit) -> String {
             number(placed.bounds.1)
         );
     }
+    let alone = fit.keys.len() == 1 && fit.anchors == [fit.keys[0].key];
+    for key in &fit.keys {
+        if !alone {
+            let _ = write!(
+                text,
+                "\n\n#### {} (key {}): cost {:.3} before, {:.3} after",
+                note_name(key.key),
+                key.key,
+                key.before.residuals.cost,
+                key.after.residuals.cost
+            );
+        }
+        text.push_str(&figures_table(key));
+    }
+    text
+}
+
+/// The table of `key`'s figures: the recording's beside the render's before
+/// and after the fit.
+fn figures_table(fit: &KeyOutcome) -> String {
+    let mut text = String::new();
     text.push_str(
         "\n\n| figure | recording | before (residual) | after (residual) |\n|---|---|---|---|",
     );
