@@ -274,3 +274,33 @@ fn the_knock_fills_the_attack_between_the_partials() {
         );
     }
 }
+
+/// The pull reaches the listener through the board alone: on a board
+/// without modes, which does not move, the close pair hears only the
+/// strings' own sound, which follows their motion across the board, and
+/// hears the same whether the strings pull on the bridge or not.
+#[test]
+fn the_strings_own_sound_carries_no_pull() {
+    let heard = |coupling: f64| {
+        let mut preset = Preset::default_grand();
+        preset.set("output:microphone", 2.0).unwrap();
+        preset.set("soundboard:modes", 0.0).unwrap();
+        preset
+            .set("strings:longitudinal_coupling", coupling)
+            .unwrap();
+        let mut synth = Synth::new(&preset, FS).unwrap();
+        synth.note_on(36, 1.0);
+        let frames = (0.3 * FS) as usize;
+        let (mut left, mut right) = (vec![0.0f32; frames], vec![0.0f32; frames]);
+        for (l, r) in left.chunks_mut(64).zip(right.chunks_mut(64)) {
+            synth.process(l, r);
+        }
+        (left, right)
+    };
+    let (with_pull, without) = (heard(0.06), heard(0.0));
+    assert!(
+        without.0.iter().any(|s| s.abs() > 1e-4),
+        "the strings sound"
+    );
+    assert!(with_pull == without, "the pull is heard from the strings");
+}

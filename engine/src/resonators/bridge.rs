@@ -291,30 +291,33 @@ impl Bridge {
         }
     }
 
-    /// Key `key` pushes with `A = Σ 2·Z·a` (N) at sample `sample` of the
-    /// block.
+    /// Key `key` pushes with `A = Σ 2·Z·a` (N, with the strings'
+    /// longitudinal pull) at sample `sample` of the block; the microphones
+    /// hear its strings' own sound follow `heard_push_n` (N, the transverse
+    /// push alone).
     #[inline]
-    pub fn push(&mut self, key: usize, sample: usize, strings_push_n: f64) {
+    pub fn push(&mut self, key: usize, sample: usize, strings_push_n: f64, heard_push_n: f64) {
         let m = &self.mounts[key];
         let nodes = &mut self.pushes[sample];
         nodes[m.node] += m.to_nodes[0] * strings_push_n;
         nodes[m.node + 1] += m.to_nodes[1] * strings_push_n;
         if let Some(heard) = self.strings_heard.as_mut() {
-            heard.push(key, sample, strings_push_n);
+            heard.push(key, sample, heard_push_n);
         }
     }
 
     /// Key `key` pushes with `strings_push_n[i]` (N) at sample `i` of the
-    /// block, from the first: [`Bridge::push`] for each.
+    /// block, from the first, and is heard by `heard_pushes_n[i]`:
+    /// [`Bridge::push`] for each.
     #[inline]
-    pub fn push_block(&mut self, key: usize, strings_push_n: &[f64]) {
+    pub fn push_block(&mut self, key: usize, strings_push_n: &[f64], heard_pushes_n: &[f64]) {
         let m = &self.mounts[key];
         for (nodes, &push) in self.pushes.iter_mut().zip(strings_push_n) {
             nodes[m.node] += m.to_nodes[0] * push;
             nodes[m.node + 1] += m.to_nodes[1] * push;
         }
         if let Some(heard) = self.strings_heard.as_mut() {
-            heard.push_block(key, strings_push_n);
+            heard.push_block(key, heard_pushes_n);
         }
     }
 

@@ -304,6 +304,9 @@ pub struct Unison {
     pulls: [f64; BRIDGE_BLOCK],
     /// `A` and the pull together: what reaches the board, N.
     board_pushes: [f64; BRIDGE_BLOCK],
+    /// Whether the last [`Unison::arrive_block`] pulled (else the board
+    /// gets `pushes` alone).
+    pulling: bool,
     /// How hard the motion along the board pushes on the bridge that way,
     /// `A_h = 2·Z_h·a_h`, N (0 without it).
     pushes_along: [f64; BRIDGE_BLOCK],
@@ -462,6 +465,7 @@ impl Unison {
             pushes: [0.0; BRIDGE_BLOCK],
             pulls: [0.0; BRIDGE_BLOCK],
             board_pushes: [0.0; BRIDGE_BLOCK],
+            pulling: false,
             pushes_along: [0.0; BRIDGE_BLOCK],
             damper: Damper {
                 engaged_gain,
@@ -645,13 +649,36 @@ impl Unison {
                     *pull = longitudinal.push_ahead(j);
                     *board = push + *pull;
                 }
-                &self.board_pushes[..samples]
+                self.pulling = true;
             }
             _ => {
                 self.pulls[..samples].fill(0.0);
-                &self.pushes[..samples]
+                self.pulling = false;
             }
         }
+        self.board_pushes(samples)
+    }
+
+    /// What the last [`Unison::arrive_block`] returned: how hard the strings
+    /// push on the board at its first `samples` samples, with their
+    /// longitudinal pull, N.
+    #[inline]
+    pub fn board_pushes(&self, samples: usize) -> &[f64] {
+        if self.pulling {
+            &self.board_pushes[..samples]
+        } else {
+            &self.pushes[..samples]
+        }
+    }
+
+    /// How hard the strings' motion across the board pushes on the bridge
+    /// at the first `samples` samples of the last [`Unison::arrive_block`],
+    /// `A` without the longitudinal pull, N: what the strings' own sound
+    /// follows (a string's motion along itself radiates next to nothing:
+    /// the pull is heard through the board).
+    #[inline]
+    pub fn transverse_pushes(&self, samples: usize) -> &[f64] {
+        &self.pushes[..samples]
     }
 
     /// [`Unison::arrive_block`] compiled with FMA and AVX2.
@@ -884,6 +911,7 @@ impl Unison {
         self.pushes = [0.0; BRIDGE_BLOCK];
         self.pulls = [0.0; BRIDGE_BLOCK];
         self.board_pushes = [0.0; BRIDGE_BLOCK];
+        self.pulling = false;
         self.pushes_along = [0.0; BRIDGE_BLOCK];
     }
 

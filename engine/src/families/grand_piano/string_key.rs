@@ -351,6 +351,20 @@ impl StringKey {
         self.string.arrive_block(samples)
     }
 
+    /// What the last [`StringKey::begin_block`] returned, for its first
+    /// `samples` samples (see [`Unison::board_pushes`]), N.
+    #[inline]
+    pub fn board_pushes(&self, samples: usize) -> &[f64] {
+        self.string.board_pushes(samples)
+    }
+
+    /// The transverse part of the last block's pushes, which the strings'
+    /// own sound follows (see [`Unison::transverse_pushes`]), N.
+    #[inline]
+    pub fn transverse_pushes(&self, samples: usize) -> &[f64] {
+        self.string.transverse_pushes(samples)
+    }
+
     /// The second half of sample `offset` of the last block: the hammer
     /// presses on the strings with the force the felt gives, the board under
     /// the key's bridge moves at `board_velocity` (m/s), the bridge under the

@@ -57,6 +57,9 @@ pub struct PianoVoices {
     /// Per key: how hard its strings push on the bridge at each sample of
     /// the block, N.
     pushes: Vec<[f64; BRIDGE_BLOCK]>,
+    /// Per key: the transverse part of those pushes, which the strings' own
+    /// sound follows, N.
+    heard: Vec<[f64; BRIDGE_BLOCK]>,
     /// Mixing buses for one chunk: bass-side and treble-side signal.
     bus: Box<[[f64; 2]; CHUNK]>,
 }
@@ -177,6 +180,7 @@ impl PianoVoices {
             whole: vec![0; key_count],
             chunked: vec![Sounding::default(); key_count],
             pushes: vec![[0.0; BRIDGE_BLOCK]; key_count],
+            heard: vec![[0.0; BRIDGE_BLOCK]; key_count],
             bus: Box::new([[0.0; 2]; CHUNK]),
         })
     }
@@ -412,12 +416,18 @@ impl PianoVoices {
             let key = &mut self.keys[k];
             if key.is_active() {
                 if key.lookahead_struck() >= BRIDGE_BLOCK {
-                    bridge.push_block(k, key.begin_block(samples));
+                    key.begin_block(samples);
+                    let (board, heard) =
+                        (key.board_pushes(samples), key.transverse_pushes(samples));
+                    bridge.push_block(k, board, heard);
                     self.whole[whole] = k;
                     whole += 1;
                 } else {
                     let chunk = key.lookahead().min(BRIDGE_BLOCK);
-                    copy(key.begin_block(chunk.min(samples)), &mut self.pushes[k]);
+                    let first = chunk.min(samples);
+                    key.begin_block(first);
+                    copy(key.board_pushes(first), &mut self.pushes[k]);
+                    copy(key.transverse_pushes(first), &mut self.heard[k]);
                     self.chunked[chunked] = Sounding {
                         key: k,
                         chunk,
@@ -445,13 +455,13 @@ impl PianoVoices {
                         start,
                         &mut rebounds,
                     );
-                    copy(
-                        key.begin_block(s.chunk.min(samples - i)),
-                        &mut self.pushes[k][i..],
-                    );
+                    let next = s.chunk.min(samples - i);
+                    key.begin_block(next);
+                    copy(key.board_pushes(next), &mut self.pushes[k][i..]);
+                    copy(key.transverse_pushes(next), &mut self.heard[k][i..]);
                     s.chunk_start = i;
                 }
-                bridge.push(k, i, self.pushes[k][i]);
+                bridge.push(k, i, self.pushes[k][i], self.heard[k][i]);
             }
             let out = bridge.solve(i);
             self.bus[start + i] = [self.gain_per_newton * out[0], self.gain_per_newton * out[1]];
