@@ -74,9 +74,7 @@ pub fn in_phase_share(frequency_hz: f64, modes_per_hz: f64) -> f64 {
     if !(modes_per_hz > 0.0 && frequency_hz > 0.0) {
         return 1.0;
     }
-    // (D/m'')^¼, m/√s: from n = (S/2)·√(m''/D).
-    let kappa = (BOARD_AREA_M2 / (2.0 * modes_per_hz)).sqrt();
-    let wavenumber = (2.0 * PI * frequency_hz).sqrt() / kappa;
+    let wavenumber = (2.0 * PI * frequency_hz).sqrt() / bending_root(modes_per_hz);
     (2.0 * 2f64.sqrt() / wavenumber / STRIP_WIDTH_M).min(1.0)
 }
 
@@ -97,12 +95,18 @@ pub fn heard_share(frequency_hz: f64, board: &SoundboardParams) -> f64 {
     in_phase_share(frequency_hz, board.modes_per_hz()) * above_modes
 }
 
+/// `(D/m'')^¼` (m/√s) of a board with `modes_per_hz` (> 0) modes per hertz,
+/// from a thin plate's modal density `n = (S/2)·√(m''/D)`: the bending
+/// wavenumber is `√ω` over it.
+fn bending_root(modes_per_hz: f64) -> f64 {
+    (BOARD_AREA_M2 / (2.0 * modes_per_hz)).sqrt()
+}
+
 /// The frequency below which all of a strip is heard ([`in_phase_share`]),
 /// rad/s; infinite with no modes.
 fn in_phase_corner(modes_per_hz: f64) -> f64 {
     if modes_per_hz > 0.0 {
-        let kappa = (BOARD_AREA_M2 / (2.0 * modes_per_hz)).sqrt();
-        (2.0 * 2f64.sqrt() * kappa / STRIP_WIDTH_M).powi(2)
+        (2.0 * 2f64.sqrt() * bending_root(modes_per_hz) / STRIP_WIDTH_M).powi(2)
     } else {
         f64::INFINITY
     }
