@@ -12,7 +12,7 @@ use std::f64::consts::PI;
 /// Zero-to-zero (or pole-to-pole) spacing of the sections: an octave.
 const SECTION_SPACING: f64 = 2.0;
 /// Most first-order sections in a slope.
-pub const MAX_SECTIONS: usize = 16;
+const MAX_SECTIONS: usize = 16;
 
 /// One first-order section `(b0 + b1·z⁻¹)/(1 + a1·z⁻¹)`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -53,7 +53,7 @@ pub struct HalfOrderSlope {
     sections: [Section; MAX_SECTIONS],
     count: usize,
     /// The gain in front of the sections.
-    pub gain: f64,
+    gain: f64,
 }
 
 /// One channel's memory of a [`HalfOrderSlope`]: each section's last input

@@ -26,7 +26,7 @@ pub use dispersion::{
     DispersionCascade, DispersionDesign, MAX_DISPERSION_SECTIONS, stiff_partial_hz,
 };
 pub use fractional_delay::AllpassDelay;
-pub use half_order::{HalfOrderSlope, SlopeState};
+pub use half_order::HalfOrderSlope;
 pub use listening::{
     BOARD_AREA_M2, BRIDGE_LENGTH_M, Placement, heard_share, in_phase_share, microphone_trim,
     string_weight,

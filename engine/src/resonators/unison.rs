@@ -621,15 +621,17 @@ impl Unison {
     /// The first half of the next `samples` samples (at most
     /// [`Unison::lookahead`], or [`Unison::lookahead_untouched`] if no hammer
     /// pushes meanwhile): the waves reaching the bridge, already on their
-    /// way, pass every string's loop filters at once and the damper. Returns
-    /// how hard they push on the bridge each sample, `A = Σ 2·Zᵢ·aᵢ` (N): the
-    /// force they would put on a bridge that did not move, with the strings'
-    /// longitudinal pull if modelled (which reaches the board, but does not
-    /// move the strings' own bridge under them: see [`Longitudinal`]). Sample `i` is
-    /// finished by [`Unison::depart`] with offset `i`, or all of them by
+    /// way, pass every string's loop filters at once and the damper. How
+    /// hard they push on the bridge each sample, `A = Σ 2·Zᵢ·aᵢ` (N, the
+    /// force they would put on a bridge that did not move), is then
+    /// [`Unison::board_pushes`] with the strings' longitudinal pull if
+    /// modelled (which reaches the board, but does not move the strings' own
+    /// bridge under them: see [`Longitudinal`]) and
+    /// [`Unison::transverse_pushes`] without it. Sample `i` is finished by
+    /// [`Unison::depart`] with offset `i`, or all of them by
     /// [`Unison::depart_block`].
     #[inline]
-    pub fn arrive_block(&mut self, samples: usize) -> &[f64] {
+    pub fn arrive_block(&mut self, samples: usize) {
         #[cfg(target_arch = "x86_64")]
         if self.fused {
             // SAFETY: `fused` is set only when FMA and AVX2 were detected.
@@ -656,12 +658,10 @@ impl Unison {
                 self.pulling = false;
             }
         }
-        self.board_pushes(samples)
     }
 
-    /// What the last [`Unison::arrive_block`] returned: how hard the strings
-    /// push on the board at its first `samples` samples, with their
-    /// longitudinal pull, N.
+    /// How hard the strings push on the board at the first `samples` samples
+    /// of the last [`Unison::arrive_block`], with their longitudinal pull, N.
     #[inline]
     pub fn board_pushes(&self, samples: usize) -> &[f64] {
         if self.pulling {
@@ -1046,12 +1046,14 @@ mod tests {
             }
             for &chunk in [16usize, 5, 1, 11, 16, 3].iter().cycle().take(300) {
                 let m = chunk.min(chunked.lookahead_untouched());
-                let pushes = chunked.arrive_block(m).to_vec();
+                chunked.arrive_block(m);
+                let pushes = chunked.board_pushes(m).to_vec();
                 let velocities: Vec<f64> = (0..m).map(|j| board(n + j)).collect();
                 let mut forces = vec![0.0; m];
                 chunked.depart_block(&velocities, &mut forces);
                 for j in 0..m {
-                    assert_eq!(single.arrive_block(1)[0], pushes[j], "key {key}, {n}+{j}");
+                    single.arrive_block(1);
+                    assert_eq!(single.board_pushes(1)[0], pushes[j], "key {key}, {n}+{j}");
                     assert_eq!(single.depart(0, board(n + j), 0.0), forces[j]);
                 }
                 n += m;

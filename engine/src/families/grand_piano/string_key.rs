@@ -341,18 +341,19 @@ impl StringKey {
     }
 
     /// The first half of the next `samples` samples (at most
-    /// [`StringKey::lookahead`]): the waves reaching the bridge. Returns how
-    /// hard they push on it each sample, `A = Σ 2·Z·a` (N; see
-    /// [`Unison::arrive_block`]). Each sample is finished by
+    /// [`StringKey::lookahead`]): the waves reaching the bridge, whose push
+    /// [`StringKey::board_pushes`] and [`StringKey::transverse_pushes`] then
+    /// give (see [`Unison::arrive_block`]). Each sample is finished by
     /// [`StringKey::end_sample`], in order, or all of them by
     /// [`StringKey::end_block`].
     #[inline]
-    pub fn begin_block(&mut self, samples: usize) -> &[f64] {
-        self.string.arrive_block(samples)
+    pub fn begin_block(&mut self, samples: usize) {
+        self.string.arrive_block(samples);
     }
 
-    /// What the last [`StringKey::begin_block`] returned, for its first
-    /// `samples` samples (see [`Unison::board_pushes`]), N.
+    /// How hard the strings push on the board at the first `samples`
+    /// samples of the last [`StringKey::begin_block`] (see
+    /// [`Unison::board_pushes`]), N.
     #[inline]
     pub fn board_pushes(&self, samples: usize) -> &[f64] {
         self.string.board_pushes(samples)
