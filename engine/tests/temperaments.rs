@@ -242,9 +242,11 @@ fn unmapped_keys_are_silent() {
         synth.process(&mut left, &mut right);
         left.iter().fold(0.0f32, |m, s| m.max(s.abs()))
     };
-    assert!(level(60) > 1e-3);
+    // On a board without modes the close pair hears the strings alone:
+    // middle C's first 0.1 s peaks near −61 dBFS.
+    assert!(level(60) > 1e-4);
     assert_eq!(level(61), 0.0);
-    assert!(level(62) > 1e-3);
+    assert!(level(62) > 1e-4);
 }
 
 /// The scale and mapping travel as text edits (what a plugin's saved state

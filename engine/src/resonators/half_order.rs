@@ -37,6 +37,22 @@ impl Section {
         }
     }
 
+    /// `1/(1 + s/pole)` (rad/s) at `sample_rate`: the pole where the
+    /// impulse response puts it, `e^(−pole/fs)`, and the zero so that the
+    /// gain is the analog one at 0 Hz and at Nyquist (matched in
+    /// magnitude, not warped as the bilinear transform would: the fall
+    /// holds to the top of the band).
+    fn low_pass(pole: f64, sample_rate: f64) -> Self {
+        let a1 = -(-pole / sample_rate).exp();
+        let nyquist = 1.0 / (1.0 + (PI * sample_rate / pole).powi(2)).sqrt();
+        let (sum, difference) = (1.0 + a1, nyquist * (1.0 - a1));
+        Self {
+            b0: 0.5 * (sum + difference),
+            b1: 0.5 * (sum - difference),
+            a1,
+        }
+    }
+
     /// Its gain at `omega` rad/sample.
     fn gain(&self, omega: f64) -> f64 {
         let (c, s) = (omega.cos(), omega.sin());
@@ -87,6 +103,16 @@ impl HalfOrderSlope {
         self.sloping(from, to, sample_rate, |corner| {
             (corner * SECTION_SPACING.sqrt(), corner)
         })
+    }
+
+    /// This, then a fall of 6 dB an octave above `corner` (rad/s): one
+    /// first-order low-pass section, if a section is left.
+    pub fn rolling_off(mut self, corner: f64, sample_rate: f64) -> Self {
+        if self.count < MAX_SECTIONS {
+            self.sections[self.count] = Section::low_pass(corner, sample_rate);
+            self.count += 1;
+        }
+        self
     }
 
     /// This, then sections from `from` an octave apart while below `to`
@@ -180,6 +206,21 @@ mod tests {
             // The law turns sharply at the valley, the sections over an
             // octave: within 2 dB there.
             assert!(error < 2.0, "valley at {fs} Hz: {error} dB");
+        }
+    }
+
+    /// A roll-off is a first-order low-pass: 3 dB down at its corner, 6 dB
+    /// an octave beyond (within 1 dB up to 0.3 of the rate), 1 far below.
+    #[test]
+    fn a_roll_off_falls_6_db_an_octave() {
+        for fs in [44_100.0, 96_000.0] {
+            let corner = 500.0;
+            let slope = HalfOrderSlope::flat().rolling_off(2.0 * PI * corner, fs);
+            for f in audio_band(fs) {
+                let law = 1.0 / (1.0 + (f / corner).powi(2)).sqrt();
+                let db = 20.0 * (slope.response(2.0 * PI * f / fs) / law).log10();
+                assert!(db.abs() < 1.0, "{f} Hz at {fs} Hz: {db} dB");
+            }
         }
     }
 

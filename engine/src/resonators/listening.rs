@@ -51,7 +51,9 @@ use std::f64::consts::PI;
 use super::board_hearing::BoardPaths;
 use super::half_order::{HalfOrderSlope, audio_band};
 use super::soundboard::{BRIDGE_NODES, SoundboardParams};
-use super::string_radiation::{key_weight, radiation_gain};
+use super::string::StringParams;
+use super::string_field::{radiation_gain, segment_share, standing_wave_share};
+use super::string_radiation::key_weight;
 use crate::air::SPEED_OF_SOUND_M_S;
 
 /// Length of the bridge from its bass end to its treble end, m: a concert
@@ -201,8 +203,13 @@ impl Placement {
     /// The distance from microphone `side` (0 left, 1 right) to the point
     /// at `along` (0 to 1) of the bridge line at `height_m` below it, m.
     fn distance(&self, side: usize, along: f64, height_m: f64) -> f64 {
-        let lateral = BRIDGE_LENGTH_M * (along - self.along_bridge[side]);
-        height_m.hypot(lateral)
+        height_m.hypot(self.lateral(side, along))
+    }
+
+    /// How far microphone `side` (0 left, 1 right) stands beside the point
+    /// at `along` (0 to 1) of the bridge, along it, m.
+    fn lateral(&self, side: usize, along: f64) -> f64 {
+        BRIDGE_LENGTH_M * (along - self.along_bridge[side])
     }
 
     /// How each microphone hears the strip of the board around each bridge
@@ -248,22 +255,19 @@ impl Placement {
         ((distance_m - nearest).max(0.0) / SPEED_OF_SOUND_M_S * sample_rate).round() as usize
     }
 
-    /// What each microphone hears of the strings of a key at `along` (0 to
-    /// 1 of the bridge) sounding at `fundamental_hz` (Hz) with wave speed
-    /// `wave_speed_m_s` (m/s), left and right: [`string_weight`].
+    /// What each microphone hears of the strings `string` of a key at
+    /// `along` (0 to 1 of the bridge), left and right: [`string_weight`].
     pub fn string_weights(
         &self,
         along: f64,
-        fundamental_hz: f64,
-        wave_speed_m_s: f64,
+        string: &StringParams,
         surface_density_kg_m2: f64,
     ) -> [f64; 2] {
         std::array::from_fn(|side| {
             string_weight(
                 self,
-                self.distance(side, along, self.strings_m),
-                fundamental_hz,
-                wave_speed_m_s,
+                self.lateral(side, along),
+                string,
                 surface_density_kg_m2,
             )
         })
@@ -279,23 +283,32 @@ impl Placement {
     }
 }
 
-/// A key's strings as one microphone at `distance_m` (m) from them hears
-/// them: [`key_weight`] times the line dipole's fall from the pair's height
-/// over the strings to that distance, `|H1(k·r)|/|H1(k·h)|`, taken at the
-/// key's fundamental `fundamental_hz` (Hz) (the radiation filter, one per
-/// channel, follows the law at the pair's height; between near and far
-/// field the fall goes from `1/r` to `1/√r`).
+/// A key's strings `string` as one microphone `lateral_m` (m) beside them
+/// (along the bridge) hears them: [`key_weight`] times the line dipole's
+/// law at the microphone's distance from them, `|H1(k·r)|/|H1(k·h)|`, and
+/// times the share of it that the fundamental of their standing wave gives
+/// heard over their end ([`standing_wave_share`]), over the share the
+/// radiation filter's law leaves there ([`segment_share`]), all taken at
+/// their fundamental (the radiation filter, one per channel, follows the
+/// law at the pair's height `h`).
 pub fn string_weight(
     placement: &Placement,
-    distance_m: f64,
-    fundamental_hz: f64,
-    wave_speed_m_s: f64,
+    lateral_m: f64,
+    string: &StringParams,
     surface_density_kg_m2: f64,
 ) -> f64 {
-    let near = placement.strings_m;
-    key_weight(wave_speed_m_s, surface_density_kg_m2, placement.board_m)
-        * radiation_gain(fundamental_hz, distance_m.max(near))
-        / radiation_gain(fundamental_hz, near)
+    let (near, f0) = (placement.strings_m, string.fundamental_hz);
+    let distance = near.hypot(lateral_m);
+    let length = string.length_m;
+    let share = standing_wave_share(f0, PI / length, length, near, lateral_m);
+    key_weight(
+        string.wave_speed(),
+        surface_density_kg_m2,
+        placement.board_m,
+    ) * radiation_gain(f0, distance)
+        / radiation_gain(f0, near)
+        * share
+        / segment_share(f0, near)
 }
 
 #[cfg(test)]
@@ -340,17 +353,27 @@ mod tests {
     }
 
     /// A key's strings straight under a microphone are heard with the
-    /// single-distance weight; farther ones less, by the dipole's law.
+    /// weight their standing wave's fundamental gives over their end;
+    /// farther ones less.
     #[test]
     fn farther_strings_are_heard_less() {
         let close = Placement::of_microphone(2, 0.6).unwrap();
         let under = close.along_bridge[0];
-        let [l, r] = close.string_weights(under, 261.6, 330.0, 4.7);
-        assert!((l / key_weight(330.0, 4.7, close.board_m) - 1.0).abs() < 1e-12);
-        let lateral = BRIDGE_LENGTH_M * (close.along_bridge[1] - under);
-        let expected = radiation_gain(261.6, close.strings_m.hypot(lateral))
-            / radiation_gain(261.6, close.strings_m);
-        assert!((r / l - expected).abs() < 1e-12 && r < l);
+        let middle_c = StringParams {
+            length_m: 0.62,
+            mass_kg: 3.93e-3,
+            fundamental_hz: 261.6,
+            strike_position: 0.12,
+            loss_b1: 0.3,
+            loss_b2: 2.7e-4,
+        };
+        let [l, r] = close.string_weights(under, &middle_c, 4.7);
+        let h = close.strings_m;
+        let share = standing_wave_share(261.6, PI / 0.62, 0.62, h, 0.0);
+        let expected =
+            key_weight(middle_c.wave_speed(), 4.7, close.board_m) * share / segment_share(261.6, h);
+        assert!((l / expected - 1.0).abs() < 1e-12);
+        assert!(r < 0.5 * l, "{r} against {l}");
     }
 
     /// The width a driving line's acceleration stands for is what an

@@ -16,6 +16,7 @@ mod loss_filter;
 mod soundboard;
 mod stiff_string;
 mod string;
+pub mod string_field;
 pub mod string_radiation;
 mod unison;
 

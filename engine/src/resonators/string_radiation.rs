@@ -32,15 +32,24 @@
 //! heard (N) = [π·r_board·m''·c0 / (√2·ρ_steel·c)] · (ω/c0)²·|H1(ωr/c0)| · push
 //! ```
 //!
+//! That is the law of an infinitely long string moving as one. A piano
+//! string is a standing wave of finite length, heard from over one of its
+//! ends: its fundamental comes out 9 to 20 dB under the law (taken into
+//! each key's weight, [`super::string_field::standing_wave_share`]) and
+//! its partials fall by `1/√(1 + (kr/2)²)` more, one segment's worth of
+//! the string above `kr = 2` ([`super::string_field::segment_share`]).
+//!
 //! The frequency response is a differentiator times `√(1 + ω/ω_t)` with
-//! `ω_t = 2·c0/(π·r)`: a half-order shelf, made of first-order sections
-//! alternating a zero and a pole half an octave apart (a rise of 6 dB an
-//! octave over every other half octave) and fitted in gain over the audio band.
+//! `ω_t = 2·c0/(π·r)`, times that fall: a half-order shelf, made of
+//! first-order sections alternating a zero and a pole half an octave apart
+//! (a rise of 6 dB an octave over every other half octave), and one
+//! first-order low-pass at `kr = 2`, fitted in gain over the audio band.
 
 use std::f64::consts::PI;
 
 use super::half_order::{HalfOrderSlope, SlopeState, audio_band};
 use super::soundboard::BRIDGE_BLOCK;
+use super::string_field::{heard_law, segment_corner};
 use crate::air::SPEED_OF_SOUND_M_S;
 
 /// Density of piano wire (steel), kg/m³.
@@ -56,19 +65,10 @@ pub fn key_weight(wave_speed_m_s: f64, board_kg_m2: f64, board_m: f64) -> f64 {
         / (2f64.sqrt() * STEEL_DENSITY_KG_M3 * wave_speed_m_s.max(1.0))
 }
 
-/// The strings' radiation to a listener at `distance_m`, as a function of
-/// frequency: `(ω/c0)²·|H1(ωr/c0)|`, 1/m², with the modulus approximation
-/// above.
-pub fn radiation_gain(frequency_hz: f64, distance_m: f64) -> f64 {
-    let k = 2.0 * PI * frequency_hz / SPEED_OF_SOUND_M_S;
-    let x = k * distance_m;
-    k * k * (4.0 / (PI * PI * x * x) + 2.0 / (PI * x)).sqrt()
-}
-
 /// The strings' radiation law as a filter at one sample rate: a first
-/// difference times the half-order shelf, times a gain fitted so that its
-/// response follows [`radiation_gain`] over 50 Hz to 0.3 of the rate (within
-/// 0.75 dB: see the tests).
+/// difference times the half-order shelf and the segments' roll-off, times
+/// a gain fitted so that its response follows [`heard_law`] over 50 Hz to
+/// 0.3 of the rate (within 0.75 dB: see the tests).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RadiationFilter {
     slope: HalfOrderSlope,
@@ -85,10 +85,11 @@ impl RadiationFilter {
         (0..=24)
             .map(|i| {
                 let first_zero = corner * 0.25 * 8f64.powf(f64::from(i) / 24.0);
-                let mut slope =
-                    HalfOrderSlope::flat().rising(first_zero, f64::INFINITY, sample_rate);
+                let mut slope = HalfOrderSlope::flat()
+                    .rising(first_zero, f64::INFINITY, sample_rate)
+                    .rolling_off(segment_corner(distance_m), sample_rate);
                 let error = slope.fit_gain(&band, sample_rate, |f| {
-                    radiation_gain(f, distance_m) / difference(f, sample_rate)
+                    heard_law(f, distance_m) / difference(f, sample_rate)
                 });
                 (Self { slope }, error)
             })
@@ -263,7 +264,7 @@ impl StringRadiation {
 mod tests {
     use super::*;
 
-    /// The digital filter follows the radiation law within 0.75 dB from 50 Hz
+    /// The digital filter follows the heard law within 0.75 dB from 50 Hz
     /// to 0.3 of the rate, at the player's and the close distances and at
     /// 44.1 and 96 kHz.
     #[test]
@@ -273,7 +274,7 @@ mod tests {
                 let filter = RadiationFilter::new(distance, fs);
                 for i in 0..=100 {
                     let f = 50.0 * (0.3 * fs / 50.0f64).powf(f64::from(i) / 100.0);
-                    let db = 20.0 * (filter.response(f, fs) / radiation_gain(f, distance)).log10();
+                    let db = 20.0 * (filter.response(f, fs) / heard_law(f, distance)).log10();
                     assert!(db.abs() < 0.75, "{distance} m, {fs} Hz: {db} dB at {f} Hz");
                 }
             }
@@ -368,42 +369,6 @@ mod tests {
                         out[c][n]
                     );
                 }
-            }
-        }
-    }
-
-    /// Simpson's rule for `f` over `[a, b]` in `n` (even) steps.
-    fn simpson(f: impl Fn(f64) -> f64, a: f64, b: f64, n: usize) -> f64 {
-        let h = (b - a) / n as f64;
-        let inner: f64 = (1..n)
-            .map(|i| f(a + i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 })
-            .sum();
-        (f(a) + inner + f(b)) * h / 3.0
-    }
-
-    /// `|H1(x)|` from Bessel's integrals for `J1` and `Y1`.
-    fn hankel_modulus(x: f64) -> f64 {
-        let j1 = simpson(|t| (t - x * t.sin()).cos(), 0.0, PI, 4000) / PI;
-        let end = (40.0 / x).asinh();
-        let y1 = simpson(|t| (x * t.sin() - t).sin(), 0.0, PI, 4000) / PI
-            - simpson(|t| 2.0 * t.sinh() * (-x * t.sinh()).exp(), 0.0, end, 20_000) / PI;
-        j1.hypot(y1)
-    }
-
-    /// The modulus approximation in [`radiation_gain`] is within 1.2 dB of
-    /// the Hankel function's from the near field (`kr` = 0.005) to the far
-    /// (`kr` = 200), and within 0.1 dB where either limit holds alone.
-    #[test]
-    fn the_modulus_approximation_holds_near_and_far() {
-        // Tabulated: J1(1) = 0.440051, Y1(1) = −0.781213.
-        assert!((hankel_modulus(1.0) - 0.440051f64.hypot(0.781213)).abs() < 1e-5);
-        let approx = |x: f64| (4.0 / (PI * PI * x * x) + 2.0 / (PI * x)).sqrt();
-        for i in 0..=80 {
-            let x = 0.005 * 40_000f64.powf(f64::from(i) / 80.0);
-            let db = 20.0 * (approx(x) / hankel_modulus(x)).log10();
-            assert!(db.abs() < 1.2, "{db} dB at kr = {x}");
-            if !(0.012..=100.0).contains(&x) {
-                assert!(db.abs() < 0.1, "{db} dB at kr = {x}");
             }
         }
     }

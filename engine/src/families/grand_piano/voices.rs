@@ -126,8 +126,7 @@ impl PianoVoices {
                         let params = preset.key_params(key)?;
                         Some(placement.string_weights(
                             f64::from(key - lowest) / span,
-                            params.string.fundamental_hz,
-                            params.string.wave_speed(),
+                            &params.string,
                             density,
                         ))
                     })
