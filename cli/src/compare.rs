@@ -1,7 +1,7 @@
 //! `orchard compare`: a render and a recording of the same note measured side
 //! by side with the engine's own analysis (partial levels, inharmonicity,
-//! two-stage decay, brightness, the attack's noise, dips in the partials'
-//! decay, the stereo image), or a whole keyboard rendered with a preset and
+//! two-stage decay and each partial's decay time, brightness, the attack's
+//! noise, dips in the partials' decay, the stereo image), or a whole keyboard rendered with a preset and
 //! compared key by key with a folder of recordings.
 
 use std::collections::BTreeMap;
@@ -12,7 +12,7 @@ use orchard_engine::analysis::{
     ATTACK_SPAN_S, ATTACK_TOP_HZ, AttackNoise, BELOW_FIRST_FRACTION, CENTROID_SPAN_S,
     COMPARED_PARTIALS, Dip, FIT_PARTIALS, LevelDifference, Partial, StereoImage, StiffFit,
     TwoStageDecay, attack_noise, centroid_first, estimate_f0, level_difference, level_re_first,
-    note_partials, onset, partial_dips, stereo_image, two_stage_decay,
+    note_partials, onset, partial_dips, partial_t60s, stereo_image, two_stage_decay,
 };
 use orchard_engine::instrument::{StretchedTuning, note_name, parse_note_name};
 
@@ -22,6 +22,8 @@ use crate::note::{self, PARTIALS, show_t60};
 
 /// The partials whose dips below their smooth decay are reported: 1 to this.
 const DIP_PARTIALS: u32 = 4;
+/// The partials whose decay times are compared: 1 to this.
+pub const DECAY_PARTIALS: u32 = 10;
 /// Keys rendered at once in keyboard mode.
 const THREADS: usize = 2;
 /// Keyboard mode: every this many keys unless `--every` says otherwise.
@@ -75,6 +77,12 @@ pub struct NoteMeasures {
     /// `DIP_PARTIALS` (`None` where a partial was not found or has no
     /// track).
     pub dips: Vec<Option<Dip>>,
+    /// Where each of partials 1 to [`DECAY_PARTIALS`] lies, Hz: where it
+    /// was measured, else where the stiff-string fit puts it.
+    pub partial_hz: Vec<Option<f64>>,
+    /// The T60 of each of partials 1 to [`DECAY_PARTIALS`] over the whole
+    /// sound (see [`orchard_engine::analysis::partial_t60s`]), s.
+    pub partial_t60s: Vec<Option<f64>>,
     /// Left/right correlation and side/mid ratio from the onset to the end,
     /// for a stereo sound.
     pub stereo: Option<StereoImage>,
@@ -89,7 +97,7 @@ impl NoteMeasures {
         let partials = note_partials(signal, rate, first_hz, PARTIALS);
         let fit = StiffFit::fit_note(&partials);
         // Each partial where it was measured, else where the fit puts it.
-        let dip_hz: Vec<Option<f64>> = (1..=DIP_PARTIALS)
+        let partial_hz: Vec<Option<f64>> = (1..=DECAY_PARTIALS.max(DIP_PARTIALS))
             .map(|n| {
                 let measured = partials.iter().find(|p| p.number == n);
                 measured
@@ -97,6 +105,7 @@ impl NoteMeasures {
                     .or_else(|| fit.map(|f| f.partial_hz(n)))
             })
             .collect();
+        let dip_hz = &partial_hz[..DIP_PARTIALS as usize];
         let tracked: Vec<f64> = dip_hz.iter().flatten().copied().collect();
         let mut found =
             partial_dips(signal, rate, dip_hz[0].unwrap_or(first_hz), &tracked).into_iter();
@@ -115,9 +124,23 @@ impl NoteMeasures {
             centroid_hz: centroid_first(signal, rate, CENTROID_SPAN_S),
             attack: fit.and_then(|f| attack_noise(signal, rate, &f)),
             dips,
+            partial_t60s: t60s_of_partials(signal, rate, &partial_hz),
+            partial_hz,
             stereo,
             partials,
         })
+    }
+
+    /// The T60 of each of partials 1 to [`DECAY_PARTIALS`] of `audio` (the
+    /// note these measures were taken of, or a render of it) over only its
+    /// first `seconds` (s) from the onset, s: a render timed over a shorter
+    /// recording's length.
+    pub fn partial_t60s_over(&self, audio: &MonoAudio, seconds: f64) -> Vec<Option<f64>> {
+        let Some(start) = onset(&audio.signal) else {
+            return vec![None; self.partial_hz.len()];
+        };
+        let end = (start + (seconds * audio.sample_rate).round() as usize).min(audio.signal.len());
+        t60s_of_partials(&audio.signal[..end], audio.sample_rate, &self.partial_hz)
     }
 
     /// Level of partial `n` relative to the first partial, dB (`None` if
@@ -147,6 +170,37 @@ impl NoteMeasures {
             .find(|p| p.number == 1)
             .map(|p| p.frequency_hz)
     }
+}
+
+/// The T60 of each partial at `partial_hz` (Hz, `None` where unknown) of the
+/// note in `signal` (sampled at `rate`, Hz), s.
+fn t60s_of_partials(signal: &[f32], rate: f64, partial_hz: &[Option<f64>]) -> Vec<Option<f64>> {
+    let Some(&Some(first_hz)) = partial_hz.first() else {
+        return vec![None; partial_hz.len()];
+    };
+    let known: Vec<f64> = partial_hz.iter().flatten().copied().collect();
+    let mut timed = partial_t60s(signal, rate, first_hz, &known).into_iter();
+    partial_hz
+        .iter()
+        .map(|hz| hz.and_then(|_| timed.next().flatten()))
+        .collect()
+}
+
+/// How a render's partials' decay times compare with a recording's: the
+/// geometric mean of the render's T60 over the recording's across the
+/// partials both have, and how many they are (`None` if none).
+pub fn partial_decay_ratio(ours: &[Option<f64>], theirs: &[Option<f64>]) -> Option<(f64, usize)> {
+    let logs: Vec<f64> = ours
+        .iter()
+        .zip(theirs)
+        .filter_map(|(o, t)| Some((o.as_ref()? / t.as_ref()?).ln()))
+        .collect();
+    (!logs.is_empty()).then(|| {
+        (
+            (logs.iter().sum::<f64>() / logs.len() as f64).exp(),
+            logs.len(),
+        )
+    })
 }
 
 /// The late T60 (s) of the note in `audio` measured over only its first
@@ -354,6 +408,8 @@ struct KeyRow {
     render: NoteMeasures,
     /// The render's late T60 over the recording's length from the onset, s.
     render_late_cut_s: Option<f64>,
+    /// The render's partials' T60s over the recording's length, s.
+    render_partial_t60s: Vec<Option<f64>>,
 }
 
 /// Renders the keys `--from`..=`--to`, every `--every`th, and compares each
@@ -409,6 +465,7 @@ fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
         rows.push(KeyRow {
             key: *key,
             render_late_cut_s: late_t60_over(&audio, recording.from_onset_s),
+            render_partial_t60s: render.partial_t60s_over(&audio, recording.from_onset_s),
             recording,
             render,
         });
@@ -429,7 +486,10 @@ fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
         text,
         "\n\nTone and attack: partials {}-{} relative to partial 1 over the first second, \
          Orchard − recording (the mean, the mean absolute difference, and how many partials \
-         both have). {}\n\n{}",
+         both have). Partial T60s: each of partials 1-{DECAY_PARTIALS} timed on its own \
+         (its power averaged over its beats, down to 20 dB under its peak; Orchard's over the \
+         recording's length), Orchard's over the recording's, the geometric mean over the \
+         partials both have (and how many). {}\n\n{}",
         COMPARED_PARTIALS.start(),
         COMPARED_PARTIALS.end(),
         legend(),
@@ -476,10 +536,11 @@ fn markdown_table(rows: &[KeyRow]) -> String {
 /// noise, the partials' deepest dips, and the render's stereo image.
 fn tone_table(rows: &[KeyRow]) -> String {
     let mut text = format!(
-        "| key | partials 2–10 O−R: mean / mean abs (dB), n | between partials O / R (dB) | \
+        "| key | partials 2–10 O−R: mean / mean abs (dB), n | partial T60s O / R, n | \
+         between partials O / R (dB) | \
          below partial 1 O / R (dB) | deepest dip, partials 1–{DIP_PARTIALS}, O (dB) | \
          deepest dip, partials 1–{DIP_PARTIALS}, R (dB) | L/R correlation O / R | side/mid O / R (dB) |\n\
-         |---|---|---|---|---|---|---|---|",
+         |---|---|---|---|---|---|---|---|---|",
     );
     let pair =
         |ours: Option<f64>, theirs: Option<f64>| format!("{} / {}", show_db(ours), show_db(theirs));
@@ -496,6 +557,8 @@ fn tone_table(rows: &[KeyRow]) -> String {
             || "–".into(),
             |d| format!("{:+.1} / {:.1}, {}", d.mean_db, d.mean_abs_db, d.compared),
         );
+        let decays = partial_decay_ratio(&row.render_partial_t60s, &theirs.partial_t60s)
+            .map_or_else(|| "–".into(), |(ratio, n)| format!("×{ratio:.2}, {n}"));
         let attack = |m: &NoteMeasures, f: fn(&AttackNoise) -> f64| m.attack.as_ref().map(f);
         let correlations = format!(
             "{} / {}",
@@ -504,9 +567,10 @@ fn tone_table(rows: &[KeyRow]) -> String {
         );
         let _ = write!(
             text,
-            "\n| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "\n| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             note_name(row.key),
             levels,
+            decays,
             pair(
                 attack(ours, |a| a.between_db),
                 attack(theirs, |a| a.between_db)

@@ -1,12 +1,13 @@
 //! The figures `orchard fit` matches, measured as `orchard compare` measures
 //! them ([`NoteMeasures`]): the early and late T60 of the broadband level,
-//! the spectral centroid of the first 0.3 s, and the levels of partials 2
-//! to 10 relative to the first over the first second; and how far a render's
+//! the spectral centroid of the first 0.3 s, the levels of partials 2 to
+//! 10 relative to the first over the first second, and the decay time of
+//! each of partials 1 to 10 on its own; and how far a render's
 //! figures lie from a recording's, each in units of the tolerance the
 //! calibration aims at.
 
 use crate::audio_file::MonoAudio;
-use crate::compare::{NoteMeasures, late_t60_over};
+use crate::compare::{NoteMeasures, late_t60_over, partial_decay_ratio};
 
 /// The partials whose levels relative to the first are matched.
 pub const LEVEL_PARTIALS: std::ops::RangeInclusive<u32> = 2..=10;
@@ -31,26 +32,42 @@ pub struct Figures {
     pub centroid_hz: Option<f64>,
     /// Levels of partials 2 to 10 relative to the first, dB.
     pub levels_db: Vec<Option<f64>>,
+    /// T60 of each of partials 1 to 10, s (a render's over the
+    /// recording's length from the onset).
+    pub partial_t60s_s: Vec<Option<f64>>,
 }
 
 impl Figures {
     /// The figures of a recording measured as `measures`.
     pub fn of_recording(measures: &NoteMeasures) -> Self {
-        Self::with_late(measures, measures.decay.late_t60_s)
+        Self::with(
+            measures,
+            measures.decay.late_t60_s,
+            measures.partial_t60s.clone(),
+        )
     }
 
     /// The figures of a render `audio` measured as `measures`, its late T60
     /// over the first `recording_s` (s) from its onset as the recording's is.
     pub fn of_render(audio: &MonoAudio, measures: &NoteMeasures, recording_s: f64) -> Self {
-        Self::with_late(measures, late_t60_over(audio, recording_s))
+        Self::with(
+            measures,
+            late_t60_over(audio, recording_s),
+            measures.partial_t60s_over(audio, recording_s),
+        )
     }
 
-    fn with_late(measures: &NoteMeasures, late_t60_s: Option<f64>) -> Self {
+    fn with(
+        measures: &NoteMeasures,
+        late_t60_s: Option<f64>,
+        partial_t60s_s: Vec<Option<f64>>,
+    ) -> Self {
         Self {
             early_t60_s: measures.decay.early_t60_s,
             late_t60_s,
             centroid_hz: measures.centroid_hz,
             levels_db: LEVEL_PARTIALS.map(|n| measures.level_db(n)).collect(),
+            partial_t60s_s,
         }
     }
 }
@@ -69,9 +86,14 @@ pub struct Residuals {
     pub levels_mean_db: Option<f64>,
     /// Mean absolute difference of those levels, dB.
     pub levels_mean_abs_db: Option<f64>,
+    /// Render's partials' T60s over the recording's, the geometric mean
+    /// over the partials both have.
+    pub partial_decay_ratio: Option<f64>,
     /// The cost the search minimises: the mean square of each figure's
     /// miss in units of its tolerance (a ratio's logarithm over the
-    /// tolerance's; the partial levels together weigh as one figure).
+    /// tolerance's; the partial levels together weigh as one figure, and
+    /// the partials' decay times together as another, each within
+    /// [`T60_TOLERANCE`]).
     pub cost: f64,
 }
 
@@ -109,9 +131,17 @@ impl Residuals {
         let mean = |values: &[f64]| {
             (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
         };
-        let squares: Vec<f64> = level_misses.iter().map(|m| m * m).collect();
-        let mut terms: Vec<f64> = misses.iter().map(|m| m * m).collect();
-        terms.extend(mean(&squares));
+        let mut decay_misses = Vec::new();
+        for (ours, theirs) in render.partial_t60s_s.iter().zip(&recording.partial_t60s_s) {
+            if theirs.is_some() {
+                decay_misses
+                    .push(ratio(*ours, *theirs).map_or(MISSING, |r| r.ln() / T60_TOLERANCE.ln()));
+            }
+        }
+        let squares = |misses: &[f64]| misses.iter().map(|m| m * m).collect::<Vec<f64>>();
+        let mut terms = squares(&misses);
+        terms.extend(mean(&squares(&level_misses)));
+        terms.extend(mean(&squares(&decay_misses)));
         let abs: Vec<f64> = differences.iter().map(|d| d.abs()).collect();
         Self {
             early_ratio: ratio(render.early_t60_s, recording.early_t60_s),
@@ -119,6 +149,11 @@ impl Residuals {
             centroid_ratio: ratio(render.centroid_hz, recording.centroid_hz),
             levels_mean_db: mean(&differences),
             levels_mean_abs_db: mean(&abs),
+            partial_decay_ratio: partial_decay_ratio(
+                &render.partial_t60s_s,
+                &recording.partial_t60s_s,
+            )
+            .map(|(r, _)| r),
             cost: mean(&terms).unwrap_or(0.0),
         }
     }
@@ -134,7 +169,27 @@ mod tests {
             late_t60_s: late,
             centroid_hz: Some(centroid),
             levels_db: levels.iter().map(|&l| Some(l)).collect(),
+            partial_t60s_s: Vec::new(),
         }
+    }
+
+    /// The partials' decay times weigh as one figure: every partial off by
+    /// the tolerance costs what one broadband T60 off by it does, and their
+    /// ratio is the geometric mean.
+    #[test]
+    fn the_partials_decay_times_weigh_as_one_figure() {
+        let mut recording = figures(2.0, None, 500.0, &[]);
+        recording.partial_t60s_s = vec![Some(4.0), Some(2.0), None];
+        let mut render = recording.clone();
+        render.partial_t60s_s = vec![Some(4.0 * 1.3), Some(2.0 / 1.3), Some(1.0)];
+        let r = Residuals::between(&render, &recording);
+        // Early and centroid 0, the decays 1: the mean of three.
+        assert!((r.cost - 1.0 / 3.0).abs() < 1e-9, "{r:?}");
+        assert!((r.partial_decay_ratio.unwrap() - 1.0).abs() < 1e-12);
+        render.partial_t60s_s[1] = None;
+        let missed = Residuals::between(&render, &recording);
+        // The decays: (1 + 25) / 2.
+        assert!((missed.cost - 13.0 / 3.0).abs() < 1e-9, "{missed:?}");
     }
 
     #[test]

@@ -130,6 +130,12 @@ fn figures_table(fit: &KeyOutcome) -> String {
         mean(&before.residuals),
         mean(&after.residuals)
     );
+    let _ = write!(
+        text,
+        "\n| partials 1-10, T60 over the recording's (geometric mean) | | {} | {} |",
+        times(before.residuals.partial_decay_ratio),
+        times(after.residuals.partial_decay_ratio)
+    );
     text
 }
 

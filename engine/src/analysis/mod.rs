@@ -4,7 +4,8 @@
 //! `orchard compare` report, so tests can hold the engine to the same numbers;
 //! a note's partial levels against another's ([`level_difference`]), its
 //! attack's noise ([`attack_noise`]), the dips in its partials' decay
-//! ([`partial_dips`]) and its stereo image ([`stereo_image`]) are those
+//! ([`partial_dips`]), each partial's decay time ([`partial_t60s`]) and its
+//! stereo image ([`stereo_image`]) are those
 //! `orchard compare` sets beside a recording's;
 //! a mechanism's clicks are found by [`click_onsets`], and a room's
 //! reverberation time and echo density by [`schroeder_t60`] and
@@ -18,6 +19,7 @@ mod dips;
 mod fit;
 mod level;
 mod onset;
+mod partial_decay;
 mod partial_levels;
 mod partials;
 mod pitch;
@@ -40,6 +42,7 @@ pub use dips::{
 pub use fit::{Line, fit_line};
 pub use level::{peak, rms};
 pub use onset::{ONSET_FRACTION, onset};
+pub use partial_decay::{PARTIAL_DECAY_DB, PARTIAL_DECAY_SPAN_S, partial_t60s, track_t60};
 pub use partial_levels::{COMPARED_PARTIALS, LevelDifference, level_difference, level_re_first};
 pub use partials::{
     FIT_PARTIALS, PARTIALS_FROM_S, PARTIALS_OVER_S, Partial, StiffFit, measure_partials,
