@@ -42,7 +42,9 @@ pub use dips::{
 pub use fit::{Line, fit_line};
 pub use level::{peak, rms};
 pub use onset::{ONSET_FRACTION, onset};
-pub use partial_decay::{PARTIAL_DECAY_DB, PARTIAL_DECAY_SPAN_S, partial_t60s, track_t60};
+pub use partial_decay::{
+    BEAT_SPAN_S, PARTIAL_DECAY_DB, PARTIAL_DECAY_SPAN_S, partial_t60s, track_t60,
+};
 pub use partial_levels::{COMPARED_PARTIALS, LevelDifference, level_difference, level_re_first};
 pub use partials::{
     FIT_PARTIALS, PARTIALS_FROM_S, PARTIALS_OVER_S, Partial, StiffFit, measure_partials,
