@@ -157,18 +157,28 @@ pub fn partial_dips(
     first_hz: f64,
     frequencies_hz: &[f64],
 ) -> Vec<Option<Dip>> {
-    let Some(start) = onset(signal) else {
+    let Some(track) = note_tracks(signal, sample_rate, first_hz) else {
         return Vec::new();
     };
-    let frame_s = DIP_FRAME_S.max(DIP_FRAME_PERIODS / first_hz);
     frequencies_hz
         .iter()
-        .map(|&hz| {
-            let track =
-                |hz: f64| partial_track(&signal[start..], sample_rate, hz, frame_s, DIP_HOP_S);
-            deepest_dip(&track(hz), Some(&track(hz + 0.5 * first_hz)))
-        })
+        .map(|&hz| deepest_dip(&track(hz), Some(&track(hz + 0.5 * first_hz))))
         .collect()
+}
+
+/// How a note's partials are tracked: the note in `signal` (sampled at
+/// `sample_rate`, Hz) from its [`onset`], whose first partial is at
+/// `first_hz` (Hz), by [`partial_track`] at any frequency over frames of
+/// [`DIP_FRAME_S`] or [`DIP_FRAME_PERIODS`] periods of the first partial,
+/// whichever is longer, every [`DIP_HOP_S`]. `None` for a silent signal.
+pub(super) fn note_tracks(
+    signal: &[f32],
+    sample_rate: f64,
+    first_hz: f64,
+) -> Option<impl Fn(f64) -> LevelTrack + '_> {
+    let start = onset(signal)?;
+    let frame_s = DIP_FRAME_S.max(DIP_FRAME_PERIODS / first_hz);
+    Some(move |hz: f64| partial_track(&signal[start..], sample_rate, hz, frame_s, DIP_HOP_S))
 }
 
 #[cfg(test)]

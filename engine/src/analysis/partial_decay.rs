@@ -14,9 +14,8 @@
 //! [`PARTIAL_DECAY_SPAN_S`]).
 
 use super::decay::LevelTrack;
-use super::dips::{DIP_FRAME_PERIODS, DIP_FRAME_S, DIP_HOP_S, partial_track};
+use super::dips::note_tracks;
 use super::fit::fit_line;
-use super::onset::onset;
 
 /// A partial's decay is followed down to this many dB under its peak.
 pub const PARTIAL_DECAY_DB: f64 = 20.0;
@@ -32,7 +31,8 @@ const CLEAR_OF_NOISE_DB: f64 = PARTIAL_DECAY_DB + 10.0;
 const MIN_FRAMES: usize = 10;
 
 /// The T60 (s) of each partial at `frequencies_hz` (Hz) of the note in
-/// `signal` (sampled at `sample_rate`, Hz) from its [`onset`], whose first
+/// `signal` (sampled at `sample_rate`, Hz) from its
+/// [`onset`](super::onset), whose first
 /// partial is at `first_hz` (Hz): each tracked as [`super::partial_dips`]
 /// tracks it, and timed by [`track_t60`]. `None` for a partial that does
 /// not stand [`PARTIAL_DECAY_DB`] + 10 dB over the noise half way to the
@@ -45,11 +45,9 @@ pub fn partial_t60s(
     first_hz: f64,
     frequencies_hz: &[f64],
 ) -> Vec<Option<f64>> {
-    let Some(start) = onset(signal) else {
+    let Some(track) = note_tracks(signal, sample_rate, first_hz) else {
         return Vec::new();
     };
-    let frame_s = DIP_FRAME_S.max(DIP_FRAME_PERIODS / first_hz);
-    let track = |hz: f64| partial_track(&signal[start..], sample_rate, hz, frame_s, DIP_HOP_S);
     frequencies_hz
         .iter()
         .map(|&hz| {
