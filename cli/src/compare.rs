@@ -78,11 +78,9 @@ pub struct NoteMeasures {
     /// track).
     pub dips: Vec<Option<Dip>>,
     /// Where each of partials 1 to [`DECAY_PARTIALS`] lies, Hz: where it
-    /// was measured, else where the stiff-string fit puts it.
+    /// was measured, else where the stiff-string fit puts it (their decay
+    /// times: [`NoteMeasures::partial_t60s_over`]).
     pub partial_hz: Vec<Option<f64>>,
-    /// The T60 of each of partials 1 to [`DECAY_PARTIALS`] over the whole
-    /// sound (see [`orchard_engine::analysis::partial_t60s`]), s.
-    pub partial_t60s: Vec<Option<f64>>,
     /// Left/right correlation and side/mid ratio from the onset to the end,
     /// for a stereo sound.
     pub stereo: Option<StereoImage>,
@@ -124,7 +122,6 @@ impl NoteMeasures {
             centroid_hz: centroid_first(signal, rate, CENTROID_SPAN_S),
             attack: fit.and_then(|f| attack_noise(signal, rate, &f)),
             dips,
-            partial_t60s: t60s_of_partials(signal, rate, &partial_hz),
             partial_hz,
             stereo,
             partials,
@@ -132,15 +129,26 @@ impl NoteMeasures {
     }
 
     /// The T60 of each of partials 1 to [`DECAY_PARTIALS`] of `audio` (the
-    /// note these measures were taken of, or a render of it) over only its
-    /// first `seconds` (s) from the onset, s: a render timed over a shorter
-    /// recording's length.
+    /// note these measures were taken of, or a render of it) over its first
+    /// `seconds` (s) from the onset (see
+    /// [`orchard_engine::analysis::partial_t60s`]), s: a recording's over
+    /// its whole length, a render's over the recording's. Measured only
+    /// where asked for: each partial is tracked frame by frame.
     pub fn partial_t60s_over(&self, audio: &MonoAudio, seconds: f64) -> Vec<Option<f64>> {
         let Some(start) = onset(&audio.signal) else {
             return vec![None; self.partial_hz.len()];
         };
         let end = (start + (seconds * audio.sample_rate).round() as usize).min(audio.signal.len());
-        t60s_of_partials(&audio.signal[..end], audio.sample_rate, &self.partial_hz)
+        let Some(&Some(first_hz)) = self.partial_hz.first() else {
+            return vec![None; self.partial_hz.len()];
+        };
+        let known: Vec<f64> = self.partial_hz.iter().flatten().copied().collect();
+        let mut timed =
+            partial_t60s(&audio.signal[..end], audio.sample_rate, first_hz, &known).into_iter();
+        self.partial_hz
+            .iter()
+            .map(|hz| hz.and_then(|_| timed.next().flatten()))
+            .collect()
     }
 
     /// Level of partial `n` relative to the first partial, dB (`None` if
@@ -170,20 +178,6 @@ impl NoteMeasures {
             .find(|p| p.number == 1)
             .map(|p| p.frequency_hz)
     }
-}
-
-/// The T60 of each partial at `partial_hz` (Hz, `None` where unknown) of the
-/// note in `signal` (sampled at `rate`, Hz), s.
-fn t60s_of_partials(signal: &[f32], rate: f64, partial_hz: &[Option<f64>]) -> Vec<Option<f64>> {
-    let Some(&Some(first_hz)) = partial_hz.first() else {
-        return vec![None; partial_hz.len()];
-    };
-    let known: Vec<f64> = partial_hz.iter().flatten().copied().collect();
-    let mut timed = partial_t60s(signal, rate, first_hz, &known).into_iter();
-    partial_hz
-        .iter()
-        .map(|hz| hz.and_then(|_| timed.next().flatten()))
-        .collect()
 }
 
 /// How a render's partials' decay times compare with a recording's: the
@@ -408,6 +402,8 @@ struct KeyRow {
     render: NoteMeasures,
     /// The render's late T60 over the recording's length from the onset, s.
     render_late_cut_s: Option<f64>,
+    /// The recording's partials' T60s, s.
+    recording_partial_t60s: Vec<Option<f64>>,
     /// The render's partials' T60s over the recording's length, s.
     render_partial_t60s: Vec<Option<f64>>,
 }
@@ -445,7 +441,9 @@ fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
                 dir.display()
             )
         })?;
-        recordings.push(read_and_measure(path, equal_tempered_hz(key))?.1);
+        let (audio, measures) = read_and_measure(path, equal_tempered_hz(key))?;
+        let t60s = measures.partial_t60s_over(&audio, measures.from_onset_s);
+        recordings.push((measures, t60s));
     }
     let rendered = in_parallel(&keys, |key| {
         note::play(&preset, key, velocity, duration_s, sample_rate).and_then(|r| {
@@ -460,10 +458,13 @@ fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
         })
     });
     let mut rows = Vec::with_capacity(keys.len());
-    for ((key, recording), result) in keys.iter().zip(recordings).zip(rendered) {
+    for ((key, (recording, recording_partial_t60s)), result) in
+        keys.iter().zip(recordings).zip(rendered)
+    {
         let (audio, render) = result?;
         rows.push(KeyRow {
             key: *key,
+            recording_partial_t60s,
             render_late_cut_s: late_t60_over(&audio, recording.from_onset_s),
             render_partial_t60s: render.partial_t60s_over(&audio, recording.from_onset_s),
             recording,
@@ -557,7 +558,7 @@ fn tone_table(rows: &[KeyRow]) -> String {
             || "–".into(),
             |d| format!("{:+.1} / {:.1}, {}", d.mean_db, d.mean_abs_db, d.compared),
         );
-        let decays = partial_decay_ratio(&row.render_partial_t60s, &theirs.partial_t60s)
+        let decays = partial_decay_ratio(&row.render_partial_t60s, &row.recording_partial_t60s)
             .map_or_else(|| "–".into(), |(ratio, n)| format!("×{ratio:.2}, {n}"));
         let attack = |m: &NoteMeasures, f: fn(&AttackNoise) -> f64| m.attack.as_ref().map(f);
         let correlations = format!(

@@ -38,12 +38,12 @@ pub struct Figures {
 }
 
 impl Figures {
-    /// The figures of a recording measured as `measures`.
-    pub fn of_recording(measures: &NoteMeasures) -> Self {
+    /// The figures of a recording `audio` measured as `measures`.
+    pub fn of_recording(audio: &MonoAudio, measures: &NoteMeasures) -> Self {
         Self::with(
             measures,
             measures.decay.late_t60_s,
-            measures.partial_t60s.clone(),
+            measures.partial_t60s_over(audio, measures.from_onset_s),
         )
     }
 

@@ -45,11 +45,11 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// The recording measured as `measures`.
-    pub fn of(measures: &NoteMeasures) -> Self {
+    /// The recording `audio` measured as `measures`.
+    pub fn of(audio: &MonoAudio, measures: &NoteMeasures) -> Self {
         Self {
             from_onset_s: measures.from_onset_s,
-            figures: Figures::of_recording(measures),
+            figures: Figures::of_recording(audio, measures),
         }
     }
 }

@@ -78,7 +78,8 @@ pub fn run_fit(args: &FitArgs) -> Result<String, String> {
         // Measured around the preset's fundamental, as each render is: the
         // partials found depend on where the first is looked for.
         let first_hz = preset.fundamental_hz(key);
-        recorded.push((key, Recorded::of(&read_and_measure(path, first_hz)?.1)));
+        let (audio, measures) = read_and_measure(path, first_hz)?;
+        recorded.push((key, Recorded::of(&audio, &measures)));
     }
     let report_progress = |fit: &Fit| {
         let anchors: Vec<String> = fit.anchors.iter().map(|&k| note_name(k)).collect();

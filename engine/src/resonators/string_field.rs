@@ -219,18 +219,20 @@ mod tests {
     }
 
     /// The end of a string moves little: its fundamental, heard 0.15 m
-    /// over the end, is 8 to 16 dB under the line dipole's law for middle
-    /// C (0.62 m), and less still for A0's 2 m string, which moves less
-    /// within the listener's reach.
+    /// over the end, is about 12 dB under the line dipole's law for middle
+    /// C (0.62 m) and about 20 dB for A0's 2 m string, which moves less
+    /// within the listener's reach. Against an independent integration
+    /// (NumPy, with SciPy's exact Hankel function: −12.0 and −20.0 dB),
+    /// within 1.5 dB: the law's approximate modulus of `H1` accounts for up
+    /// to 1.2 dB of it.
     #[test]
     fn a_string_heard_over_its_end_is_heard_less() {
         let db = |f: f64, length: f64| {
             20.0 * standing_wave_share(f, PI / length, length, 0.15, 0.0).log10()
         };
-        let middle_c = db(261.6, 0.62);
-        assert!((-16.0..-8.0).contains(&middle_c), "C4 {middle_c} dB");
-        let a0 = db(27.5, 2.0);
-        assert!(a0 < middle_c - 3.0, "A0 {a0} dB, C4 {middle_c} dB");
+        let (middle_c, a0) = (db(261.6, 0.62), db(27.5, 2.0));
+        assert!((middle_c + 12.0).abs() < 1.5, "C4 {middle_c} dB");
+        assert!((a0 + 20.0).abs() < 1.5, "A0 {a0} dB");
     }
 
     /// Beyond `kh = 2` a standing wave's partials fall from its fundamental
