@@ -20,6 +20,10 @@ use crate::args::compare::CompareArgs;
 use crate::audio_file::{MonoAudio, read_mono};
 use crate::note::{self, PARTIALS, show_t60};
 
+mod pair_spread;
+
+pub use pair_spread::PairSpread;
+
 /// The partials whose dips below their smooth decay are reported: 1 to this.
 const DIP_PARTIALS: u32 = 4;
 /// The partials whose decay times are compared: 1 to this.
@@ -406,6 +410,8 @@ struct KeyRow {
     recording_partial_t60s: Vec<Option<f64>>,
     /// The render's partials' T60s over the recording's length, s.
     render_partial_t60s: Vec<Option<f64>>,
+    /// How far the recording's two channels differ, for a stereo one.
+    recording_spread: Option<PairSpread>,
 }
 
 /// Renders the keys `--from`..=`--to`, every `--every`th, and compares each
@@ -443,7 +449,8 @@ fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
         })?;
         let (audio, measures) = read_and_measure(path, equal_tempered_hz(key))?;
         let t60s = measures.partial_t60s_over(&audio, measures.from_onset_s);
-        recordings.push((measures, t60s));
+        let spread = PairSpread::of(&audio, equal_tempered_hz(key));
+        recordings.push((measures, t60s, spread));
     }
     let rendered = in_parallel(&keys, |key| {
         note::play(&preset, key, velocity, duration_s, sample_rate).and_then(|r| {
@@ -458,13 +465,14 @@ fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
         })
     });
     let mut rows = Vec::with_capacity(keys.len());
-    for ((key, (recording, recording_partial_t60s)), result) in
+    for ((key, (recording, recording_partial_t60s, recording_spread)), result) in
         keys.iter().zip(recordings).zip(rendered)
     {
         let (audio, render) = result?;
         rows.push(KeyRow {
             key: *key,
             recording_partial_t60s,
+            recording_spread,
             render_late_cut_s: late_t60_over(&audio, recording.from_onset_s),
             render_partial_t60s: render.partial_t60s_over(&audio, recording.from_onset_s),
             recording,
@@ -496,6 +504,14 @@ fn keyboard(args: &CompareArgs, dir: &Path) -> Result<String, String> {
         legend(),
         tone_table(&rows)
     );
+    if rows.iter().any(|r| r.recording_spread.is_some()) {
+        let _ = write!(
+            text,
+            "\n\n{}\n\n{}",
+            pair_spread::legend(),
+            pair_table(&rows)
+        );
+    }
     Ok(text)
 }
 
@@ -554,12 +570,11 @@ fn tone_table(rows: &[KeyRow]) -> String {
     };
     for row in rows {
         let (ours, theirs) = (&row.render, &row.recording);
-        let levels = ours.levels_against(theirs).map_or_else(
-            || "–".into(),
-            |d| format!("{:+.1} / {:.1}, {}", d.mean_db, d.mean_abs_db, d.compared),
-        );
-        let decays = partial_decay_ratio(&row.render_partial_t60s, &row.recording_partial_t60s)
-            .map_or_else(|| "–".into(), |(ratio, n)| format!("×{ratio:.2}, {n}"));
+        let levels = show_levels(ours.levels_against(theirs));
+        let decays = show_decay_ratio(partial_decay_ratio(
+            &row.render_partial_t60s,
+            &row.recording_partial_t60s,
+        ));
         let attack = |m: &NoteMeasures, f: fn(&AttackNoise) -> f64| m.attack.as_ref().map(f);
         let correlations = format!(
             "{} / {}",
@@ -587,6 +602,53 @@ fn tone_table(rows: &[KeyRow]) -> String {
         );
     }
     text
+}
+
+/// The third table: each stereo recording's left channel against its right
+/// ([`PairSpread`]).
+fn pair_table(rows: &[KeyRow]) -> String {
+    let mut text = String::from(
+        "| key | partials 2–10 L−R: mean / mean abs (dB), n | partial T60s L / R, n | \
+         early T60 L / R | late T60 L / R | centroid L / R |\n\
+         |---|---|---|---|---|---|",
+    );
+    let centroid = |m: &NoteMeasures| {
+        m.centroid_hz
+            .map_or_else(|| "–".into(), |c| format!("{c:.0} Hz"))
+    };
+    for row in rows {
+        let Some(spread) = &row.recording_spread else {
+            continue;
+        };
+        let (left, right) = (&spread.left, &spread.right);
+        let _ = write!(
+            text,
+            "\n| {} | {} | {} | {} / {} | {} / {} | {} / {} |",
+            note_name(row.key),
+            show_levels(spread.levels),
+            show_decay_ratio(spread.partial_decay),
+            show_t60(left.decay.early_t60_s),
+            show_t60(right.decay.early_t60_s),
+            show_t60(left.decay.late_t60_s),
+            show_t60(right.decay.late_t60_s),
+            centroid(left),
+            centroid(right),
+        );
+    }
+    text
+}
+
+/// Partials 2–10 of one sound against another's: mean / mean abs, count.
+fn show_levels(levels: Option<LevelDifference>) -> String {
+    levels.map_or_else(
+        || "–".into(),
+        |d| format!("{:+.1} / {:.1}, {}", d.mean_db, d.mean_abs_db, d.compared),
+    )
+}
+
+/// A partial decay ratio and how many partials it is over.
+fn show_decay_ratio(ratio: Option<(f64, usize)>) -> String {
+    ratio.map_or_else(|| "–".into(), |(ratio, n)| format!("×{ratio:.2}, {n}"))
 }
 
 /// The WAV and Ogg Vorbis files in `dir` by the key their names name

@@ -453,7 +453,8 @@ fn the_keyboard_mode_prints_a_markdown_table() {
         "--duration",
         "1.5",
     ]);
-    // Two tables: the decay and brightness, then the tone and attack.
+    // Three tables: the decay and brightness, the tone and attack, and the
+    // recordings' two channels against each other.
     let mut tables: Vec<Vec<&str>> = Vec::new();
     let mut in_table = false;
     for line in text.lines() {
@@ -466,7 +467,7 @@ fn the_keyboard_mode_prints_a_markdown_table() {
         }
         in_table = row;
     }
-    assert_eq!(tables.len(), 2, "{text}");
+    assert_eq!(tables.len(), 3, "{text}");
     let table = &tables[0];
     assert_eq!(table.len(), 4, "{text}");
     assert!(table[0].contains("Orchard early / late T60"), "{text}");
@@ -515,6 +516,21 @@ fn the_keyboard_mode_prints_a_markdown_table() {
         let (ours, theirs) = columns[8].split_once(" / ").unwrap();
         assert!((-1.0..=1.0).contains(&number(ours)), "{row}");
         assert_eq!(theirs, "1.00", "{row}");
+    }
+    // The recordings' channels are alike: they do not differ on any figure.
+    let pair = &tables[2];
+    assert_eq!(pair.len(), 4, "{text}");
+    assert!(pair[0].contains("partials 2–10 L−R"), "{text}");
+    for (row, key) in pair[2..].iter().zip(["C4", "E4"]) {
+        let columns: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(columns.len(), 8, "{row}");
+        assert_eq!(columns[1], key, "{row}");
+        assert!(columns[2].ends_with(" / 0.0, 9"), "{row}");
+        assert!(columns[3].starts_with("×1.00, "), "{row}");
+        for column in 4..=6 {
+            let (left, right) = columns[column].split_once(" / ").unwrap();
+            assert_eq!(left, right, "{row}");
+        }
     }
     // A key without a recording stops the comparison before any rendering.
     let out = orchard(&[
