@@ -323,6 +323,24 @@ fn two_files(render: &Path, recording: &Path, note: Option<&str>) -> Result<Stri
             &show_t60(theirs.decay.late_t60_s),
         ));
     }
+    // Each partial timed on its own, the render over the recording's length.
+    let recording_s = theirs.from_onset_s;
+    let timed = [
+        ours.partial_t60s_over(&rendered, recording_s),
+        theirs.partial_t60s_over(&recorded, recording_s),
+    ];
+    for (n, (o, t)) in (1..).zip(timed[0].iter().zip(&timed[1])) {
+        text.push_str(&side_by_side(
+            &format!("partial {n} T60"),
+            &show_t60(*o),
+            &show_t60(*t),
+        ));
+    }
+    let _ = write!(
+        text,
+        "\npartials' T60s, render over recording: {}",
+        show_decay_ratio(partial_decay_ratio(&timed[0], &timed[1]))
+    );
     text.push_str(&row(
         &format!("centroid, first {CENTROID_SPAN_S} s"),
         &|m| m.centroid_hz.map_or_else(dash, |c| format!("{c:.0} Hz")),

@@ -256,6 +256,20 @@ fn compare_reports_what_synthetic_notes_were_made_of() {
         "recording centroid",
         &text,
     );
+    // Every partial decays as the whole, timed from a second after its
+    // peak: on the late slope (the render over the recording's 4 s).
+    for n in [1u32, 4, 10] {
+        let (ours, theirs) = numbers(&text, &format!("partial {n} T60"));
+        assert_near(ours, render.late_t60_s, 0.1, "render partial T60", &text);
+        assert_near(theirs, recording.late_t60_s, 0.1, "recording partial T60", &text);
+    }
+    let ratio = text
+        .lines()
+        .find_map(|l| l.strip_prefix("partials' T60s, render over recording: ×"))
+        .unwrap_or_else(|| panic!("no partial decay ratio in\n{text}"));
+    let (ratio, timed) = ratio.split_once(", ").unwrap();
+    assert_near(number(ratio), 6.0 / 15.0, 0.1, "partial decay ratio", &text);
+    assert_eq!(timed, "10", "{text}");
     // Both made with partials at 0.2 / n: partials 2-10 alike.
     let difference = text
         .lines()

@@ -52,6 +52,7 @@ fn middle_c(microphone: u32, still: bool) -> Vec<f64> {
     strings.unison_spread_cents = 0.0;
     strings.unison_spread_inharmonicity = 0.0;
     strings.unison_spread_loss = 0.0;
+    strings.unison_spread_contact = 0.0;
     if still {
         preset.set("soundboard:modes", 0.0).unwrap();
     }

@@ -457,6 +457,7 @@ fn components_form_a_tree_with_every_key_under_its_set() {
             "unison_spread_cents",
             "unison_spread_inharmonicity",
             "unison_spread_loss",
+            "unison_spread_contact",
             "unison_seed",
             "bridge_tilt_rad",
             "youngs_modulus_pa",

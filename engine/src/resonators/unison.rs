@@ -19,9 +19,11 @@ const _: () = assert!(
 );
 
 /// How one string of a unison departs from the note's nominal string: as
-/// a tuner leaves it (a small tuning error), and as it was made and mounted
+/// a tuner leaves it (a small tuning error), as it was made and mounted
 /// (its stiffness and its losses differ by a few per cent from its
-/// neighbours').
+/// neighbours'), and as the hammer meets it (a string a little higher than
+/// its neighbours, or a felt not quite mated to the three, takes more of
+/// the blow).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StringDeviation {
     /// Tuning away from its place in the unison's spread, cents.
@@ -30,6 +32,9 @@ pub struct StringDeviation {
     pub inharmonicity_factor: f64,
     /// Its losses `b1` and `b2` over the note's (1: the same).
     pub loss_factor: f64,
+    /// Its share of the hammer's force over an even one (1: even; the
+    /// shares of the struck strings are scaled to sum to the whole force).
+    pub contact_factor: f64,
 }
 
 impl StringDeviation {
@@ -38,6 +43,7 @@ impl StringDeviation {
         cents: 0.0,
         inharmonicity_factor: 1.0,
         loss_factor: 1.0,
+        contact_factor: 1.0,
     };
 }
 
@@ -243,10 +249,16 @@ impl PlaneCoupling {
 /// first to the second: beating and a two-stage decay.
 ///
 /// The hammer sees the struck strings as one port: the felt shares its force among
-/// them in proportion to their impedances, `Fᵢ = F·Zᵢ/Σ Z`, so the port's velocity
-/// (the impedance-weighted mean of the strings') is `v_free + F/Σ 2·Zᵢ`: a
-/// resistance `1/Σ 2·Zᵢ` (s/kg) and a free velocity that is the weighted mean of
-/// the strings'. The power `F·v` it takes is exactly what the strings receive.
+/// them, string `i` taking `Fᵢ = sᵢ·F` with the shares `sᵢ` summing to 1: in
+/// proportion to their impedances, `sᵢ = Zᵢ·cᵢ/Σ Z·c`, times each string's
+/// contact factor `cᵢ` ([`StringDeviation::contact_factor`]; 1 for a felt
+/// that meets every string alike). The port's velocity is the shares'
+/// mean of the strings', `v = Σ sᵢ·vᵢ = v_free + F·Σ sᵢ²/(2·Zᵢ)`: a resistance
+/// `Σ sᵢ²/(2·Zᵢ)` (s/kg; `1/Σ 2·Zᵢ` for even contact) and a free velocity
+/// that is the shares' mean of the strings'. The power `F·v` it takes is
+/// exactly what the strings receive, `Σ Fᵢ·vᵢ`, whatever the shares: an
+/// uneven blow puts part of it into the strings' out-of-phase motion, which
+/// the bridge does not drain (the aftersound; Weinreich 1977).
 ///
 /// The strings' lumped loop filters run side by side, one vector lane per string,
 /// with fused multiply-adds on processors that have them (results then differ
@@ -273,18 +285,21 @@ pub struct Unison {
     two_z: Lanes,
     /// Which strings the hammer strikes.
     struck: [bool; MAX_UNISON_STRINGS],
-    /// `Σ 2·Zᵢ` over the struck strings, kg/s.
-    struck_conductance: f64,
+    /// Each string's contact factor ([`StringDeviation::contact_factor`]).
+    contact_factors: Lanes,
+    /// The contact point's resistance, `Σ sᵢ²/(2·Zᵢ)` over the struck
+    /// strings, s/kg.
+    contact_resistance: f64,
     /// The strings' longitudinal vibration, if modelled: its pushes join
     /// the transverse waves' ([`Unison::arrive_block`]).
     longitudinal: Option<Box<Longitudinal>>,
     /// The string whose stretch stands for the struck strings' (the first
     /// struck), and how many they are.
     stretched: (usize, f64),
-    /// Share of the hammer's force each string takes: `2·Zᵢ/Σ 2·Z` if struck, else 0.
+    /// Share `sᵢ` of the hammer's force each string takes if struck, else 0.
     force_share: Lanes,
-    /// Velocity wave launched per newton on each string: `1/Σ 2·Z` (s/kg) if
-    /// struck, else 0.
+    /// Velocity wave launched per newton on each string: `sᵢ/(2·Zᵢ)` (s/kg)
+    /// if struck, else 0.
     launch_per_newton: Lanes,
     /// The local bridge's admittance `r = 1/Zb`, s/kg (0 for a rigid bridge).
     bridge_admittance: f64,
@@ -351,7 +366,8 @@ impl Unison {
         for deviation in &params.deviations[..n] {
             let valid = deviation.cents.abs() <= 50.0
                 && (0.5..=2.0).contains(&deviation.inharmonicity_factor)
-                && (0.5..=2.0).contains(&deviation.loss_factor);
+                && (0.5..=2.0).contains(&deviation.loss_factor)
+                && (0.5..=2.0).contains(&deviation.contact_factor);
             if !valid {
                 return Err(StringDesignError::InvalidParameter("string deviation"));
             }
@@ -453,7 +469,14 @@ impl Unison {
             fused: fused::available(),
             two_z,
             struck: [false; MAX_UNISON_STRINGS],
-            struck_conductance: 0.0,
+            contact_factors: {
+                let mut factors = [0.0; LANES];
+                for (f, d) in factors.iter_mut().zip(&params.deviations[..n]) {
+                    *f = d.contact_factor;
+                }
+                factors
+            },
+            contact_resistance: 0.0,
             force_share: [0.0; LANES],
             launch_per_newton: [0.0; LANES],
             bridge_admittance,
@@ -519,9 +542,9 @@ impl Unison {
                 self.struck[i] = i < count;
             }
         }
-        self.struck_conductance = (0..count)
+        let weighted: f64 = (0..count)
             .filter(|&i| self.struck[i])
-            .map(|i| self.two_z[i])
+            .map(|i| self.two_z[i] * self.contact_factors[i])
             .sum();
         self.stretched = (
             (0..count).find(|&i| self.struck[i]).unwrap_or(0),
@@ -529,16 +552,18 @@ impl Unison {
         );
         self.force_share = [0.0; LANES];
         self.launch_per_newton = [0.0; LANES];
+        // Σ sᵢ²/(2·Zᵢ) = Σ 2·Zᵢ·cᵢ² / (Σ 2·Z·c)², written so that even
+        // contact gives exactly 1/Σ 2·Zᵢ.
+        let mut squares = 0.0;
         for i in 0..MAX_UNISON_STRINGS {
-            (self.force_share[i], self.launch_per_newton[i]) = if self.struck[i] {
-                (
-                    self.two_z[i] / self.struck_conductance,
-                    1.0 / self.struck_conductance,
-                )
-            } else {
-                (0.0, 0.0)
-            };
+            if self.struck[i] {
+                let factor = self.contact_factors[i];
+                self.force_share[i] = self.two_z[i] * factor / weighted;
+                self.launch_per_newton[i] = factor / weighted;
+                squares += self.two_z[i] * factor * factor;
+            }
         }
+        self.contact_resistance = squares / weighted / weighted;
     }
 
     /// The strings the hammer strikes: bit `i` for string `i`.
@@ -577,13 +602,14 @@ impl Unison {
     }
 
     /// Resistance the contact point presents to the hammer's series tree, s/kg:
-    /// the struck strings in parallel, `1/Σ 2·Zᵢ`.
+    /// `Σ sᵢ²/(2·Zᵢ)` over the struck strings, their shares `sᵢ` of the force
+    /// (for even contact the strings in parallel, `1/Σ 2·Zᵢ`).
     pub fn contact_resistance(&self) -> f64 {
-        1.0 / self.struck_conductance
+        self.contact_resistance
     }
 
     /// Velocity (m/s) the contact point would have this sample with no force on it:
-    /// the impedance-weighted mean over the struck strings.
+    /// the mean over the struck strings weighted by their shares of the force.
     #[inline]
     pub fn free_velocity(&self) -> f64 {
         self.strings
@@ -1020,6 +1046,43 @@ mod tests {
         assert!((ratio - 0.5).abs() < 0.05, "coupled keeps {ratio} of rigid");
     }
 
+    /// A felt that bears 1.5 times as hard on one string as on the other
+    /// (contact factors 1.2 and 0.8) gives them 0.6 and 0.4 of its force:
+    /// energies in the ratio 2.25, and a port that takes
+    /// `2·(0.6² + 0.4²) = 1.04` times the energy an even blow gives. The
+    /// out-of-phase half of that motion, `((0.6 − 0.4)/2)² / ((0.6² + 0.4²)/2)`
+    /// = 1/26 of the energy, does not move the bridge: after the in-phase
+    /// motion has drained it stays, less the strings' own losses, where an
+    /// even blow leaves nothing.
+    #[test]
+    fn an_uneven_blow_leaves_out_of_phase_motion() {
+        let fs = 48_000.0;
+        let uneven = |bridge: f64| {
+            let mut params = pair(bridge);
+            params.deviations[0].contact_factor = 1.2;
+            params.deviations[1].contact_factor = 0.8;
+            Unison::new(&params, fs).unwrap()
+        };
+        let mut u = uneven(100.0);
+        let mut even = Unison::new(&pair(100.0), fs).unwrap();
+        assert!((u.contact_resistance() / even.contact_resistance() - 1.04).abs() < 1e-12);
+        u.step(1.0);
+        even.step(1.0);
+        let ratio = u.string_energy_j(0, fs) / u.string_energy_j(1, fs);
+        assert!((ratio - 2.25).abs() < 1e-9, "{ratio}");
+        assert!((u.energy_j(fs) / even.energy_j(fs) - 1.04).abs() < 1e-9);
+        let mut rigid = uneven(f64::INFINITY);
+        rigid.step(1.0);
+        for _ in 0..(2.0 * fs) as usize {
+            u.step(0.0);
+            even.step(0.0);
+            rigid.step(0.0);
+        }
+        let kept = u.energy_j(fs) / rigid.energy_j(fs);
+        assert!((kept * 26.0 - 1.0).abs() < 0.1, "kept {kept}");
+        assert!(even.energy_j(fs) < 1e-3 * u.energy_j(fs));
+    }
+
     /// A key run in chunks (its waves a chunk ahead, then the strings through
     /// the chunk at once, as on the shared bridge) moves exactly as one run
     /// sample by sample, with the board moving beneath it and the damper
@@ -1229,6 +1292,7 @@ mod tests {
             cents: 1.0,
             inharmonicity_factor: 1.1,
             loss_factor: 1.2,
+            contact_factor: 1.0,
         };
         let u = Unison::new(&params, fs).unwrap();
         let (first, second) = (u.string(0).unwrap(), u.string(1).unwrap());

@@ -35,6 +35,11 @@ pub struct StringSet {
     /// relative (how it sits on the bridge pin and in the felt).
     #[serde(default)]
     pub unison_spread_loss: f64,
+    /// The standard deviation of each string's share of the hammer's blow
+    /// over an even share, relative (strings not quite level under the
+    /// hammer, a felt not quite mated to them).
+    #[serde(default)]
+    pub unison_spread_contact: f64,
     /// Which strings were made and tuned: each seed gives every unison
     /// other deviations, reproducibly.
     #[serde(default)]
@@ -139,6 +144,7 @@ impl StringSet {
         self.unison_spread_cents = 0.0;
         self.unison_spread_inharmonicity = 0.0;
         self.unison_spread_loss = 0.0;
+        self.unison_spread_contact = 0.0;
     }
 
     /// How each string of `key`'s unison departs from the nominal one, and
@@ -157,6 +163,7 @@ impl StringSet {
                 cents: self.unison_spread_cents * normal(),
                 inharmonicity_factor: 1.0 + self.unison_spread_inharmonicity * normal(),
                 loss_factor: 1.0 + self.unison_spread_loss * normal(),
+                contact_factor: 1.0,
             });
         // The tuner brings the unison as a whole to its pitch: the errors of
         // the strings it has sum to nothing (a single string is in tune).
@@ -169,6 +176,13 @@ impl StringSet {
             tilt_rad: self.bridge_tilt_rad,
             cents: self.unison_spread_cents * normal(),
         });
+        // Drawn last, so that the other deviations are what they were
+        // before the hammer's contact could differ.
+        if self.unison_spread_contact > 0.0 {
+            for deviation in &mut deviations {
+                deviation.contact_factor = 1.0 + self.unison_spread_contact * normal();
+            }
+        }
         (deviations, plane)
     }
 
@@ -189,6 +203,8 @@ fields!(StringSet {
         "How much the strings of a unison differ in stiffness (relative standard deviation): their upper partials drift apart unevenly";
     unison_spread_loss: Real = 0.0, "", [0.0, 0.2, "0 to 0.2"],
         "How much the strings of a unison differ in damping (relative standard deviation)";
+    unison_spread_contact: Real = 0.0, "", [0.0, 0.2, "0 to 0.2"],
+        "How unevenly the hammer meets the strings of a unison (relative standard deviation of each one's share of the blow): more of the sound passes into the slowly dying aftersound";
     unison_seed: Count = 0.0, "", "Which strings: each seed makes and tunes every unison's strings differently";
     bridge_tilt_rad: Real = 0.0, "rad", [0.0, 0.785, "0 to 0.785 rad (45°)"],
         "Tilt of the bridge's motion from the board's normal: couples the strings' motion along the board, which rings on after the rest (the aftersound); 0 keeps one plane";
