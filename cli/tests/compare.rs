@@ -261,7 +261,13 @@ fn compare_reports_what_synthetic_notes_were_made_of() {
     for n in [1u32, 4, 10] {
         let (ours, theirs) = numbers(&text, &format!("partial {n} T60"));
         assert_near(ours, render.late_t60_s, 0.1, "render partial T60", &text);
-        assert_near(theirs, recording.late_t60_s, 0.1, "recording partial T60", &text);
+        assert_near(
+            theirs,
+            recording.late_t60_s,
+            0.1,
+            "recording partial T60",
+            &text,
+        );
     }
     let ratio = text
         .lines()

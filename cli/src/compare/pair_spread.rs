@@ -47,10 +47,8 @@ impl PairSpread {
         let left = NoteMeasures::of(&left_audio, first_hz)?;
         let right = NoteMeasures::of(&right_audio, first_hz)?;
         let timed = |m: &NoteMeasures, a: &MonoAudio| m.partial_t60s_over(a, m.from_onset_s);
-        let partial_decay = partial_decay_ratio(
-            &timed(&left, &left_audio),
-            &timed(&right, &right_audio),
-        );
+        let partial_decay =
+            partial_decay_ratio(&timed(&left, &left_audio), &timed(&right, &right_audio));
         Some(Self {
             levels: left.levels_against(&right),
             partial_decay,
@@ -99,7 +97,11 @@ mod tests {
 
     fn stereo(left: Vec<f32>, right: Vec<f32>) -> MonoAudio {
         MonoAudio {
-            signal: left.iter().zip(&right).map(|(l, r)| 0.5 * (l + r)).collect(),
+            signal: left
+                .iter()
+                .zip(&right)
+                .map(|(l, r)| 0.5 * (l + r))
+                .collect(),
             sample_rate: 48_000.0,
             stereo: Some(Stereo { left, right }),
         }
@@ -116,7 +118,10 @@ mod tests {
         assert!(levels.mean_abs_db < 1e-9, "{levels:?}");
         assert_eq!(levels.compared, 9);
         let (ratio, timed) = alike.partial_decay.unwrap();
-        assert!((ratio - 1.0).abs() < 1e-9 && timed >= 8, "{ratio} over {timed}");
+        assert!(
+            (ratio - 1.0).abs() < 1e-9 && timed >= 8,
+            "{ratio} over {timed}"
+        );
 
         let louder = PairSpread::of(&stereo(note(f0, 2.0), note(f0, 1.0)), f0).unwrap();
         let levels = louder.levels.unwrap();

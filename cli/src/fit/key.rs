@@ -7,11 +7,11 @@
 
 use orchard_engine::instrument::Preset;
 
-use super::figures::{Figures, Residuals};
+use super::figures::{Figures, Residuals, Tolerances};
 use super::parameters::{Parameter, Placed};
 use super::simplex::Search;
 use crate::audio_file::MonoAudio;
-use crate::compare::{NoteMeasures, in_parallel};
+use crate::compare::{NoteMeasures, PairSpread, in_parallel};
 use crate::note;
 
 /// The initial simplex's edge along each coordinate: a factor of this (or
@@ -42,14 +42,19 @@ pub struct Recorded {
     pub from_onset_s: f64,
     /// Its figures.
     pub figures: Figures,
+    /// How closely a render's figures are aimed at them: widened to how
+    /// far the recording's two channels lie apart.
+    pub tolerances: Tolerances,
 }
 
 impl Recorded {
-    /// The recording `audio` measured as `measures`.
-    pub fn of(audio: &MonoAudio, measures: &NoteMeasures) -> Self {
+    /// The recording `audio` of the note whose first partial is near
+    /// `first_hz` (Hz), measured as `measures`.
+    pub fn of(audio: &MonoAudio, measures: &NoteMeasures, first_hz: f64) -> Self {
         Self {
             from_onset_s: measures.from_onset_s,
             figures: Figures::of_recording(audio, measures),
+            tolerances: Tolerances::widened_to(PairSpread::of(audio, first_hz).as_ref()),
         }
     }
 }
@@ -70,6 +75,8 @@ pub struct KeyOutcome {
     pub key: u8,
     /// The recording's figures.
     pub recording: Figures,
+    /// How closely they were aimed at.
+    pub tolerances: Tolerances,
     /// The preset's render before the fit.
     pub before: Outcome,
     /// The render with the fitted values.
@@ -125,7 +132,7 @@ pub fn fit(
                 .find(|(k, _)| *k == key)
                 .expect("a key recorded");
             let figures = render_figures(&candidate, key, play, recording.from_onset_s)?;
-            let residuals = Residuals::between(&figures, &recording.figures);
+            let residuals = Residuals::between(&figures, &recording.figures, &recording.tolerances);
             Ok(Outcome { figures, residuals })
         };
         if let [key] = keys[..] {
@@ -186,6 +193,7 @@ pub fn fit(
             .map(|((key, recording), (before, after))| KeyOutcome {
                 key: *key,
                 recording: recording.figures.clone(),
+                tolerances: recording.tolerances,
                 before,
                 after,
             })

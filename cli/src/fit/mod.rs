@@ -79,7 +79,7 @@ pub fn run_fit(args: &FitArgs) -> Result<String, String> {
         // partials found depend on where the first is looked for.
         let first_hz = preset.fundamental_hz(key);
         let (audio, measures) = read_and_measure(path, first_hz)?;
-        recorded.push((key, Recorded::of(&audio, &measures)));
+        recorded.push((key, Recorded::of(&audio, &measures, first_hz)));
     }
     let report_progress = |fit: &Fit| {
         let anchors: Vec<String> = fit.anchors.iter().map(|&k| note_name(k)).collect();

@@ -71,7 +71,13 @@ pub fn fit_tables(fit: &Fit) -> String {
 /// The table of `key`'s figures: the recording's beside the render's before
 /// and after the fit.
 fn figures_table(fit: &KeyOutcome) -> String {
-    let mut text = String::new();
+    let t = fit.tolerances;
+    let mut text = format!(
+        "\n\nAimed within ×{:.2} (early T60), ×{:.2} (late T60), ×{:.2} (centroid), \
+         {:.1} dB (partial levels) and ×{:.2} (partials' T60s): each at least as far as \
+         the recording's two channels lie apart.",
+        t.early_t60, t.late_t60, t.centroid, t.levels_db, t.partial_t60
+    );
     text.push_str(
         "\n\n| figure | recording | before (residual) | after (residual) |\n|---|---|---|---|",
     );
