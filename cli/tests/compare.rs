@@ -547,8 +547,8 @@ fn the_keyboard_mode_prints_a_markdown_table() {
         assert_eq!(columns[1], key, "{row}");
         assert!(columns[2].ends_with(" / 0.0, 9"), "{row}");
         assert!(columns[3].starts_with("×1.00, "), "{row}");
-        for column in 4..=6 {
-            let (left, right) = columns[column].split_once(" / ").unwrap();
+        for column in &columns[4..=6] {
+            let (left, right) = column.split_once(" / ").unwrap();
             assert_eq!(left, right, "{row}");
         }
     }
