@@ -77,15 +77,40 @@ fn unknown_path(preset: &Preset, path: &str) -> String {
             .filter(|h| !h.contains('/'))
             .collect();
         heads.dedup();
-        format!("objects: {}", heads.join(", "))
+        format!("objects: {}", listing(&heads))
     } else {
-        format!("{head} has {}", siblings.join(", "))
+        format!("{head} has {}", listing(&siblings))
     };
     format!(
         "--set: the {} preset has no property `{}` ({hint})",
         excerpt(&preset.name),
         excerpt(path)
     )
+}
+
+/// The longest list of names an error gives, characters: a message stays
+/// one short line however many properties an object has.
+const LISTING_CHARS: usize = 120;
+
+/// `names` joined with commas, as many as fit in [`LISTING_CHARS`], and
+/// how many more there are and where they are all listed.
+fn listing(names: &[&str]) -> String {
+    let mut shown = String::new();
+    for (i, name) in names.iter().enumerate() {
+        let next = if shown.is_empty() {
+            (*name).to_string()
+        } else {
+            format!("{shown}, {name}")
+        };
+        if next.chars().count() > LISTING_CHARS && i > 0 {
+            return format!(
+                "{shown} and {} more (`orchard presets --paths PRESET` lists them all)",
+                names.len() - i
+            );
+        }
+        shown = next;
+    }
+    shown
 }
 
 #[cfg(test)]
@@ -134,6 +159,15 @@ mod tests {
         let error = apply(&mut preset, None, &["tuning:a4=440".into()]).unwrap_err();
         assert!(error.contains("no property `tuning:a4`"), "{error}");
         assert!(error.contains("tuning has a4_hz"), "{error}");
+        // An object of many properties is named in part, and the message
+        // stays one short line.
+        let error = apply(&mut preset, None, &["strings:lowest=1".into()]).unwrap_err();
+        assert!(error.contains("strings has pairs_from_key, "), "{error}");
+        assert!(
+            error.contains(" more (`orchard presets --paths PRESET`"),
+            "{error}"
+        );
+        assert!(error.chars().count() < 300, "{error}");
         let error = apply(&mut preset, None, &["nothing:x=1".into()]).unwrap_err();
         assert!(error.contains("objects: tuning"), "{error}");
         let error = apply(&mut preset, None, &["keyboard:lowest_key=1.5".into()]).unwrap_err();

@@ -13,7 +13,7 @@
 
 use orchard_engine::analysis::LevelDifference;
 
-use super::{DECAY_PARTIALS, NoteMeasures, partial_decay_ratio};
+use super::measures::{DECAY_PARTIALS, NoteMeasures, partial_decay_ratio};
 use crate::audio_file::MonoAudio;
 
 /// One recording's left channel against its right, on the figures the
