@@ -184,7 +184,7 @@ fn two_files(render: &Path, recording: &Path, note: Option<&str>) -> Result<Stri
     );
     text.push_str(&row(
         &format!("centroid, first {CENTROID_SPAN_S} s"),
-        &|m| m.centroid_hz.map_or_else(dash, |c| format!("{c:.0} Hz")),
+        &|m| show_centroid(m.centroid_hz),
     ));
     text.push_str(&row("between partials, dB", &|m| {
         show_db(m.attack.map(|a| a.between_db))
@@ -213,6 +213,11 @@ fn show_db(db: Option<f64>) -> String {
         Some(f64::NEG_INFINITY) => "−∞".into(),
         Some(db) => format!("{db:.1}"),
     }
+}
+
+/// A centroid in whole hertz, or a dash.
+fn show_centroid(hz: Option<f64>) -> String {
+    hz.map_or_else(|| "–".into(), |c| format!("{c:.0} Hz"))
 }
 
 /// A correlation to two decimals, or a dash.
@@ -384,10 +389,6 @@ fn markdown_table(rows: &[KeyRow]) -> String {
         m.fit
             .map_or_else(|| "–".into(), |f| format!("{:.2}", f.b * 1e4))
     };
-    let centroid = |m: &NoteMeasures| {
-        m.centroid_hz
-            .map_or_else(|| "–".into(), |c| format!("{c:.0} Hz"))
-    };
     for row in rows {
         let (ours, theirs) = (&row.render, &row.recording);
         let _ = write!(
@@ -401,8 +402,8 @@ fn markdown_table(rows: &[KeyRow]) -> String {
             show_t60(ours.decay.late_t60_s),
             b(ours),
             b(theirs),
-            centroid(ours),
-            centroid(theirs)
+            show_centroid(ours.centroid_hz),
+            show_centroid(theirs.centroid_hz)
         );
     }
     text
@@ -471,10 +472,6 @@ fn pair_table(rows: &[KeyRow]) -> String {
          early T60 L / R | late T60 L / R | centroid L / R |\n\
          |---|---|---|---|---|---|",
     );
-    let centroid = |m: &NoteMeasures| {
-        m.centroid_hz
-            .map_or_else(|| "–".into(), |c| format!("{c:.0} Hz"))
-    };
     for row in rows {
         let Some(spread) = &row.recording_spread else {
             continue;
@@ -490,8 +487,8 @@ fn pair_table(rows: &[KeyRow]) -> String {
             show_t60(right.decay.early_t60_s),
             show_t60(left.decay.late_t60_s),
             show_t60(right.decay.late_t60_s),
-            centroid(left),
-            centroid(right),
+            show_centroid(left.centroid_hz),
+            show_centroid(right.centroid_hz),
         );
     }
     text
