@@ -435,7 +435,6 @@ fn tone_table(rows: &[KeyRow]) -> String {
             &row.render_partial_t60s,
             &row.recording_partial_t60s,
         ));
-        let attack = |m: &NoteMeasures, f: fn(&AttackNoise) -> f64| m.attack.as_ref().map(f);
         let correlations = format!(
             "{} / {}",
             show_correlation(ours.stereo),
@@ -469,8 +468,9 @@ fn tone_table(rows: &[KeyRow]) -> String {
 fn pair_table(rows: &[KeyRow]) -> String {
     let mut text = String::from(
         "| key | partials 2–10 L−R: mean / mean abs (dB), n | partial T60s L / R, n | \
-         early T60 L / R | late T60 L / R | centroid L / R |\n\
-         |---|---|---|---|---|---|",
+         early T60 L / R | late T60 L / R | centroid L / R | between partials L / R (dB) | \
+         below partial 1 L / R (dB) |\n\
+         |---|---|---|---|---|---|---|---|",
     );
     for row in rows {
         let Some(spread) = &row.recording_spread else {
@@ -479,7 +479,7 @@ fn pair_table(rows: &[KeyRow]) -> String {
         let (left, right) = (&spread.left, &spread.right);
         let _ = write!(
             text,
-            "\n| {} | {} | {} | {} / {} | {} / {} | {} / {} |",
+            "\n| {} | {} | {} | {} / {} | {} / {} | {} / {} | {} / {} | {} / {} |",
             note_name(row.key),
             show_levels(spread.levels),
             show_decay_ratio(spread.partial_decay),
@@ -489,9 +489,18 @@ fn pair_table(rows: &[KeyRow]) -> String {
             show_t60(right.decay.late_t60_s),
             show_centroid(left.centroid_hz),
             show_centroid(right.centroid_hz),
+            show_db(attack(left, |a| a.between_db)),
+            show_db(attack(right, |a| a.between_db)),
+            show_db(attack(left, |a| a.below_db)),
+            show_db(attack(right, |a| a.below_db)),
         );
     }
     text
+}
+
+/// One figure of a note's attack noise (`f` picks it), if measured.
+fn attack(m: &NoteMeasures, f: fn(&AttackNoise) -> f64) -> Option<f64> {
+    m.attack.as_ref().map(f)
 }
 
 /// Partials 2–10 of one sound against another's: mean / mean abs, count.

@@ -543,11 +543,12 @@ fn the_keyboard_mode_prints_a_markdown_table() {
     assert!(pair[0].contains("partials 2–10 L−R"), "{text}");
     for (row, key) in pair[2..].iter().zip(["C4", "E4"]) {
         let columns: Vec<&str> = row.split('|').map(str::trim).collect();
-        assert_eq!(columns.len(), 8, "{row}");
+        assert_eq!(columns.len(), 10, "{row}");
         assert_eq!(columns[1], key, "{row}");
         assert!(columns[2].ends_with(" / 0.0, 9"), "{row}");
         assert!(columns[3].starts_with("×1.00, "), "{row}");
-        for column in &columns[4..=6] {
+        // Decays, centroids and the attack's noise, left as right.
+        for column in &columns[4..=8] {
             let (left, right) = column.split_once(" / ").unwrap();
             assert_eq!(left, right, "{row}");
         }

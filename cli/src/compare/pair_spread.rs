@@ -63,7 +63,8 @@ pub fn legend() -> String {
     format!(
         "The recording against itself: its left microphone against its right, each channel \
          measured on its own as above (partials 2–10 relative to partial 1, left − right; \
-         partials 1-{DECAY_PARTIALS} timed, left over right). Two microphones over one piano \
+         partials 1-{DECAY_PARTIALS} timed, left over right; the energy between the partials and \
+         below the first in the first 50 ms, left / right). Two microphones over one piano \
          differ this much on each figure: a render that does not stand where they stood, over \
          the same board, can come no closer than this."
     )
