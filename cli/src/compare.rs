@@ -18,6 +18,7 @@ use crate::args::compare::CompareArgs;
 use crate::audio_file::{MonoAudio, read_mono};
 use crate::note::{self, PARTIALS, show_t60};
 
+mod channels;
 mod measures;
 mod pair_spread;
 

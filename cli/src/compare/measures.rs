@@ -6,10 +6,11 @@ use std::path::Path;
 
 use orchard_engine::analysis::{
     AttackNoise, CENTROID_SPAN_S, COMPARED_PARTIALS, Dip, LevelDifference, Partial, StereoImage,
-    StiffFit, TwoStageDecay, attack_noise, centroid_first, level_difference, level_re_first,
-    note_partials, onset, partial_dips, partial_t60s, stereo_image, two_stage_decay,
+    StiffFit, TwoStageDecay, level_difference, level_re_first, note_partials_heard, onset, partial_dips,
+    partial_t60s, stereo_image, two_stage_decay_heard,
 };
 
+use super::channels::{attack_heard, centroid_heard, channels, from_onsets};
 use crate::audio_file::{MonoAudio, read_mono};
 use crate::note::PARTIALS;
 
@@ -54,7 +55,8 @@ impl NoteMeasures {
     pub fn of(audio: &MonoAudio, first_hz: f64) -> Option<Self> {
         let (signal, rate) = (&audio.signal, audio.sample_rate);
         let start = onset(signal)?;
-        let partials = note_partials(signal, rate, first_hz, PARTIALS);
+        let heard = channels(audio);
+        let partials = note_partials_heard(&heard, rate, first_hz, PARTIALS);
         let fit = StiffFit::fit_note(&partials);
         // Each partial where it was measured, else where the fit puts it.
         let partial_hz: Vec<Option<f64>> = (1..=DECAY_PARTIALS.max(DIP_PARTIALS))
@@ -68,7 +70,7 @@ impl NoteMeasures {
         let dip_hz = &partial_hz[..DIP_PARTIALS as usize];
         let tracked: Vec<f64> = dip_hz.iter().flatten().copied().collect();
         let mut found =
-            partial_dips(signal, rate, dip_hz[0].unwrap_or(first_hz), &tracked).into_iter();
+            partial_dips(&heard, rate, dip_hz[0].unwrap_or(first_hz), &tracked).into_iter();
         let dips = dip_hz
             .iter()
             .map(|hz| hz.and_then(|_| found.next().flatten()))
@@ -80,9 +82,9 @@ impl NoteMeasures {
         Some(Self {
             from_onset_s: (signal.len() - start) as f64 / rate,
             fit,
-            decay: two_stage_decay(signal, rate),
-            centroid_hz: centroid_first(signal, rate, CENTROID_SPAN_S),
-            attack: fit.and_then(|f| attack_noise(signal, rate, &f)),
+            decay: two_stage_decay_heard(&heard, rate),
+            centroid_hz: centroid_heard(&heard, rate, CENTROID_SPAN_S),
+            attack: fit.and_then(|f| attack_heard(&heard, rate, &f)),
             dips,
             partial_hz,
             stereo,
@@ -97,16 +99,12 @@ impl NoteMeasures {
     /// its whole length, a render's over the recording's. Measured only
     /// where asked for: each partial is tracked frame by frame.
     pub fn partial_t60s_over(&self, audio: &MonoAudio, seconds: f64) -> Vec<Option<f64>> {
-        let Some(start) = onset(&audio.signal) else {
-            return vec![None; self.partial_hz.len()];
-        };
-        let end = (start + (seconds * audio.sample_rate).round() as usize).min(audio.signal.len());
         let Some(&Some(first_hz)) = self.partial_hz.first() else {
             return vec![None; self.partial_hz.len()];
         };
+        let heard = from_onsets(&channels(audio), audio.sample_rate, seconds);
         let known: Vec<f64> = self.partial_hz.iter().flatten().copied().collect();
-        let mut timed =
-            partial_t60s(&audio.signal[..end], audio.sample_rate, first_hz, &known).into_iter();
+        let mut timed = partial_t60s(&heard, audio.sample_rate, first_hz, &known).into_iter();
         self.partial_hz
             .iter()
             .map(|hz| hz.and_then(|_| timed.next().flatten()))
@@ -163,9 +161,8 @@ pub fn partial_decay_ratio(ours: &[Option<f64>], theirs: &[Option<f64>]) -> Opti
 /// `seconds` (s) from the onset: a render measured as long as a shorter
 /// recording.
 pub fn late_t60_over(audio: &MonoAudio, seconds: f64) -> Option<f64> {
-    let start = onset(&audio.signal)?;
-    let end = (start + (seconds * audio.sample_rate).round() as usize).min(audio.signal.len());
-    two_stage_decay(&audio.signal[start..end], audio.sample_rate).late_t60_s
+    let heard = from_onsets(&channels(audio), audio.sample_rate, seconds);
+    two_stage_decay_heard(&heard, audio.sample_rate).late_t60_s
 }
 
 /// Reads and measures `path` around `first_hz` (Hz).

@@ -75,7 +75,44 @@ pub fn level_track(signal: &[f32], sample_rate: f64) -> LevelTrack {
     track
 }
 
+/// The two-stage decay ([`LevelTrack::two_stage_decay`]) of a note heard
+/// on `channels` (each sampled at `sample_rate`, Hz, from its own
+/// [`onset`]): their levels averaged in power frame by frame
+/// ([`LevelTrack::power_mean`]), so that what a mix of them would cancel
+/// (a partial the channels hear out of phase) still counts. One channel
+/// gives [`two_stage_decay`]'s result.
+pub fn two_stage_decay_heard(channels: &[&[f32]], sample_rate: f64) -> TwoStageDecay {
+    let tracks: Vec<LevelTrack> = channels
+        .iter()
+        .filter_map(|c| Some(level_track(&c[onset(c)?..], sample_rate)))
+        .collect();
+    LevelTrack::power_mean(&tracks).two_stage_decay()
+}
+
 impl LevelTrack {
+    /// The power mean of `tracks` frame by frame, `10·log10(Σ 10^(Lᵢ/10)/n)`
+    /// dB, over the frames all of them have, at the first's times (tracks
+    /// framed alike). Empty without tracks.
+    pub fn power_mean(tracks: &[LevelTrack]) -> LevelTrack {
+        let Some(first) = tracks.first() else {
+            return LevelTrack::default();
+        };
+        let frames = tracks.iter().map(|t| t.levels_db.len()).min().unwrap_or(0);
+        let count = tracks.len() as f64;
+        LevelTrack {
+            times_s: first.times_s[..frames].to_vec(),
+            levels_db: (0..frames)
+                .map(|i| {
+                    let power: f64 = tracks
+                        .iter()
+                        .map(|t| 10f64.powf(t.levels_db[i] / 10.0))
+                        .sum();
+                    10.0 * (power / count).max(f64::MIN_POSITIVE).log10()
+                })
+                .collect(),
+        }
+    }
+
     /// Adds one frame at `time_s` (s) of amplitude `amplitude` (linear; 0 or
     /// less reads as the smallest positive level).
     pub fn push(&mut self, time_s: f64, amplitude: f64) {
@@ -144,6 +181,26 @@ mod tests {
             track.push(t, 10f64.powf(db / 20.0));
         }
         track
+    }
+
+    /// Tracks averaged in power: two alike give themselves, one silent
+    /// halves the other's power (−3 dB), and only frames all tracks have
+    /// count.
+    #[test]
+    fn tracks_average_in_power() {
+        let loud = bent_track(20.0, 10.0, 5.0, 2.0);
+        let alike = LevelTrack::power_mean(&[loud.clone(), loud.clone()]);
+        for (a, b) in alike.levels_db.iter().zip(&loud.levels_db) {
+            assert!((a - b).abs() < 1e-9, "{a} against {b}");
+        }
+        let mut silent = bent_track(20.0, 10.0, 5.0, 1.0);
+        silent.levels_db.iter_mut().for_each(|db| *db = -400.0);
+        let half = LevelTrack::power_mean(&[loud.clone(), silent.clone()]);
+        assert_eq!(half.levels_db.len(), silent.levels_db.len());
+        for (a, b) in half.levels_db.iter().zip(&loud.levels_db) {
+            assert!((a - (b - 10.0 * 2f64.log10())).abs() < 1e-9, "{a} against {b}");
+        }
+        assert!(LevelTrack::power_mean(&[]).levels_db.is_empty());
     }
 
     #[test]

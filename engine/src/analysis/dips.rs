@@ -142,8 +142,9 @@ pub fn deepest_dip(track: &LevelTrack, noise: Option<&LevelTrack>) -> Option<Dip
 }
 
 /// The deepest dip ([`deepest_dip`]) of each partial at `frequencies_hz`
-/// (Hz) of the note in `signal` (sampled at `sample_rate`, Hz) from its
-/// [`onset`], whose first partial is at `first_hz` (Hz): each tracked by
+/// (Hz) of the note heard on `channels` (each sampled at `sample_rate`, Hz,
+/// from its own [`onset`]; several channels' tracks averaged in power),
+/// whose first partial is at `first_hz` (Hz): each tracked by
 /// [`partial_track`] over frames of [`DIP_FRAME_S`] or
 /// [`DIP_FRAME_PERIODS`] periods of the first partial, whichever is longer,
 /// every [`DIP_HOP_S`], against the noise tracked alike half way to the
@@ -152,12 +153,12 @@ pub fn deepest_dip(track: &LevelTrack, noise: Option<&LevelTrack>) -> Option<Dip
 ///
 /// Allocates: the tracks.
 pub fn partial_dips(
-    signal: &[f32],
+    channels: &[&[f32]],
     sample_rate: f64,
     first_hz: f64,
     frequencies_hz: &[f64],
 ) -> Vec<Option<Dip>> {
-    let Some(track) = note_tracks(signal, sample_rate, first_hz) else {
+    let Some(track) = note_tracks(channels, sample_rate, first_hz) else {
         return Vec::new();
     };
     frequencies_hz
@@ -166,19 +167,33 @@ pub fn partial_dips(
         .collect()
 }
 
-/// How a note's partials are tracked: the note in `signal` (sampled at
-/// `sample_rate`, Hz) from its [`onset`], whose first partial is at
-/// `first_hz` (Hz), by [`partial_track`] at any frequency over frames of
-/// [`DIP_FRAME_S`] or [`DIP_FRAME_PERIODS`] periods of the first partial,
-/// whichever is longer, every [`DIP_HOP_S`]. `None` for a silent signal.
-pub(super) fn note_tracks(
-    signal: &[f32],
+/// How a note's partials are tracked: the note heard on `channels` (each
+/// sampled at `sample_rate`, Hz, from its own [`onset`]), whose first
+/// partial is at `first_hz` (Hz), by [`partial_track`] at any frequency
+/// over frames of [`DIP_FRAME_S`] or [`DIP_FRAME_PERIODS`] periods of the
+/// first partial, whichever is longer, every [`DIP_HOP_S`]; several
+/// channels' tracks averaged in power ([`LevelTrack::power_mean`]). `None`
+/// for silent channels.
+pub(super) fn note_tracks<'a>(
+    channels: &'a [&'a [f32]],
     sample_rate: f64,
     first_hz: f64,
-) -> Option<impl Fn(f64) -> LevelTrack + '_> {
-    let start = onset(signal)?;
+) -> Option<impl Fn(f64) -> LevelTrack + 'a> {
+    let heard: Vec<&[f32]> = channels
+        .iter()
+        .filter_map(|c| Some(&c[onset(c)?..]))
+        .collect();
+    if heard.is_empty() {
+        return None;
+    }
     let frame_s = DIP_FRAME_S.max(DIP_FRAME_PERIODS / first_hz);
-    Some(move |hz: f64| partial_track(&signal[start..], sample_rate, hz, frame_s, DIP_HOP_S))
+    Some(move |hz: f64| {
+        let tracks: Vec<LevelTrack> = heard
+            .iter()
+            .map(|c| partial_track(c, sample_rate, hz, frame_s, DIP_HOP_S))
+            .collect();
+        LevelTrack::power_mean(&tracks)
+    })
 }
 
 #[cfg(test)]
@@ -215,7 +230,7 @@ mod tests {
         let fs = 16_000.0;
         for (b, expected) in [(0.5, -9.54), (0.9, -25.58)] {
             let signal = decaying(&[(440.0, 0.3), (440.7, 0.3 * b)], |t| -5.0 * t, fs, 6.0);
-            let dips = partial_dips(&signal, fs, 440.0, &[440.35]);
+            let dips = partial_dips(&[&signal[..]], fs, 440.0, &[440.35]);
             let dip = dips[0].unwrap();
             assert!(
                 (dip.depth_db - expected).abs() < 1.0,
@@ -223,7 +238,7 @@ mod tests {
             );
         }
         let equal = decaying(&[(440.0, 0.3), (440.7, 0.3)], |t| -5.0 * t, fs, 6.0);
-        let dip = partial_dips(&equal, fs, 440.0, &[440.35])[0].unwrap();
+        let dip = partial_dips(&[&equal[..]], fs, 440.0, &[440.35])[0].unwrap();
         assert!(dip.depth_db < -35.0, "{dip:?}");
         // Beat nulls come every 1/0.7 s from 0.714 s on.
         let from_null = ((dip.time_s - 0.714) * 0.7).fract();
@@ -248,14 +263,14 @@ mod tests {
         for (i, s) in signal.iter_mut().enumerate() {
             *s += (0.05 * (2.0 * PI * 330.0 * i as f64 / fs).sin()) as f32;
         }
-        let dip = partial_dips(&signal, fs, 110.0, &[220.0])[0].unwrap();
+        let dip = partial_dips(&[&signal[..]], fs, 110.0, &[220.0])[0].unwrap();
         assert!(dip.depth_db > -1.5, "{dip:?}");
-        assert!(partial_dips(&[0.0; 1000], fs, 110.0, &[220.0]).is_empty());
+        assert!(partial_dips(&[&[0.0; 1000]], fs, 110.0, &[220.0]).is_empty());
         // Cut to silence after 2 s: fading into nothing is no dip.
         for s in &mut signal[2 * fs as usize..] {
             *s = 0.0;
         }
-        let dip = partial_dips(&signal, fs, 110.0, &[220.0])[0].unwrap();
+        let dip = partial_dips(&[&signal[..]], fs, 110.0, &[220.0])[0].unwrap();
         assert!(dip.depth_db > -1.5, "{dip:?}");
     }
 
@@ -276,7 +291,7 @@ mod tests {
             *s += (0.22 * uniform) as f32;
         }
         // Noise 20 dB down still moves the level by a few dB.
-        let dip = partial_dips(&signal, fs, 110.0, &[220.0])[0].unwrap();
+        let dip = partial_dips(&[&signal[..]], fs, 110.0, &[220.0])[0].unwrap();
         assert!(dip.depth_db > -5.0, "{dip:?}");
         let start = onset(&signal).unwrap();
         let track = partial_track(&signal[start..], fs, 220.0, 0.0545, DIP_HOP_S);

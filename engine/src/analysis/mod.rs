@@ -33,7 +33,7 @@ pub use centroid::{CENTROID_SPAN_S, centroid_first, power_centroid, spectral_cen
 pub use clicks::click_onsets;
 pub use decay::{
     EARLY_SPAN_DB, LATE_FROM_DB, LATE_TO_DB, LEVEL_WINDOW_S, LevelTrack, TwoStageDecay,
-    level_track, two_stage_decay,
+    level_track, two_stage_decay, two_stage_decay_heard,
 };
 pub use dips::{
     DIP_CLEAR_DB, DIP_FRAME_PERIODS, DIP_FRAME_S, DIP_HOP_S, DIP_RANGE_DB, DIP_SIDE_S, Dip,
@@ -48,7 +48,7 @@ pub use partial_decay::{
 pub use partial_levels::{COMPARED_PARTIALS, LevelDifference, level_difference, level_re_first};
 pub use partials::{
     FIT_PARTIALS, PARTIALS_FROM_S, PARTIALS_OVER_S, Partial, StiffFit, measure_partials,
-    note_partials,
+    measure_partials_heard, note_partials, note_partials_heard,
 };
 pub use pitch::{HIGHEST_F0_HZ, LOWEST_F0_HZ, estimate_f0};
 pub use reverb::{echo_density, schroeder_t60};

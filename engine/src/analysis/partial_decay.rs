@@ -30,9 +30,10 @@ const CLEAR_OF_NOISE_DB: f64 = PARTIAL_DECAY_DB + 10.0;
 /// Fewest frames a partial's decay is fitted to.
 const MIN_FRAMES: usize = 10;
 
-/// The T60 (s) of each partial at `frequencies_hz` (Hz) of the note in
-/// `signal` (sampled at `sample_rate`, Hz) from its
-/// [`onset`](super::onset), whose first
+/// The T60 (s) of each partial at `frequencies_hz` (Hz) of the note heard
+/// on `channels` (each sampled at `sample_rate`, Hz, from its own
+/// [`onset`](super::onset); several channels' tracks averaged in power),
+/// whose first
 /// partial is at `first_hz` (Hz): each tracked as [`super::partial_dips`]
 /// tracks it, and timed by [`track_t60`]. `None` for a partial that does
 /// not stand [`PARTIAL_DECAY_DB`] + 10 dB over the noise half way to the
@@ -40,12 +41,12 @@ const MIN_FRAMES: usize = 10;
 ///
 /// Allocates: the tracks.
 pub fn partial_t60s(
-    signal: &[f32],
+    channels: &[&[f32]],
     sample_rate: f64,
     first_hz: f64,
     frequencies_hz: &[f64],
 ) -> Vec<Option<f64>> {
-    let Some(track) = note_tracks(signal, sample_rate, first_hz) else {
+    let Some(track) = note_tracks(channels, sample_rate, first_hz) else {
         return Vec::new();
     };
     frequencies_hz
@@ -132,7 +133,7 @@ mod tests {
             fs,
             5.0,
         );
-        let t60s = partial_t60s(&signal, fs, 220.0, &[220.0, 440.0, 660.0]);
+        let t60s = partial_t60s(&[&signal[..]], fs, 220.0, &[220.0, 440.0, 660.0]);
         for (t60, expected) in t60s.iter().zip([4.0, 1.5, 0.6]) {
             let t60 = t60.unwrap();
             assert!(
@@ -150,7 +151,7 @@ mod tests {
     fn a_beating_partial_is_timed_through_its_beats() {
         let fs = 16_000.0;
         let signal = note(&[(440.0, 0.3, 10.0), (440.5, 0.24, 10.0)], fs, 8.0);
-        let t60 = partial_t60s(&signal, fs, 440.0, &[440.25])[0].unwrap();
+        let t60 = partial_t60s(&[&signal[..]], fs, 440.0, &[440.25])[0].unwrap();
         assert!((t60 / 10.0 - 1.0).abs() < 0.1, "{t60} s");
     }
 
@@ -168,8 +169,8 @@ mod tests {
             })
             .collect();
         // The fundamental stands clear; a partial at 880 Hz was never there.
-        let t60s = partial_t60s(&signal, fs, 440.0, &[440.0, 880.0]);
+        let t60s = partial_t60s(&[&signal[..]], fs, 440.0, &[440.0, 880.0]);
         assert!(t60s[0].is_some() && t60s[1].is_none(), "{t60s:?}");
-        assert!(partial_t60s(&[0.0; 16_000], fs, 440.0, &[440.0]).is_empty());
+        assert!(partial_t60s(&[&[0.0; 16_000]], fs, 440.0, &[440.0]).is_empty());
     }
 }

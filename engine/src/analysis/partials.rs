@@ -4,7 +4,7 @@
 
 use super::fit::fit_line;
 use super::onset::onset;
-use super::spectrum::{amplitude_at, hann_spectrum, peak_frequency, peak_in};
+use super::spectrum::{amplitude_at, hann_spectrum, peak_by, peak_in};
 
 /// Half the band searched around a partial's predicted frequency, as a
 /// fraction of the first partial's frequency (neighbours are a whole one away).
@@ -91,14 +91,52 @@ impl StiffFit {
 /// as are any above the Nyquist frequency. The result is in rising order of
 /// number.
 ///
-/// Allocates: the spectra.
+/// Allocates: the spectrum.
 pub fn measure_partials(
     signal: &[f32],
     sample_rate: f64,
     first_hz: f64,
     count: u32,
 ) -> Vec<Partial> {
-    let samples: Vec<f64> = signal.iter().map(|&s| f64::from(s)).collect();
+    measure_partials_heard(&[signal], sample_rate, first_hz, count)
+}
+
+/// [`measure_partials`] of a note heard on several `channels` (the same
+/// stretch of each, as long as the shortest): each peak is found in the
+/// channels' spectra summed in power, and each partial's amplitude is the
+/// root mean square of its amplitudes on the channels. A mix of the channels
+/// would lose a partial they hear out of phase; this does not. One channel
+/// gives [`measure_partials`]'s result.
+///
+/// Allocates: the spectra.
+pub fn measure_partials_heard(
+    channels: &[&[f32]],
+    sample_rate: f64,
+    first_hz: f64,
+    count: u32,
+) -> Vec<Partial> {
+    let len = channels.iter().map(|c| c.len()).min().unwrap_or(0);
+    if len < 4 {
+        return Vec::new();
+    }
+    let size = (len * 4).next_power_of_two();
+    let samples: Vec<Vec<f64>> = channels
+        .iter()
+        .map(|c| c[..len].iter().map(|&s| f64::from(s)).collect())
+        .collect();
+    let spectra: Vec<_> = samples
+        .iter()
+        .map(|s| hann_spectrum(s.iter().copied(), len, size))
+        .collect();
+    let magnitude = |k: usize| spectra.iter().map(|s| s[k].norm_sqr()).sum::<f64>().sqrt();
+    let amplitude = |hz: f64| {
+        let power: f64 = samples
+            .iter()
+            .map(|s| amplitude_at(s, sample_rate, hz).powi(2))
+            .sum();
+        (power / samples.len() as f64).sqrt()
+    };
+    let bin_hz = sample_rate / size as f64;
     let mut found: Vec<Partial> = Vec::new();
     let mut first = first_hz;
     let mut strongest: f64 = 0.0;
@@ -112,14 +150,14 @@ pub fn measure_partials(
             break;
         }
         let Some(frequency_hz) =
-            peak_frequency(signal, sample_rate, predicted - half, predicted + half)
+            peak_by(magnitude, size, bin_hz, predicted - half, predicted + half)
         else {
             continue;
         };
         if (frequency_hz - predicted).abs() > half - EDGE_MARGIN * first {
             continue;
         }
-        let amplitude = amplitude_at(&samples, sample_rate, frequency_hz);
+        let amplitude = amplitude(frequency_hz);
         strongest = strongest.max(amplitude);
         if 20.0 * (amplitude / strongest).log10() < FLOOR_DB {
             continue;
@@ -144,12 +182,33 @@ pub fn measure_partials(
 ///
 /// Allocates: the spectra.
 pub fn note_partials(signal: &[f32], sample_rate: f64, first_hz: f64, count: u32) -> Vec<Partial> {
-    let Some(start) = onset(signal) else {
+    note_partials_heard(&[signal], sample_rate, first_hz, count)
+}
+
+/// [`note_partials`] of a note heard on several `channels`, each from its
+/// own onset, measured together by [`measure_partials_heard`]. Empty if
+/// every channel is silent.
+///
+/// Allocates: the spectra.
+pub fn note_partials_heard(
+    channels: &[&[f32]],
+    sample_rate: f64,
+    first_hz: f64,
+    count: u32,
+) -> Vec<Partial> {
+    let stretches: Vec<&[f32]> = channels
+        .iter()
+        .filter_map(|&signal| {
+            let start = onset(signal)?;
+            let from = (start + (PARTIALS_FROM_S * sample_rate) as usize).min(signal.len());
+            let to = (from + (PARTIALS_OVER_S * sample_rate) as usize).min(signal.len());
+            Some(&signal[from..to])
+        })
+        .collect();
+    if stretches.is_empty() {
         return Vec::new();
-    };
-    let from = (start + (PARTIALS_FROM_S * sample_rate) as usize).min(signal.len());
-    let to = (from + (PARTIALS_OVER_S * sample_rate) as usize).min(signal.len());
-    measure_partials(&signal[from..to], sample_rate, first_hz, count)
+    }
+    measure_partials_heard(&stretches, sample_rate, first_hz, count)
 }
 
 /// The frequencies (Hz) of partials 1, 2, ... of the note in `signal`
@@ -254,6 +313,49 @@ mod tests {
         assert!((fit.b / truth.b - 1.0).abs() < 0.02, "{fit:?}");
         assert!((partials[0].amplitude - 0.1).abs() < 1e-3);
         assert!(note_partials(&[0.0; 1000], fs, 110.0, 12).is_empty());
+    }
+
+    /// A spaced pair hears a string whose fundamental reaches the right
+    /// microphone inverted and at half the left's amplitude: their mix
+    /// keeps a quarter of it (−12 dB), heard on both channels it is the
+    /// root mean square of the two, `0.1·√((1 + ¼)/2)`, and every other
+    /// partial is what each channel has. One channel measures as
+    /// [`measure_partials`] does.
+    #[test]
+    fn partials_heard_on_two_channels_are_not_lost_to_their_mix() {
+        let fs = 48_000.0;
+        let truth = StiffFit {
+            f0_hz: 220.0,
+            b: 3e-4,
+        };
+        let left = stiff_string(&truth, fs, 0.0, 1.0);
+        let fundamental: Vec<f64> = (0..left.len())
+            .map(|i| 0.1 * (2.0 * PI * truth.partial_hz(1) * i as f64 / fs).sin())
+            .collect();
+        let right: Vec<f32> = left
+            .iter()
+            .zip(&fundamental)
+            .map(|(&l, &f)| (f64::from(l) - 1.5 * f) as f32)
+            .collect();
+        let mix: Vec<f32> = left.iter().zip(&right).map(|(l, r)| 0.5 * (l + r)).collect();
+        let level = |partials: &[Partial], n: u32| {
+            partials
+                .iter()
+                .find(|p| p.number == n)
+                .map(|p| p.amplitude)
+                .unwrap()
+        };
+        let mixed = measure_partials(&mix, fs, 220.0, 12);
+        assert!((level(&mixed, 1) - 0.025).abs() < 1e-3, "{mixed:?}");
+        let heard = measure_partials_heard(&[&left, &right], fs, 220.0, 12);
+        assert_eq!(heard.len(), 12);
+        let expected = 0.1 * (1.25f64 / 2.0).sqrt();
+        assert!((level(&heard, 1) - expected).abs() < 1e-3, "{heard:?}");
+        assert!((level(&heard, 3) - 0.1 / 3.0).abs() < 1e-3, "{heard:?}");
+        assert_eq!(
+            measure_partials_heard(&[&left], fs, 220.0, 12),
+            measure_partials(&left, fs, 220.0, 12)
+        );
     }
 
     /// A string whose partials above the 8th lie ever sharper than its fit

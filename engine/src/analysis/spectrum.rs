@@ -56,12 +56,23 @@ pub(crate) fn peak_in(
     low_hz: f64,
     high_hz: f64,
 ) -> Option<f64> {
+    peak_by(|k| buffer[k].norm(), buffer.len(), bin_hz, low_hz, high_hz)
+}
+
+/// [`peak_in`] for a spectrum of `size` bins (`bin_hz` apart, Hz) given by
+/// the `magnitude` of each bin.
+pub(crate) fn peak_by(
+    magnitude: impl Fn(usize) -> f64,
+    size: usize,
+    bin_hz: f64,
+    low_hz: f64,
+    high_hz: f64,
+) -> Option<f64> {
     let first = ((low_hz / bin_hz).ceil() as usize).max(1);
-    let last = ((high_hz / bin_hz).floor() as usize).min(buffer.len() / 2 - 1);
+    let last = ((high_hz / bin_hz).floor() as usize).min((size / 2).saturating_sub(1));
     if first >= last {
         return None;
     }
-    let magnitude = |k: usize| buffer[k].norm();
     let best = (first..=last).max_by(|&a, &b| magnitude(a).total_cmp(&magnitude(b)))?;
     if magnitude(best) <= 0.0 {
         return None;
