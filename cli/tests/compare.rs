@@ -410,8 +410,9 @@ fn an_ogg_vorbis_note_is_decoded_and_measured() {
 
 /// The reference grand's A4 (from `ORCHARD_RECORDINGS`), an Ogg Vorbis
 /// file, beside Orchard's A4: the recording's first partial lies within 10
-/// cents of 440 Hz, and its decay is the two-stage decay that
-/// `docs/reference-measurements.md` gives (early 2.0 s, late 15 s, ±30 %).
+/// cents of 440 Hz, and its decay, measured on its two channels, is the
+/// two-stage decay that `docs/reference-measurements.md` gives for them
+/// (early 1.3 s, as each channel's alone, late 11 s; ±30 %).
 #[test]
 fn a_real_recording_is_decoded_and_measured() {
     let Some(recordings) = recordings("a_real_recording_is_decoded_and_measured") else {
@@ -434,8 +435,8 @@ fn a_real_recording_is_decoded_and_measured() {
     );
     let (_, early) = numbers(&text, "early T60");
     let (_, late) = numbers(&text, "late T60  ");
-    assert!((1.4..=2.6).contains(&early), "{text}");
-    assert!((10.5..=19.5).contains(&late), "{text}");
+    assert!((0.9..=1.7).contains(&early), "{text}");
+    assert!((7.7..=14.3).contains(&late), "{text}");
     // The render (2 s) is shorter than the recording: nothing to cut.
     assert!(!text.contains("late T60, first"), "{text}");
     std::fs::remove_dir_all(dir).ok();
