@@ -115,6 +115,17 @@ impl HalfOrderSlope {
         self
     }
 
+    /// This, then a fall of 6 dB an octave from `from` to `to` (rad/s; a
+    /// rise from `to` to `from` where `to` is lower), flat beyond: one
+    /// first-order shelf `(1 + s/to)/(1 + s/from)`, if a section is left.
+    pub fn shelving(mut self, from: f64, to: f64, sample_rate: f64) -> Self {
+        if self.count < MAX_SECTIONS {
+            self.sections[self.count] = Section::shelf(to, from, sample_rate);
+            self.count += 1;
+        }
+        self
+    }
+
     /// This, then sections from `from` an octave apart while below `to`
     /// (rad/s, at most 0.45 of the rate) and while sections are left, each
     /// `(zero, pole)` as `corners(its first corner)` says.

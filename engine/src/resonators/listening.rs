@@ -29,19 +29,19 @@
 //!
 //! A strip is not all heard, though. Below the board's coincidence its
 //! bending waves are slower than sound, and the regions of a bending wave
-//! moving up and down cancel each other's sound: what a strip radiates is
-//! its net volume acceleration. A plate driven along a line by a force `F'`
-//! per metre has the net acceleration `F'/m''` per metre whatever the
-//! frequency (Newton's law), while the line itself moves as an infinite
-//! beam's drive point, `|a| = √2·ω·F'/(4·D·k³)` for the bending stiffness
-//! `D` and wavenumber `k = (ω²·m''/D)^¼`: the line's acceleration stands for
-//! a width `2√2/k` beside it, which narrows as `1/√ω`. Each strip is
-//! therefore heard over [`in_phase_share`] of its area, a half-order fall of
-//! 3 dB an octave over the audio band ([`super::HalfOrderSlope`]); the
-//! board's bending stiffness over its density follows from its modal
-//! density `n` (modes per hertz), a thin plate's `n = (S/2)·√(m''/D)`
-//! (Cremer, Heckl & Petersson 2005). Far from the board every strip's sound
-//! sums to the force's own, as above.
+//! moving up and down cancel each other's sound: what the board radiates is
+//! its net volume acceleration, and a plate pushed by a force `F` has the
+//! net acceleration `F/m''` whatever the frequency (Newton's law; hence the
+//! large plate's law above). The strip the force pushes moves with the
+//! bridge's mean mobility, for the modal board `n/(4·M)` (s/kg; `n` modes
+//! per hertz, `M` their modal mass): heard whole, its acceleration over its
+//! area `A_s` would be a volume acceleration `ω·n·A_s/(4·M)` times `F`,
+//! more than `F/m''` above `ω_c = 4·M/(m''·n·A_s)` (about 530 Hz for the
+//! grand's board). Well above that only the share `ω_c/ω` of the strip
+//! moves with the bridge for a listener, the rest cancelling, a fall of
+//! 6 dB an octave; well below, all of it does; between, as a first-order
+//! filter turns ([`in_phase_share`]). Far from the board every strip's
+//! sound then sums to the force's own, as above.
 //!
 //! The strings are heard from each microphone's own distance to each key's
 //! strings ([`string_weight`]).
@@ -65,50 +65,58 @@ pub const BRIDGE_LENGTH_M: f64 = 1.5;
 /// 1.8 m²).
 pub const BOARD_AREA_M2: f64 = 1.8;
 
-/// Width of the board beside the bridge that each strip stands for, m.
-const STRIP_WIDTH_M: f64 = BOARD_AREA_M2 / BRIDGE_LENGTH_M;
+/// Area of the board each bridge node's strip stands for, m².
+const STRIP_AREA_M2: f64 = BOARD_AREA_M2 / BRIDGE_NODES as f64;
 
 /// The share of a strip's area whose motion is heard at `frequency_hz`
-/// (Hz) on a board with `modes_per_hz` modes per hertz: the width `2√2/k`
-/// over the strip's width, at most 1 (see the module's notes). With no
-/// modes, all of it.
-pub fn in_phase_share(frequency_hz: f64, modes_per_hz: f64) -> f64 {
-    if !(modes_per_hz > 0.0 && frequency_hz > 0.0) {
-        return 1.0;
+/// (Hz) on `board`, of surface density `surface_density_kg_m2` (kg/m²):
+/// `1/√(1 + (ω/ω_c)²)` for the [`in_phase_corner`] `ω_c`, all of it well
+/// below the corner and `ω_c/ω` well above, where a strip heard whole would
+/// give more volume acceleration than Newton's law lets the force give the
+/// board (see the module's notes); never more than either. With no modes
+/// (no mean mobility) or no mass, all of it.
+pub fn in_phase_share(
+    frequency_hz: f64,
+    board: &SoundboardParams,
+    surface_density_kg_m2: f64,
+) -> f64 {
+    let over = 2.0 * PI * frequency_hz / in_phase_corner(board, surface_density_kg_m2);
+    if over.is_finite() {
+        1.0 / (1.0 + over * over).sqrt()
+    } else {
+        1.0
     }
-    let wavenumber = (2.0 * PI * frequency_hz).sqrt() / bending_root(modes_per_hz);
-    (2.0 * 2f64.sqrt() / wavenumber / STRIP_WIDTH_M).min(1.0)
 }
 
 /// How much of a strip's acceleration the microphones hear at
-/// `frequency_hz` (Hz) on `board`: the [`in_phase_share`] of its area, and
+/// `frequency_hz` (Hz) on `board` of surface density
+/// `surface_density_kg_m2` (kg/m²): the [`in_phase_share`] of its area, and
 /// above the highest mode the rise that the modes the board's model leaves
 /// out would give. There the modelled board moves as a mass, its
 /// acceleration no longer rising with frequency, where a real board's
 /// modes go on to its coincidence and its bridge's mobility stays about
 /// constant, as an infinite plate's: the acceleration a real bridge has
-/// grows as the frequency over the highest mode's.
-pub fn heard_share(frequency_hz: f64, board: &SoundboardParams) -> f64 {
+/// grows as the frequency over the highest mode's, `√(1 + (f/f_top)²)`.
+/// Well above the highest mode the two cancel, and the board is heard as
+/// the force drives it.
+pub fn heard_share(frequency_hz: f64, board: &SoundboardParams, surface_density_kg_m2: f64) -> f64 {
     let above_modes = if board.modes > 0 && board.highest_mode_hz > 0.0 {
-        (frequency_hz / board.highest_mode_hz).max(1.0)
+        (1.0 + (frequency_hz / board.highest_mode_hz).powi(2)).sqrt()
     } else {
         1.0
     };
-    in_phase_share(frequency_hz, board.modes_per_hz()) * above_modes
+    in_phase_share(frequency_hz, board, surface_density_kg_m2) * above_modes
 }
 
-/// `(D/m'')^¼` (m/√s) of a board with `modes_per_hz` (> 0) modes per hertz,
-/// from a thin plate's modal density `n = (S/2)·√(m''/D)`: the bending
-/// wavenumber is `√ω` over it.
-fn bending_root(modes_per_hz: f64) -> f64 {
-    (BOARD_AREA_M2 / (2.0 * modes_per_hz)).sqrt()
-}
-
-/// The frequency below which all of a strip is heard ([`in_phase_share`]),
-/// rad/s; infinite with no modes.
-fn in_phase_corner(modes_per_hz: f64) -> f64 {
-    if modes_per_hz > 0.0 {
-        (2.0 * 2f64.sqrt() * bending_root(modes_per_hz) / STRIP_WIDTH_M).powi(2)
+/// `ω_c = 4·M/(m''·n·A_s)` (rad/s) for `board` of surface density
+/// `surface_density_kg_m2` (kg/m²): where a strip moving with the board's
+/// mean mobility `n/(4·M)` would give the volume acceleration `F/m''`.
+/// Infinite with no modes, mass or density.
+fn in_phase_corner(board: &SoundboardParams, surface_density_kg_m2: f64) -> f64 {
+    let modes_per_hz = board.modes_per_hz();
+    let corner = 4.0 * board.modal_mass_kg / (surface_density_kg_m2 * modes_per_hz * STRIP_AREA_M2);
+    if corner.is_finite() && corner > 0.0 {
+        corner
     } else {
         f64::INFINITY
     }
@@ -116,10 +124,10 @@ fn in_phase_corner(modes_per_hz: f64) -> f64 {
 
 /// The gain a recordist sets on microphone `microphone`'s preamplifier,
 /// relative to the bridge force's (0): each microphone hears the same
-/// playing about as loud. The close pair (2), which hears only the part of
-/// the board that moves with the bridge, 5 dB up: the dense pedalled score
-/// of `engine/tests/headroom.rs` then peaks within 1 dB at the bridge and
-/// at the pair. A chosen value, as a recordist's is.
+/// playing about as loud. The close pair (2), 0.2 m over the board, hears
+/// it about 13.5 dB louder than the bridge force is heard: 8.4 dB down,
+/// the dense pedalled score of `engine/tests/headroom.rs` then peaks within
+/// 1 dB at the bridge and at the pair. A chosen value, as a recordist's is.
 pub fn microphone_trim(microphone: u32) -> f64 {
     match microphone {
         2 => CLOSE_PAIR_TRIM,
@@ -127,8 +135,8 @@ pub fn microphone_trim(microphone: u32) -> f64 {
     }
 }
 
-/// The close pair's preamplifier gain over the bridge force's (+5 dB).
-const CLOSE_PAIR_TRIM: f64 = 1.8;
+/// The close pair's preamplifier gain over the bridge force's (−8.4 dB).
+const CLOSE_PAIR_TRIM: f64 = 0.38;
 
 /// Where microphone `microphone` hears from: how far it is from the board and
 /// from the strings, and where its pair stands along the bridge.
@@ -224,15 +232,19 @@ impl Placement {
         board: &SoundboardParams,
         sample_rate: f64,
     ) -> BoardPaths {
-        let modes_per_hz = board.modes_per_hz();
+        let corner = in_phase_corner(board, surface_density_kg_m2);
         let top = 2.0 * PI * board.highest_mode_hz;
-        let mut in_phase = HalfOrderSlope::flat()
-            .falling(in_phase_corner(modes_per_hz), top, sample_rate)
-            .rising(top, f64::INFINITY, sample_rate);
+        // A fall from the corner to the highest mode (a rise, should the
+        // corner lie above it), flat beyond.
+        let mut in_phase = if board.modes > 0 && corner.is_finite() {
+            HalfOrderSlope::flat().shelving(corner, top, sample_rate)
+        } else {
+            HalfOrderSlope::flat()
+        };
         in_phase.fit_gain(&audio_band(sample_rate), sample_rate, |f| {
-            heard_share(f, board)
+            heard_share(f, board, surface_density_kg_m2)
         });
-        let strip = BOARD_AREA_M2 / BRIDGE_NODES as f64;
+        let strip = STRIP_AREA_M2;
         let last = (BRIDGE_NODES - 1) as f64;
         let distances_m: [[f64; BRIDGE_NODES]; 2] = std::array::from_fn(|side| {
             std::array::from_fn(|n| self.distance(side, n as f64 / last, self.above_board_m))
@@ -376,64 +388,46 @@ mod tests {
         assert!(r < 0.5 * l, "{r} against {l}");
     }
 
-    /// The width a driving line's acceleration stands for is what an
-    /// infinite beam's response to a line force gives, integrated
-    /// numerically: `|∫w dx| / |w(0)|` for
-    /// `w(x) = −F/(4Dk³)·(j·e^(−jk|x|) + e^(−k|x|))`, against the closed form
-    /// `2√2/k`; with the board's bending stiffness over density from its
-    /// modal density, at 100 Hz, 1 kHz and 4 kHz. The share falls 3 dB an
-    /// octave and never exceeds the whole strip.
+    /// Newton's law: a force `F` gives the board the net acceleration
+    /// `F/m''`. The strip it pushes, moving with the board's mean mobility
+    /// `n/(4·M)`, is heard over so much of its area that its volume
+    /// acceleration is never more than that, and is that well above the
+    /// corner (about 530 Hz for the grand's board), where the share falls
+    /// 6 dB an octave; well below, the whole strip is heard. A board
+    /// without modes has no mean mobility: all of each strip is heard.
     #[test]
-    fn a_strip_is_heard_over_the_width_that_moves_with_the_bridge() {
-        let modes_per_hz = 0.07;
-        // D/m'' from n = (S/2)·√(m''/D).
-        let d_over_m = (BOARD_AREA_M2 / (2.0 * modes_per_hz)).powi(2);
-        for f in [100.0, 1_000.0, 4_000.0] {
-            let omega = 2.0 * PI * f;
-            let k = (omega * omega / d_over_m).powf(0.25);
-            // w(x)·4Dk³/F: real and imaginary parts.
-            let w = |x: f64| {
-                let (c, s, e) = ((k * x).cos(), (k * x).sin(), (-k * x).exp());
-                // j·e^(−jkx) = sin(kx) + j·cos(kx).
-                (-(s + e), -c)
-            };
-            // Both sides of the line, out to where the evanescent part has
-            // died; the travelling part's integral converges in the mean:
-            // taken over whole wavelengths beyond a damped tail.
-            let wavelength = 2.0 * PI / k;
-            let length = 200.0 * wavelength;
-            let steps = 400_000;
-            let dx = length / steps as f64;
-            let (mut re, mut im) = (0.0, 0.0);
-            for i in 0..steps {
-                let x = (i as f64 + 0.5) * dx;
-                // A slow taper makes the oscillating tail converge.
-                let taper = (-(x / (40.0 * wavelength)).powi(2)).exp();
-                let (a, b) = w(x);
-                re += 2.0 * a * taper * dx;
-                im += 2.0 * b * taper * dx;
+    fn a_strip_is_heard_as_far_as_newtons_law_lets_the_force_move_the_board() {
+        let board = grand_board();
+        let density = 4.7;
+        let mobility = board.modes_per_hz() / (4.0 * board.modal_mass_kg);
+        let corner_hz = in_phase_corner(&board, density) / (2.0 * PI);
+        assert!((520.0..540.0).contains(&corner_hz), "{corner_hz} Hz");
+        for f in [20.0, 50.0, 200.0, 1_000.0, 4_000.0, 8_000.0] {
+            let share = in_phase_share(f, &board, density);
+            let heard = 2.0 * PI * f * mobility * STRIP_AREA_M2 * share;
+            assert!(share <= 1.0 && heard <= 1.0 / density, "{f} Hz: {heard}");
+            let db = |x: f64| 20.0 * x.log10();
+            if f >= 8.0 * corner_hz {
+                assert!(db(heard * density).abs() < 0.1, "{f} Hz: {heard}");
+                let octave = in_phase_share(2.0 * f, &board, density) / share;
+                assert!((db(octave) + 6.02).abs() < 0.05, "{octave}");
+            } else if f <= corner_hz / 8.0 {
+                assert!(db(share).abs() < 0.1, "{f} Hz: {share}");
             }
-            let (a0, b0) = w(0.0);
-            let width = re.hypot(im) / a0.hypot(b0);
-            let expected = 2.0 * 2f64.sqrt() / k;
-            assert!(
-                (width / expected - 1.0).abs() < 0.01,
-                "{f} Hz: {width} m against {expected} m"
-            );
-            let share = in_phase_share(f, modes_per_hz);
-            assert!((share * STRIP_WIDTH_M / expected - 1.0).abs() < 1e-9);
-            let octave = in_phase_share(2.0 * f, modes_per_hz) / share;
-            assert!((20.0 * octave.log10() + 3.01).abs() < 0.01, "{octave}");
         }
-        assert_eq!(in_phase_share(1.0, modes_per_hz), 1.0);
-        assert_eq!(in_phase_share(500.0, 0.0), 1.0);
+        let still = SoundboardParams {
+            modes: 0,
+            ..board
+        };
+        assert_eq!(in_phase_share(500.0, &still, density), 1.0);
     }
 
     /// The filter each microphone hears the board through follows the
-    /// share heard within 1.5 dB over the band (the share turns sharply at
-    /// the highest mode, the sections over an octave), at 44.1, 48 and 96
-    /// kHz, and
-    /// above the highest mode rises again as the modes left out would.
+    /// share heard within 1.5 dB over the band (one first-order shelf, from
+    /// the corner to the highest mode, warped toward Nyquist), at 44.1, 48
+    /// and 96 kHz, and well above the highest mode, where the modes left out
+    /// would make the bridge's acceleration rise as the share falls, is
+    /// flat.
     #[test]
     fn the_board_is_heard_through_its_share() {
         let board = grand_board();
@@ -442,12 +436,12 @@ mod tests {
             let paths = close.board_paths(4.7, &board, fs);
             for f in super::audio_band(fs) {
                 let heard = paths.in_phase.response(2.0 * PI * f / fs);
-                let db = 20.0 * (heard / heard_share(f, &board)).log10();
+                let db = 20.0 * (heard / heard_share(f, &board, 4.7)).log10();
                 assert!(db.abs() < 1.5, "{fs} Hz: {db} dB at {f} Hz");
             }
         }
         let top = board.highest_mode_hz;
-        let rise = heard_share(4.0 * top, &board) / heard_share(2.0 * top, &board);
-        assert!((20.0 * rise.log10() - 3.01).abs() < 0.01, "{rise}");
+        let rise = heard_share(8.0 * top, &board, 4.7) / heard_share(4.0 * top, &board, 4.7);
+        assert!((20.0 * rise.log10()).abs() < 0.25, "{rise}");
     }
 }
