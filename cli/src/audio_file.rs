@@ -52,6 +52,29 @@ impl Stereo {
 }
 
 impl MonoAudio {
+    /// One channel, `signal`, at `sample_rate` (Hz).
+    pub fn of_channel(signal: Vec<f32>, sample_rate: f64) -> Self {
+        Self {
+            signal,
+            sample_rate,
+            stereo: None,
+        }
+    }
+
+    /// Two channels, `left` and `right` (as long as each other), at
+    /// `sample_rate` (Hz), with their mix.
+    pub fn of_pair(left: Vec<f32>, right: Vec<f32>, sample_rate: f64) -> Self {
+        Self {
+            signal: left
+                .iter()
+                .zip(&right)
+                .map(|(l, r)| 0.5 * (l + r))
+                .collect(),
+            sample_rate,
+            stereo: Some(Stereo { left, right }),
+        }
+    }
+
     /// Length, s.
     pub fn seconds(&self) -> f64 {
         self.signal.len() as f64 / self.sample_rate

@@ -96,7 +96,6 @@ mod tests {
     use std::f64::consts::PI;
 
     use super::*;
-    use crate::audio_file::Stereo;
     use crate::compare::NoteMeasures;
 
     const RATE: f64 = 48_000.0;
@@ -109,14 +108,6 @@ mod tests {
                 amplitude * (2.0 * PI * hz * t).sin() * 10f64.powf(-3.0 * t / 20.0)
             })
             .collect()
-    }
-
-    fn stereo(left: Vec<f32>, right: Vec<f32>) -> MonoAudio {
-        MonoAudio {
-            signal: left.iter().zip(&right).map(|(l, r)| 0.5 * (l + r)).collect(),
-            sample_rate: RATE,
-            stereo: Some(Stereo { left, right }),
-        }
     }
 
     /// A centroid heard on two channels weights each by its energy: two
@@ -144,36 +135,27 @@ mod tests {
             let mut note = vec![0.0; (3.0 * RATE) as usize];
             for n in 1..=8 {
                 let gain = if n == 1 { sign } else { 1.0 };
-                for (x, p) in note.iter_mut().zip(tone(f0 * f64::from(n), 0.1 / f64::from(n), 3.0)) {
+                for (x, p) in note
+                    .iter_mut()
+                    .zip(tone(f0 * f64::from(n), 0.1 / f64::from(n), 3.0))
+                {
                     *x += gain * p;
                 }
             }
             note.iter().map(|&x| x as f32).collect()
         };
-        let audio = stereo(partials(1.0), partials(-1.0));
+        let audio = MonoAudio::of_pair(partials(1.0), partials(-1.0), RATE);
         let heard = NoteMeasures::of(&audio, f0).unwrap();
-        let left = NoteMeasures::of(
-            &MonoAudio {
-                signal: partials(1.0),
-                sample_rate: RATE,
-                stereo: None,
-            },
-            f0,
-        )
-        .unwrap();
+        let left = NoteMeasures::of(&MonoAudio::of_channel(partials(1.0), RATE), f0).unwrap();
         for n in 2..=8 {
             let (both, one) = (heard.level_db(n).unwrap(), left.level_db(n).unwrap());
-            assert!((both - one).abs() < 0.1, "partial {n}: {both} against {one}");
+            assert!(
+                (both - one).abs() < 0.1,
+                "partial {n}: {both} against {one}"
+            );
         }
-        let mixed = NoteMeasures::of(
-            &MonoAudio {
-                signal: audio.signal.clone(),
-                sample_rate: RATE,
-                stereo: None,
-            },
-            f0,
-        )
-        .unwrap();
+        let mixed =
+            NoteMeasures::of(&MonoAudio::of_channel(audio.signal.clone(), RATE), f0).unwrap();
         assert!(
             mixed.level_db(2).is_none_or(|db| db > 20.0),
             "the mix lost its fundamental: {:?}",

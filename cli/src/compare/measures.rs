@@ -6,8 +6,8 @@ use std::path::Path;
 
 use orchard_engine::analysis::{
     AttackNoise, CENTROID_SPAN_S, COMPARED_PARTIALS, Dip, LevelDifference, Partial, StereoImage,
-    StiffFit, TwoStageDecay, level_difference, level_re_first, note_partials_heard, onset, partial_dips,
-    partial_t60s, stereo_image, two_stage_decay_heard,
+    StiffFit, TwoStageDecay, level_difference, level_re_first, note_partials_heard, onset,
+    partial_dips, partial_t60s, stereo_image, two_stage_decay_heard,
 };
 
 use super::channels::{attack_heard, centroid_heard, channels, from_onsets};

@@ -38,11 +38,7 @@ impl PairSpread {
     /// recording of one channel, or one whose channel is silent.
     pub fn of(audio: &MonoAudio, first_hz: f64) -> Option<Self> {
         let stereo = audio.stereo.as_ref()?;
-        let channel = |signal: &[f32]| MonoAudio {
-            signal: signal.to_vec(),
-            sample_rate: audio.sample_rate,
-            stereo: None,
-        };
+        let channel = |signal: &[f32]| MonoAudio::of_channel(signal.to_vec(), audio.sample_rate);
         let (left_audio, right_audio) = (channel(&stereo.left), channel(&stereo.right));
         let left = NoteMeasures::of(&left_audio, first_hz)?;
         let right = NoteMeasures::of(&right_audio, first_hz)?;
@@ -75,7 +71,6 @@ mod tests {
     use std::f64::consts::PI;
 
     use super::*;
-    use crate::audio_file::Stereo;
 
     /// A decaying note of ten partials at `f0` (Hz), 3 s at 48 kHz, with
     /// partial 2's amplitude times `second`.
@@ -97,15 +92,7 @@ mod tests {
     }
 
     fn stereo(left: Vec<f32>, right: Vec<f32>) -> MonoAudio {
-        MonoAudio {
-            signal: left
-                .iter()
-                .zip(&right)
-                .map(|(l, r)| 0.5 * (l + r))
-                .collect(),
-            sample_rate: 48_000.0,
-            stereo: Some(Stereo { left, right }),
-        }
+        MonoAudio::of_pair(left, right, 48_000.0)
     }
 
     /// Two channels alike do not differ; a channel whose second partial is
@@ -136,11 +123,7 @@ mod tests {
     /// A recording of one channel has no pair to compare.
     #[test]
     fn a_mono_recording_has_no_spread() {
-        let mono = MonoAudio {
-            signal: note(220.0, 1.0),
-            sample_rate: 48_000.0,
-            stereo: None,
-        };
+        let mono = MonoAudio::of_channel(note(220.0, 1.0), 48_000.0);
         assert_eq!(PairSpread::of(&mono, 220.0), None);
     }
 }

@@ -273,7 +273,6 @@ mod tests {
     /// costs what a miss of the aim does.
     #[test]
     fn tolerances_widen_to_how_far_the_channels_lie_apart() {
-        use crate::audio_file::Stereo;
         let rate = 48_000.0;
         // Ten partials at 220 Hz decaying together; `upper` scales 2 to 10.
         let note = |upper: f64| -> Vec<f32> {
@@ -291,15 +290,7 @@ mod tests {
                 })
                 .collect()
         };
-        let stereo = |left: Vec<f32>, right: Vec<f32>| MonoAudio {
-            signal: left
-                .iter()
-                .zip(&right)
-                .map(|(l, r)| 0.5 * (l + r))
-                .collect(),
-            sample_rate: rate,
-            stereo: Some(Stereo { left, right }),
-        };
+        let stereo = |left: Vec<f32>, right: Vec<f32>| MonoAudio::of_pair(left, right, rate);
         assert_eq!(Tolerances::widened_to(None), Tolerances::AIMED);
         let alike = PairSpread::of(&stereo(note(1.0), note(1.0)), 220.0);
         assert_eq!(Tolerances::widened_to(alike.as_ref()), Tolerances::AIMED);

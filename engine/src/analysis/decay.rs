@@ -198,7 +198,10 @@ mod tests {
         let half = LevelTrack::power_mean(&[loud.clone(), silent.clone()]);
         assert_eq!(half.levels_db.len(), silent.levels_db.len());
         for (a, b) in half.levels_db.iter().zip(&loud.levels_db) {
-            assert!((a - (b - 10.0 * 2f64.log10())).abs() < 1e-9, "{a} against {b}");
+            assert!(
+                (a - (b - 10.0 * 2f64.log10())).abs() < 1e-9,
+                "{a} against {b}"
+            );
         }
         assert!(LevelTrack::power_mean(&[]).levels_db.is_empty());
     }

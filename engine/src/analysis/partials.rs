@@ -337,7 +337,11 @@ mod tests {
             .zip(&fundamental)
             .map(|(&l, &f)| (f64::from(l) - 1.5 * f) as f32)
             .collect();
-        let mix: Vec<f32> = left.iter().zip(&right).map(|(l, r)| 0.5 * (l + r)).collect();
+        let mix: Vec<f32> = left
+            .iter()
+            .zip(&right)
+            .map(|(l, r)| 0.5 * (l + r))
+            .collect();
         let level = |partials: &[Partial], n: u32| {
             partials
                 .iter()

@@ -415,10 +415,7 @@ mod tests {
                 assert!(db(share).abs() < 0.1, "{f} Hz: {share}");
             }
         }
-        let still = SoundboardParams {
-            modes: 0,
-            ..board
-        };
+        let still = SoundboardParams { modes: 0, ..board };
         assert_eq!(in_phase_share(500.0, &still, density), 1.0);
     }
 
