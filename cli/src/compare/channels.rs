@@ -43,9 +43,10 @@ pub fn from_onsets<'a>(channels: &[&'a [f32]], sample_rate: f64, seconds: f64) -
 /// each channel's centroid ([`centroid_first`]) weighted by its energy over
 /// that span.
 pub fn centroid_heard(channels: &[&[f32]], sample_rate: f64, seconds: f64) -> Option<f64> {
-    energy_weighted(channels, sample_rate, seconds, |c| {
-        centroid_first(c, sample_rate, seconds)
-    })
+    let [centroid] = energy_weighted(channels, sample_rate, seconds, |c| {
+        Some([centroid_first(c, sample_rate, seconds)?])
+    })?;
+    Some(centroid)
 }
 
 /// The energy between the partials and below the first in the attack of
@@ -53,13 +54,10 @@ pub fn centroid_heard(channels: &[&[f32]], sample_rate: f64, seconds: f64) -> Op
 /// [`attack_noise`]), each figure the power mean over the channels weighted
 /// by each channel's energy over the attack, dB re all of it.
 pub fn attack_heard(channels: &[&[f32]], sample_rate: f64, fit: &StiffFit) -> Option<AttackNoise> {
-    let span = ATTACK_SPAN_S;
     let power = |db: f64| 10f64.powf(db / 10.0);
-    let between = energy_weighted(channels, sample_rate, span, |c| {
-        attack_noise(c, sample_rate, fit).map(|a| power(a.between_db))
-    })?;
-    let below = energy_weighted(channels, sample_rate, span, |c| {
-        attack_noise(c, sample_rate, fit).map(|a| power(a.below_db))
+    let [between, below] = energy_weighted(channels, sample_rate, ATTACK_SPAN_S, |c| {
+        let noise = attack_noise(c, sample_rate, fit)?;
+        Some([power(noise.between_db), power(noise.below_db)])
     })?;
     let db = |p: f64| 10.0 * p.max(f64::MIN_POSITIVE).log10();
     Some(AttackNoise {
@@ -68,27 +66,29 @@ pub fn attack_heard(channels: &[&[f32]], sample_rate: f64, fit: &StiffFit) -> Op
     })
 }
 
-/// The mean of `figure` over `channels`, each weighted by its energy over
-/// the first `seconds` (s) from its onset; channels without the figure or
-/// without energy are left out.
-fn energy_weighted(
+/// The mean of the `N` figures `figures` gives over `channels`, each
+/// channel weighted by its energy over the first `seconds` (s) from its
+/// onset; channels without the figures or without energy are left out.
+fn energy_weighted<const N: usize>(
     channels: &[&[f32]],
     sample_rate: f64,
     seconds: f64,
-    figure: impl Fn(&[f32]) -> Option<f64>,
-) -> Option<f64> {
-    let (mut weighted, mut total) = (0.0, 0.0);
+    figures: impl Fn(&[f32]) -> Option<[f64; N]>,
+) -> Option<[f64; N]> {
+    let (mut weighted, mut total) = ([0.0; N], 0.0);
     for &channel in channels {
         let Some(span) = from_onsets(&[channel], sample_rate, seconds).pop() else {
             continue;
         };
         let energy: f64 = span.iter().map(|&s| f64::from(s) * f64::from(s)).sum();
-        if let Some(value) = figure(channel).filter(|_| energy > 0.0) {
-            weighted += energy * value;
+        if let Some(values) = figures(channel).filter(|_| energy > 0.0) {
+            for (sum, value) in weighted.iter_mut().zip(values) {
+                *sum += energy * value;
+            }
             total += energy;
         }
     }
-    (total > 0.0).then(|| weighted / total)
+    (total > 0.0).then(|| weighted.map(|sum| sum / total))
 }
 
 #[cfg(test)]

@@ -53,9 +53,10 @@ impl NoteMeasures {
     /// Measures the note in `audio` whose first partial is near `first_hz`
     /// (Hz). `None` if `audio` is silent.
     pub fn of(audio: &MonoAudio, first_hz: f64) -> Option<Self> {
-        let (signal, rate) = (&audio.signal, audio.sample_rate);
-        let start = onset(signal)?;
+        let rate = audio.sample_rate;
         let heard = channels(audio);
+        // The first of the channels' onsets (their mix may cancel).
+        let start = heard.iter().filter_map(|c| onset(c)).min()?;
         let partials = note_partials_heard(&heard, rate, first_hz, PARTIALS);
         let fit = StiffFit::fit_note(&partials);
         // Each partial where it was measured, else where the fit puts it.
@@ -80,7 +81,7 @@ impl NoteMeasures {
             .as_ref()
             .and_then(|s| stereo_image(s.left.get(start..)?, s.right.get(start..)?));
         Some(Self {
-            from_onset_s: (signal.len() - start) as f64 / rate,
+            from_onset_s: (audio.signal.len() - start) as f64 / rate,
             fit,
             decay: two_stage_decay_heard(&heard, rate),
             centroid_hz: centroid_heard(&heard, rate, CENTROID_SPAN_S),

@@ -70,7 +70,7 @@ const STRIP_AREA_M2: f64 = BOARD_AREA_M2 / BRIDGE_NODES as f64;
 
 /// The share of a strip's area whose motion is heard at `frequency_hz`
 /// (Hz) on `board`, of surface density `surface_density_kg_m2` (kg/m²):
-/// `1/√(1 + (ω/ω_c)²)` for the [`in_phase_corner`] `ω_c`, all of it well
+/// `1/√(1 + (ω/ω_c)²)` for the corner `ω_c = 4·M/(m''·n·A_s)`, all of it well
 /// below the corner and `ω_c/ω` well above, where a strip heard whole would
 /// give more volume acceleration than Newton's law lets the force give the
 /// board (see the module's notes); never more than either. With no modes
