@@ -58,7 +58,11 @@ def test_tuning_files_and_temperaments_reach_the_instrument(cli, tmp_path, song)
     assert np.array_equal(got, expected)
     meantone = orchard.render(song, temperament="quarter-comma-meantone:D", max_tail=1.0)
     plain = orchard.render(song, max_tail=1.0)
-    assert meantone.shape == plain.shape and not np.array_equal(meantone, plain)
+    # The tail ends where the sound falls silent (at most a second on), which
+    # a temperament may move: the two are compared over the shorter.
+    both = min(len(meantone), len(plain))
+    assert both > 0.5 * max(len(meantone), len(plain))
+    assert not np.array_equal(meantone[:both], plain[:both])
 
 
 def test_write_wav_writes_the_cli_file_byte_for_byte(cli, tmp_path, song):
