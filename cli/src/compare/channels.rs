@@ -12,7 +12,7 @@
 //! centroid and the attack's noise. A mono sound is its one channel.
 
 use orchard_engine::analysis::{
-    ATTACK_SPAN_S, AttackNoise, StiffFit, attack_noise, centroid_first, onset,
+    ATTACK_SPAN_S, AttackNoise, StiffFit, attack_noise, centroid_first, from_onset,
 };
 
 use crate::audio_file::MonoAudio;
@@ -26,16 +26,20 @@ pub fn channels(audio: &MonoAudio) -> Vec<&[f32]> {
 }
 
 /// Each channel of `channels` from its own onset for at most `seconds` (s)
-/// at `sample_rate` (Hz); silent channels are left out.
+/// at `sample_rate` (Hz) ([`first_seconds`]); silent channels are left out.
 pub fn from_onsets<'a>(channels: &[&'a [f32]], sample_rate: f64, seconds: f64) -> Vec<&'a [f32]> {
-    let span = (seconds.max(0.0) * sample_rate).round() as usize;
     channels
         .iter()
-        .filter_map(|&c| {
-            let start = onset(c)?;
-            Some(&c[start..(start.saturating_add(span)).min(c.len())])
-        })
+        .filter_map(|c| first_seconds(c, sample_rate, seconds))
         .collect()
+}
+
+/// `channel` from its onset for at most `seconds` (s) at `sample_rate`
+/// (Hz); `None` if it is silent.
+fn first_seconds(channel: &[f32], sample_rate: f64, seconds: f64) -> Option<&[f32]> {
+    let heard = from_onset(channel)?;
+    let span = (seconds.max(0.0) * sample_rate).round() as usize;
+    Some(&heard[..span.min(heard.len())])
 }
 
 /// The power spectral centroid (Hz) of the first `seconds` (s) from the
@@ -77,7 +81,7 @@ fn energy_weighted<const N: usize>(
 ) -> Option<[f64; N]> {
     let (mut weighted, mut total) = ([0.0; N], 0.0);
     for &channel in channels {
-        let Some(span) = from_onsets(&[channel], sample_rate, seconds).pop() else {
+        let Some(span) = first_seconds(channel, sample_rate, seconds) else {
             continue;
         };
         let energy: f64 = span.iter().map(|&s| f64::from(s) * f64::from(s)).sum();

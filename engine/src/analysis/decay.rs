@@ -11,7 +11,7 @@
 //! the reference's table (C4: 2.0 s early, 15 s late).
 
 use super::fit::fit_line;
-use super::onset::onset;
+use super::onset::from_onset;
 
 /// Length of the RMS windows of the broadband level, s (one after the other,
 /// not overlapping).
@@ -47,16 +47,15 @@ pub struct TwoStageDecay {
 }
 
 /// The two decay times of the note in `signal` (sampled at `sample_rate`,
-/// Hz), measured on its broadband level from its [`onset`] ([`level_track`])
+/// Hz), measured on its broadband level from its [`onset`](super::onset) ([`level_track`])
 /// as [`LevelTrack::two_stage_decay`] describes. Both `None` for a silent
 /// signal.
 ///
 /// Allocates: the level track.
 pub fn two_stage_decay(signal: &[f32], sample_rate: f64) -> TwoStageDecay {
-    let Some(start) = onset(signal) else {
-        return TwoStageDecay::default();
-    };
-    level_track(&signal[start..], sample_rate).two_stage_decay()
+    from_onset(signal).map_or_else(TwoStageDecay::default, |heard| {
+        level_track(heard, sample_rate).two_stage_decay()
+    })
 }
 
 /// The broadband level of `signal` (sampled at `sample_rate`, Hz): the RMS of
@@ -77,14 +76,14 @@ pub fn level_track(signal: &[f32], sample_rate: f64) -> LevelTrack {
 
 /// The two-stage decay ([`LevelTrack::two_stage_decay`]) of a note heard
 /// on `channels` (each sampled at `sample_rate`, Hz, from its own
-/// [`onset`]): their levels averaged in power frame by frame
+/// [`onset`](super::onset)): their levels averaged in power frame by frame
 /// ([`LevelTrack::power_mean`]), so that what a mix of them would cancel
 /// (a partial the channels hear out of phase) still counts. One channel
 /// gives [`two_stage_decay`]'s result.
 pub fn two_stage_decay_heard(channels: &[&[f32]], sample_rate: f64) -> TwoStageDecay {
     let tracks: Vec<LevelTrack> = channels
         .iter()
-        .filter_map(|c| Some(level_track(&c[onset(c)?..], sample_rate)))
+        .filter_map(|c| Some(level_track(from_onset(c)?, sample_rate)))
         .collect();
     LevelTrack::power_mean(&tracks).two_stage_decay()
 }
@@ -94,8 +93,10 @@ impl LevelTrack {
     /// dB, over the frames all of them have, at the first's times (tracks
     /// framed alike). Empty without tracks.
     pub fn power_mean(tracks: &[LevelTrack]) -> LevelTrack {
-        let Some(first) = tracks.first() else {
-            return LevelTrack::default();
+        let first = match tracks {
+            [] => return LevelTrack::default(),
+            [one] => return one.clone(),
+            [first, ..] => first,
         };
         let frames = tracks.iter().map(|t| t.levels_db.len()).min().unwrap_or(0);
         let count = tracks.len() as f64;

@@ -5,7 +5,7 @@
 
 use super::decay::LevelTrack;
 use super::fit::fit_line;
-use super::onset::onset;
+use super::onset::from_onset;
 use super::spectrum::amplitude_at;
 
 /// Shortest frame a partial's level is measured over, s.
@@ -143,7 +143,7 @@ pub fn deepest_dip(track: &LevelTrack, noise: Option<&LevelTrack>) -> Option<Dip
 
 /// The deepest dip ([`deepest_dip`]) of each partial at `frequencies_hz`
 /// (Hz) of the note heard on `channels` (each sampled at `sample_rate`, Hz,
-/// from its own [`onset`]; several channels' tracks averaged in power),
+/// from its own [`onset`](super::onset); several channels' tracks averaged in power),
 /// whose first partial is at `first_hz` (Hz): each tracked by
 /// [`partial_track`] over frames of [`DIP_FRAME_S`] or
 /// [`DIP_FRAME_PERIODS`] periods of the first partial, whichever is longer,
@@ -168,7 +168,7 @@ pub fn partial_dips(
 }
 
 /// How a note's partials are tracked: the note heard on `channels` (each
-/// sampled at `sample_rate`, Hz, from its own [`onset`]), whose first
+/// sampled at `sample_rate`, Hz, from its own [`onset`](super::onset)), whose first
 /// partial is at `first_hz` (Hz), by [`partial_track`] at any frequency
 /// over frames of [`DIP_FRAME_S`] or [`DIP_FRAME_PERIODS`] periods of the
 /// first partial, whichever is longer, every [`DIP_HOP_S`]; several
@@ -179,10 +179,7 @@ pub(super) fn note_tracks<'a>(
     sample_rate: f64,
     first_hz: f64,
 ) -> Option<impl Fn(f64) -> LevelTrack + 'a> {
-    let heard: Vec<&[f32]> = channels
-        .iter()
-        .filter_map(|c| Some(&c[onset(c)?..]))
-        .collect();
+    let heard: Vec<&[f32]> = channels.iter().filter_map(|c| from_onset(c)).collect();
     if heard.is_empty() {
         return None;
     }
@@ -293,7 +290,7 @@ mod tests {
         // Noise 20 dB down still moves the level by a few dB.
         let dip = partial_dips(&[&signal[..]], fs, 110.0, &[220.0])[0].unwrap();
         assert!(dip.depth_db > -5.0, "{dip:?}");
-        let start = onset(&signal).unwrap();
+        let start = crate::analysis::onset(&signal).unwrap();
         let track = partial_track(&signal[start..], fs, 220.0, 0.0545, DIP_HOP_S);
         let unguarded = deepest_dip(&track, None).unwrap();
         assert!(unguarded.depth_db < -10.0, "{unguarded:?}");

@@ -41,7 +41,7 @@ pub use dips::{
 };
 pub use fit::{Line, fit_line};
 pub use level::{peak, rms};
-pub use onset::{ONSET_FRACTION, onset};
+pub use onset::{ONSET_FRACTION, from_onset, onset};
 pub use partial_decay::{
     BEAT_SPAN_S, PARTIAL_DECAY_DB, PARTIAL_DECAY_SPAN_S, partial_t60s, track_t60,
 };

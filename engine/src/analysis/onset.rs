@@ -14,6 +14,11 @@ pub fn onset(signal: &[f32]) -> Option<usize> {
     signal.iter().position(|s| s.abs() > ONSET_FRACTION * peak)
 }
 
+/// `signal` from its [`onset`] on; `None` for a silent or empty signal.
+pub fn from_onset(signal: &[f32]) -> Option<&[f32]> {
+    Some(&signal[onset(signal)?..])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -25,6 +30,8 @@ mod tests {
         x[40] = 0.02;
         x[60] = -1.0;
         assert_eq!(onset(&x), Some(40));
+        assert_eq!(from_onset(&x), Some(&x[40..]));
+        assert_eq!(from_onset(&[0.0; 8]), None);
         assert_eq!(onset(&[0.0; 8]), None);
         assert_eq!(onset(&[]), None);
     }
