@@ -219,10 +219,17 @@ impl Contact {
     pub fn tick(&mut self, free_velocity_m_s: f64) -> f64 {
         self.tree.set_source(self.port, -free_velocity_m_s);
         self.tree.tick();
-        self.touched |= self.force() > 0.0;
+        let touching = self.force() > 0.0;
+        self.touched |= touching;
         // The same force acts on hammer and string; into the string's port
-        // flows −F.
-        -self.tree.current(self.port_leaf)
+        // flows −F. Across a gap it is exactly none: the port's current would
+        // be rounding noise (~1e-16 N), enough for the strings to take it for
+        // a hammer's push (their longitudinal stretch wakes on any force).
+        if touching {
+            -self.tree.current(self.port_leaf)
+        } else {
+            0.0
+        }
     }
 
     /// Felt force of the last sample, N.
