@@ -409,8 +409,14 @@ fn graft_and_prune_do_not_click() {
         let touched = ring + (r.first_touch_s.unwrap() * FS).round() as usize - 1;
         // The flight from the graft lasts 2 mm at 3 m/s: about 32 samples.
         assert!(touched > ring + 16, "key {key}: flight too short to test");
-        let departs = output[..touched].iter().zip(&alone).position(|(a, b)| a != b);
-        assert_eq!(departs, None, "key {key}: the graft is heard before the touch");
+        let departs = output[..touched]
+            .iter()
+            .zip(&alone)
+            .position(|(a, b)| a != b);
+        assert_eq!(
+            departs, None,
+            "key {key}: the graft is heard before the touch"
+        );
         let prune = pruned_at.expect("the hammer left");
         let released = ring + (r.last_release_s.unwrap() * FS) as usize;
         let w = 16;
@@ -466,4 +472,3 @@ fn hammer_strikes_do_not_allocate() {
     assert!(sum.is_finite());
     assert!(keys.iter().all(|k| k.non_finite_resets() == 0));
 }
-
