@@ -156,6 +156,9 @@ pub struct Placement {
     /// its motion under and around each microphone ([`Placement::board_paths`]);
     /// if not, the board is heard as the bridge force, as from the bridge.
     pub near_board: bool,
+    /// How far the pair is from the keybed under the keys, beside the point
+    /// of it straight ahead of each microphone, m.
+    pub keybed_m: f64,
 }
 
 impl Placement {
@@ -170,7 +173,8 @@ impl Placement {
     ///   wavelengths, the fine pattern of its motion is not heard (its field
     ///   dies within about a wavelength over the board): the board is heard
     ///   as a large plate radiates the force that drives it, the bridge
-    ///   force, panned as from the bridge.
+    ///   force, panned as from the bridge. The keybed is 0.6 m from the
+    ///   ears, nearer than the board.
     /// - Close (2): a spaced pair 0.15 m over the strings (0.2 m over the
     ///   board), over the bridge symmetrically about its middle, as far
     ///   apart as the width says: at 0.5 ∓ width/2 of its length from the
@@ -184,7 +188,8 @@ impl Placement {
     ///   flight, each pair of places tried (0.1 or 0.2 on the left with 0.7
     ///   to 0.9 on the right, and 0.15 with 0.8) was as decorrelated as the
     ///   recorded pair (0.5 or more at 2 to 4 of 21 keys) and lost as many
-    ///   partials in mono (20 to 30 of about 200).
+    ///   partials in mono (20 to 30 of about 200). The keybed, under the
+    ///   keys at the case's front, is about 1 m from each microphone.
     pub fn of_microphone(microphone: u32, stereo_width: f64) -> Option<Self> {
         match microphone {
             1 => Some(Self {
@@ -193,6 +198,7 @@ impl Placement {
                 above_board_m: 1.0,
                 along_bridge: [0.44, 0.56],
                 near_board: false,
+                keybed_m: 0.6,
             }),
             2 => Some(Self {
                 board_m: 0.7,
@@ -203,6 +209,7 @@ impl Placement {
                     [0.5 - half, 0.5 + half]
                 },
                 near_board: true,
+                keybed_m: 1.0,
             }),
             _ => None,
         }
@@ -212,6 +219,13 @@ impl Placement {
     /// at `along` (0 to 1) of the bridge line at `height_m` below it, m.
     fn distance(&self, side: usize, along: f64, height_m: f64) -> f64 {
         height_m.hypot(self.lateral(side, along))
+    }
+
+    /// The distance from microphone `side` (0 left, 1 right) to where the
+    /// key at `along` (0 bass end to 1 treble end of the keyboard, which
+    /// spans about the bridge's length) lands on the keybed, m.
+    pub fn keybed_distance(&self, side: usize, along: f64) -> f64 {
+        self.distance(side, along, self.keybed_m)
     }
 
     /// How far microphone `side` (0 left, 1 right) stands beside the point

@@ -1,7 +1,7 @@
 //! Resonators: objects that ring once excited. A string's physical description,
 //! the stiff string with dispersion, its longitudinal vibration, the strings
-//! of one note coupled through the bridge, the soundboard, and the one bridge that joins every
-//! string to it.
+//! of one note coupled through the bridge, the soundboard, the one bridge that joins every
+//! string to it, and the keybed the keys knock on.
 
 mod board_hearing;
 mod bridge;
@@ -9,6 +9,7 @@ mod delay_line;
 mod dispersion;
 mod fractional_delay;
 mod half_order;
+mod keybed;
 mod listening;
 mod longitudinal;
 mod loop_lanes;
@@ -28,6 +29,7 @@ pub use dispersion::{
 };
 pub use fractional_delay::AllpassDelay;
 pub use half_order::HalfOrderSlope;
+pub use keybed::{Keybed, KeybedHearing, KeybedParams};
 pub use listening::{
     BOARD_AREA_M2, BRIDGE_LENGTH_M, Placement, heard_share, in_phase_share, microphone_trim,
     string_weight,

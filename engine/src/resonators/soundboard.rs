@@ -67,7 +67,7 @@ impl SoundboardParams {
 
 /// A deterministic value in [−1, 1] for mode `i` and slot `k` (a small integer hash),
 /// so that every build of the same soundboard is identical.
-fn shape_hash(seed: u64, i: usize, k: u64) -> f64 {
+pub(crate) fn shape_hash(seed: u64, i: usize, k: u64) -> f64 {
     let mut x = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ k.wrapping_mul(0xD1B5_4A32_D192_ED03)
         ^ seed.wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -79,8 +79,10 @@ pub enum Operation {
     },
     /// Two parts of a mechanism are about to strike each other at `site` (a
     /// family's numbering of the places its parts collide: a tooth on a
-    /// pallet): graft the site's contact tree and let it strike at
-    /// `speed_m_s`, its approach speed.
+    /// pallet; a grand's key, by its MIDI number, on the keybed): graft the
+    /// site's contact tree and let it strike at `speed_m_s`, its approach
+    /// speed (a grand's key lands after its aftertouch at that speed and
+    /// knocks on the keybed, `resonators::Keybed`).
     Impact {
         /// The site.
         site: u8,

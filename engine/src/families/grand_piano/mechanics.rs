@@ -242,14 +242,28 @@ impl Mechanics for PianoMechanics {
         self.action.drain_events(&mut self.events);
         let shifted = self.action.una_corda() >= 0.5;
         for &(_, event) in &self.events {
-            out(match event {
-                ActionEvent::LetOff { note, speed } => Operation::Strike {
-                    key: note,
-                    speed_m_s: speed,
-                    shifted,
-                },
-                ActionEvent::Damper { note, amount } => Operation::Damper { key: note, amount },
-            });
+            match event {
+                ActionEvent::LetOff {
+                    note,
+                    speed,
+                    key_speed,
+                } => {
+                    out(Operation::Strike {
+                        key: note,
+                        speed_m_s: speed,
+                        shifted,
+                    });
+                    // The key goes on down to the keybed: the piano's
+                    // collision sites are its keys.
+                    out(Operation::Impact {
+                        site: note,
+                        speed_m_s: key_speed,
+                    });
+                }
+                ActionEvent::Damper { note, amount } => {
+                    out(Operation::Damper { key: note, amount });
+                }
+            }
         }
         self.events.clear();
     }

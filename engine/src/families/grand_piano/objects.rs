@@ -58,6 +58,52 @@ pub struct ActionSpec {
     /// Simulate the jack's whole stroke (true) or throw the hammer from let-off
     /// so sound follows a note-on within 5 ms (false).
     pub realistic_travel: bool,
+    /// How far a key's front goes down from rest to the keybed, m: with the
+    /// blow distance, the action's ratio (the hammer's travel over the
+    /// key's).
+    #[serde(default = "default_key_dip")]
+    pub key_dip_m: f64,
+    /// How far the key's front goes on after let-off before it lands on the
+    /// front-rail punching, m.
+    #[serde(default = "default_aftertouch")]
+    pub aftertouch_m: f64,
+    /// The key's mass as its front sees it when it lands, kg.
+    #[serde(default = "default_key_mass")]
+    pub key_mass_kg: f64,
+    /// Stiffness of the front-rail punching's felt, N/m.
+    #[serde(default = "default_punching_stiffness")]
+    pub punching_stiffness_n_m: f64,
+    /// The keybed's surface density, kg/m²: how much a knock on it moves it.
+    #[serde(default = "default_keybed_density")]
+    pub keybed_density_kg_m2: f64,
+    /// The level of a key's knock on the keybed over what the physics gives
+    /// (1), the player's "key noise" (0 mutes it; see `resonators::Keybed`).
+    #[serde(default = "default_knock_level")]
+    pub knock_level: f64,
+}
+
+fn default_key_dip() -> f64 {
+    declared_default(ActionSpec::FIELDS, "key_dip_m")
+}
+
+fn default_aftertouch() -> f64 {
+    declared_default(ActionSpec::FIELDS, "aftertouch_m")
+}
+
+fn default_key_mass() -> f64 {
+    declared_default(ActionSpec::FIELDS, "key_mass_kg")
+}
+
+fn default_punching_stiffness() -> f64 {
+    declared_default(ActionSpec::FIELDS, "punching_stiffness_n_m")
+}
+
+fn default_keybed_density() -> f64 {
+    declared_default(ActionSpec::FIELDS, "keybed_density_kg_m2")
+}
+
+fn default_knock_level() -> f64 {
+    declared_default(ActionSpec::FIELDS, "knock_level")
 }
 
 impl ActionSpec {
@@ -135,6 +181,16 @@ fields!(ActionSpec {
     repetition_rise: Real, "", [0.0, 1.0, "0 to 1"], "How far a key must rise (fraction of its dip) before it repeats", live;
     realistic_travel: Switch, "",
         "1: simulate the jack's whole stroke (tens of ms late); 0: throw the hammer from let-off at once", live;
+    key_dip_m: Real = 0.010, "m", [4e-3, 0.015, "4 to 15 mm"], "How far a key's front goes down, rest to keybed";
+    aftertouch_m: Real = 1e-3, "m", [0.0, 3e-3, "0 to 3 mm"],
+        "How far a key's front goes on after let-off before it lands on the keybed";
+    key_mass_kg: Real = 0.03, "kg", [5e-3, 0.2, "5 to 200 g"], "A key's mass as its front sees it when it lands";
+    punching_stiffness_n_m: Real = 1e5, "N/m", [1e3, 1e7, "10^3 to 10^7 N/m"],
+        "Stiffness of the felt punching a key lands on";
+    keybed_density_kg_m2: Real = 25.0, "kg/m²", [5.0, 60.0, "5 to 60 kg/m²"],
+        "Surface density of the keybed the keys land on";
+    knock_level: Real = 1.0, "", [0.0, 10.0, "0 to 10"],
+        "Level of the keys' knock on the keybed over the physics' own (1); 0 mutes it";
 });
 fields!(SoundboardSpec {
     modes: Count, "", [0.0, 512.0, "0 to 512"], "Number of resonant body modes";

@@ -5,12 +5,12 @@
 
 use std::any::Any;
 
-use super::objects::{DamperSet, SoundboardSpec};
+use super::objects::{ActionSpec, DamperSet, SoundboardSpec};
 use super::{HammerPool, SHARED_HAMMERS, StringKey};
 use crate::instrument::{ContactTrace, Preset, PresetError, Rebound, StrikeReport, Topology};
 use crate::resonators::{
-    BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Placement, RadiationFilter, Soundboard,
-    StringRadiation, microphone_trim,
+    BRIDGE_BLOCK, BRIDGE_NODES, Bridge, KeyOnBridge, Keybed, KeybedHearing, KeybedParams,
+    Placement, RadiationFilter, Soundboard, StringRadiation, microphone_trim,
 };
 use crate::rt::{
     CHUNK, Operation, SILENCE_LEVEL, SynthError, Voices, check_sample_rate, mix, stereo_gains,
@@ -62,6 +62,8 @@ pub struct PianoVoices {
     heard: Vec<[f64; BRIDGE_BLOCK]>,
     /// Mixing buses for one chunk: bass-side and treble-side signal.
     bus: Box<[[f64; 2]; CHUNK]>,
+    /// The keybed the keys knock on, if the instrument has an action.
+    keybed: Option<Keybed>,
 }
 
 impl PianoVoices {
@@ -181,6 +183,7 @@ impl PianoVoices {
             pushes: vec![[0.0; BRIDGE_BLOCK]; key_count],
             heard: vec![[0.0; BRIDGE_BLOCK]; key_count],
             bus: Box::new([[0.0; 2]; CHUNK]),
+            keybed: keybed(preset, &topology, key_count, sample_rate, heard_gain),
         })
     }
 
@@ -222,8 +225,14 @@ impl PianoVoices {
                     }
                 }
             }
-            // A piano's parts strike nothing but strings, and nothing plucks.
-            Operation::Impact { .. } | Operation::Pluck { .. } => {}
+            // A key leaves let-off and goes on down to the keybed.
+            Operation::Impact { site, speed_m_s } => {
+                if let (Some(index), Some(keybed)) = (self.index(site), self.keybed.as_mut()) {
+                    keybed.land(index, speed_m_s);
+                }
+            }
+            // Nothing plucks.
+            Operation::Pluck { .. } => {}
         }
     }
 
@@ -317,6 +326,9 @@ impl PianoVoices {
                 self.render_apart(done, end, &mut on_rebound);
             }
             done = end;
+        }
+        if let Some(keybed) = self.keybed.as_mut() {
+            keybed.render(&mut self.bus[..frames]);
         }
         write_bus(&self.bus[..frames], left, right);
     }
@@ -550,6 +562,9 @@ impl PianoVoices {
         if let (Some(bridge), Some(old_bridge)) = (self.bridge.as_mut(), old.bridge.as_ref()) {
             bridge.continue_from(old_bridge);
         }
+        if let (Some(keybed), Some(old_keybed)) = (self.keybed.as_mut(), old.keybed.as_ref()) {
+            keybed.continue_from(old_keybed);
+        }
         self.clock = old.clock;
         true
     }
@@ -562,6 +577,9 @@ impl PianoVoices {
         self.hammers.reset();
         if let Some(bridge) = self.bridge.as_mut() {
             bridge.reset();
+        }
+        if let Some(keybed) = self.keybed.as_mut() {
+            keybed.reset();
         }
     }
 }
@@ -696,6 +714,40 @@ impl Rebounds {
     }
 }
 
+/// The keybed the keys of `preset` land on, heard from its microphone
+/// (`output_per_newton` output units per newton of bridge force): none
+/// without an action or a board, or from the bridge, whose force is the
+/// strings' and the board's alone.
+fn keybed(
+    preset: &Preset,
+    topology: &Topology,
+    keys: usize,
+    sample_rate: f64,
+    output_per_newton: f64,
+) -> Option<Keybed> {
+    let action = topology.joined::<ActionSpec>()?;
+    let board = topology.joined::<SoundboardSpec>()?;
+    let placement = Placement::of_microphone(preset.output.microphone, preset.output.stereo_width)?;
+    let span = keys.saturating_sub(1).max(1) as f64;
+    let hearing = KeybedHearing {
+        output_per_newton,
+        board_m: placement.board_m,
+        board_density_kg_m2: board.surface_density_kg_m2,
+        key_distances_m: (0..keys)
+            .map(|k| std::array::from_fn(|side| placement.keybed_distance(side, k as f64 / span)))
+            .collect(),
+    };
+    let params = KeybedParams {
+        key_mass_kg: action.key_mass_kg,
+        aftertouch_m: action.aftertouch_m,
+        punching_stiffness_n_m: action.punching_stiffness_n_m,
+        surface_density_kg_m2: action.keybed_density_kg_m2,
+        level: action.knock_level,
+        seed: u64::from(board.seed),
+    };
+    Some(Keybed::new(&params, &hearing, sample_rate, SILENCE_LEVEL))
+}
+
 impl Voices for PianoVoices {
     fn apply(&mut self, operation: Operation) {
         PianoVoices::apply(self, operation);
@@ -732,6 +784,7 @@ impl Voices for PianoVoices {
         self.keys.iter().any(StringKey::is_active)
             || self.hammers.has_deferred()
             || self.bridge.as_ref().is_some_and(|b| !b.is_asleep())
+            || self.keybed.as_ref().is_some_and(Keybed::is_ringing)
     }
 
     fn sounding_keys(&self) -> u32 {

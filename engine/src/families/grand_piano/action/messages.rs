@@ -52,6 +52,9 @@ pub enum ActionEvent {
         /// Speed the hammer will meet the string with, m/s (gravity over the
         /// last millimetres included).
         speed: f64,
+        /// Speed of the key's front as the jack lets go, m/s: it goes on down
+        /// by the aftertouch at this speed and lands on the keybed.
+        key_speed: f64,
     },
     /// A damper's amount changed.
     Damper {

@@ -42,7 +42,15 @@ impl Action {
                     key.position = from;
                     key.velocity = (speed * speed + 2.0 * GRAVITY * gap).sqrt();
                     key.phase = Phase::Flight;
-                    self.emit(self.now, ActionEvent::LetOff { note, speed });
+                    let key_speed = s.key_speed(key.velocity);
+                    self.emit(
+                        self.now,
+                        ActionEvent::LetOff {
+                            note,
+                            speed,
+                            key_speed,
+                        },
+                    );
                 }
             }
             ActionCommand::KeyUp { note, velocity } => {
@@ -103,7 +111,15 @@ impl Action {
                         let discriminant = key.velocity * key.velocity - 2.0 * GRAVITY * s.let_off;
                         if discriminant > 0.0 {
                             let speed = discriminant.sqrt();
-                            self.emit(t0 + tau, ActionEvent::LetOff { note, speed });
+                            let key_speed = s.key_speed(key.velocity);
+                            self.emit(
+                                t0 + tau,
+                                ActionEvent::LetOff {
+                                    note,
+                                    speed,
+                                    key_speed,
+                                },
+                            );
                         }
                         self.keys[index] = key;
                         self.evolve_flight(index, t0 + tau, t1);

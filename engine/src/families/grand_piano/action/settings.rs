@@ -25,6 +25,8 @@ pub struct ActionSettings {
     pub damper_travel_s: f64,
     /// Simulate the jack's whole stroke (1) or throw from let-off (0).
     pub realistic_travel: bool,
+    /// How far a key's front goes down from rest to the keybed, m.
+    pub key_dip: f64,
 }
 
 impl ActionSettings {
@@ -47,6 +49,7 @@ impl ActionSettings {
             repetition_rise: spec.repetition_rise,
             damper_travel_s,
             realistic_travel: spec.realistic_travel,
+            key_dip: spec.key_dip_m,
         }
     }
 }
@@ -63,11 +66,19 @@ impl Default for ActionSettings {
             repetition_rise: 0.3,
             damper_travel_s: 0.006,
             realistic_travel: false,
+            key_dip: 0.010,
         }
     }
 }
 
 impl ActionSettings {
+    /// The speed of a key's front (m/s) when its hammer moves at
+    /// `hammer_speed_m_s`: the hammer's speed over the action's ratio, the
+    /// blow distance over the key's dip.
+    pub fn key_speed(&self, hammer_speed_m_s: f64) -> f64 {
+        hammer_speed_m_s * self.key_dip / self.blow_distance
+    }
+
     /// Hammer speed at the string for MIDI velocity `velocity`, m/s.
     pub fn strike_speed(&self, velocity: u8) -> f64 {
         self.velocity
