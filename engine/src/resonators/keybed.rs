@@ -397,17 +397,17 @@ impl Keybed {
             }
             let inputs = self.inputs();
             for (side, heard) in frame.iter_mut().enumerate() {
-                let mut sum = 0.0;
-                for (m, mode) in self.modes.iter().enumerate() {
-                    let x = inputs[side][m];
-                    let y = mode.b0 * (x - 2.0 * self.x1[side][m] + self.x2[side][m])
-                        + mode.a1 * self.y1[side][m]
-                        - mode.a2 * self.y2[side][m];
-                    (self.x2[side][m], self.x1[side][m]) = (self.x1[side][m], x);
-                    (self.y2[side][m], self.y1[side][m]) = (self.y1[side][m], y);
-                    sum += y;
-                }
-                *heard += sum;
+                let x = &inputs[side];
+                let (x1, x2) = (&mut self.x1[side], &mut self.x2[side]);
+                let (y1, y2) = (&mut self.y1[side], &mut self.y2[side]);
+                // Mode by mode into an array (the loop vectorises), then
+                // summed in order.
+                let y: [f64; CASE_MODES] = std::array::from_fn(|m| {
+                    let mode = &self.modes[m];
+                    mode.b0 * (x[m] - 2.0 * x1[m] + x2[m]) + mode.a1 * y1[m] - mode.a2 * y2[m]
+                });
+                (*x2, *x1, *y2, *y1) = (*x1, *x, *y1, y);
+                *heard += y.iter().sum::<f64>();
             }
             self.since_check += 1;
             if self.since_check >= SILENCE_CHECK {
