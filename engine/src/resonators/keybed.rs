@@ -386,7 +386,7 @@ impl Keybed {
     }
 
     /// Adds what the keybed radiates to `bus` (left, right; output units),
-    /// one frame a sample. Every [`SILENCE_CHECK`] samples of its own
+    /// one frame a sample. Every `SILENCE_CHECK` (64) samples of its own
     /// clock (so that how the calls cut the samples changes nothing), it
     /// falls silent if no key is landing and every mode is below the
     /// silence level.
