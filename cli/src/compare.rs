@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use orchard_engine::analysis::{
     ATTACK_SPAN_S, ATTACK_TOP_HZ, AttackNoise, BELOW_FIRST_FRACTION, CENTROID_SPAN_S,
-    COMPARED_PARTIALS, FIT_PARTIALS, LevelDifference, StereoImage, estimate_f0,
+    COMPARED_PARTIALS, FIT_PARTIALS, LATER_S, LevelDifference, StereoImage, estimate_f0,
 };
 use orchard_engine::instrument::{StretchedTuning, note_name, parse_note_name};
 
@@ -193,6 +193,10 @@ fn two_files(render: &Path, recording: &Path, note: Option<&str>) -> Result<Stri
     text.push_str(&row("below partial 1, dB", &|m| {
         show_db(m.attack.map(|a| a.below_db))
     }));
+    text.push_str(&row(
+        &format!("below partial 1, {LATER_S:.0} s later, dB"),
+        &|m| show_db(m.attack.and_then(|a| a.below_later_db)),
+    ));
     for n in 1..=DIP_PARTIALS {
         text.push_str(&row(&format!("partial {n} deepest dip"), &|m| {
             m.dips[n as usize - 1]
@@ -416,9 +420,10 @@ fn tone_table(rows: &[KeyRow]) -> String {
     let mut text = format!(
         "| key | partials 2–10 O−R: mean / mean abs (dB), n | partial T60s O / R, n | \
          between partials O / R (dB) | \
-         below partial 1 O / R (dB) | deepest dip, partials 1–{DIP_PARTIALS}, O (dB) | \
+         below partial 1 O / R (dB) | below partial 1, {LATER_S:.0} s later, O / R (dB) | \
+         deepest dip, partials 1–{DIP_PARTIALS}, O (dB) | \
          deepest dip, partials 1–{DIP_PARTIALS}, R (dB) | L/R correlation O / R | side/mid O / R (dB) |\n\
-         |---|---|---|---|---|---|---|---|---|",
+         |---|---|---|---|---|---|---|---|---|---|",
     );
     let pair =
         |ours: Option<f64>, theirs: Option<f64>| format!("{} / {}", show_db(ours), show_db(theirs));
@@ -443,7 +448,7 @@ fn tone_table(rows: &[KeyRow]) -> String {
         );
         let _ = write!(
             text,
-            "\n| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "\n| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             note_name(row.key),
             levels,
             decays,
@@ -452,6 +457,7 @@ fn tone_table(rows: &[KeyRow]) -> String {
                 attack(theirs, |a| a.between_db)
             ),
             pair(attack(ours, |a| a.below_db), attack(theirs, |a| a.below_db)),
+            pair(later(ours), later(theirs)),
             dips(ours),
             dips(theirs),
             correlations,
@@ -502,6 +508,11 @@ fn pair_table(rows: &[KeyRow]) -> String {
 /// One figure of a note's attack noise (`f` picks it), if measured.
 fn attack(m: &NoteMeasures, f: fn(&AttackNoise) -> f64) -> Option<f64> {
     m.attack.as_ref().map(f)
+}
+
+/// The band below partial 1 a second after the onset, if measured.
+fn later(m: &NoteMeasures) -> Option<f64> {
+    m.attack.as_ref().and_then(|a| a.below_later_db)
 }
 
 /// Partials 2–10 of one sound against another's: mean / mean abs, count.

@@ -64,9 +64,14 @@ pub fn attack_heard(channels: &[&[f32]], sample_rate: f64, fit: &StiffFit) -> Op
         Some([power(noise.between_db), power(noise.below_db)])
     })?;
     let db = |p: f64| 10.0 * p.max(f64::MIN_POSITIVE).log10();
+    // Channels whose signal ends before the later window are left out.
+    let later = energy_weighted(channels, sample_rate, ATTACK_SPAN_S, |c| {
+        Some([power(attack_noise(c, sample_rate, fit)?.below_later_db?)])
+    });
     Some(AttackNoise {
         between_db: db(between),
         below_db: db(below),
+        below_later_db: later.map(|[p]| db(p)),
     })
 }
 

@@ -19,6 +19,10 @@ pub const ATTACK_TOP_HZ: f64 = 5_000.0;
 /// "Below the fundamental" is below this fraction of the first partial's
 /// frequency.
 pub const BELOW_FIRST_FRACTION: f64 = 0.8;
+/// The band below the fundamental is measured once more in a window as long
+/// this long after the onset, s: what stays of it once the blow has passed
+/// (a recording's own noise, the board's lowest modes still ringing).
+pub const LATER_S: f64 = 1.0;
 /// Partials are removed up to this factor above [`ATTACK_TOP_HZ`], so that
 /// the skirts of those just above it do not count as energy between them.
 const MODEL_ABOVE_TOP: f64 = 1.2;
@@ -37,6 +41,12 @@ pub struct AttackNoise {
     /// Energy below [`BELOW_FIRST_FRACTION`] of the first partial's
     /// frequency, DC included, dB re the total energy of the window.
     pub below_db: f64,
+    /// The same band's energy in a window as long [`LATER_S`] after the
+    /// onset, the partials fitted out the same way, dB re the total energy
+    /// of the attack's window (so the two compare directly); none if the
+    /// signal ends before. A figure close to `below_db` says the band is
+    /// steady (a recording's noise floor), not the attack's.
+    pub below_later_db: Option<f64>,
 }
 
 /// The energy between the partials and below the fundamental in the first
@@ -106,9 +116,16 @@ pub fn attack_noise(signal: &[f32], sample_rate: f64, fit: &StiffFit) -> Option<
     let between = band(below_hz, top_hz) * band_dof / (band_dof - parameters);
     let below = band(0.0, below_hz);
     let db = |energy: f64| 10.0 * (energy.max(f64::MIN_POSITIVE) / total).log10();
+    let later = start + (LATER_S * sample_rate).round() as usize;
+    let below_later_db = signal.get(later..later + len).and_then(|samples| {
+        let window: Vec<f64> = samples.iter().map(|&s| f64::from(s)).collect();
+        let residual = without_partials(&window, sample_rate, &frequencies, terms)?;
+        Some(db(band_energy(&residual, bin_hz, 0.0, below_hz)))
+    });
     Some(AttackNoise {
         between_db: db(between),
         below_db: db(below),
+        below_later_db,
     })
 }
 
@@ -188,12 +205,18 @@ mod tests {
             .collect()
     }
 
-    /// 20 ms of silence, then partials of `fit` up to 8 kHz at amplitude
-    /// `0.3 / n`, decaying with T60 `t60_s`, plus `extra` (from the onset).
+    /// 20 ms of silence, then 0.2 s of partials of `fit` up to 8 kHz at
+    /// amplitude `0.3 / n`, decaying with T60 `t60_s`, plus `extra` (from
+    /// the onset).
     fn note(fit: &StiffFit, fs: f64, t60_s: f64, extra: &[f64]) -> Vec<f32> {
+        note_lasting(fit, fs, t60_s, extra, 0.2)
+    }
+
+    /// As [`note`], `seconds` long after the silence.
+    fn note_lasting(fit: &StiffFit, fs: f64, t60_s: f64, extra: &[f64], seconds: f64) -> Vec<f32> {
         let lead = (0.02 * fs) as usize;
         let mut signal = vec![0.0f32; lead];
-        signal.extend((0..(0.2 * fs) as usize).map(|i| {
+        signal.extend((0..(seconds * fs) as usize).map(|i| {
             let t = i as f64 / fs;
             let decay = 10f64.powf(-3.0 * t / t60_s);
             let tone: f64 = (1..)
@@ -272,6 +295,42 @@ mod tests {
                 db(below)
             );
         }
+    }
+
+    /// A steady hum under the fundamental (60 Hz, on a bin of the window)
+    /// reads the same a second later, within 1 dB: it is a floor, not the
+    /// attack's. A thump that lasts only the first 50 ms is gone a second
+    /// later, by more than 30 dB. A signal that ends before has no later
+    /// figure.
+    #[test]
+    fn a_steady_floor_reads_the_same_a_second_later() {
+        let fs = 48_000.0;
+        let fit = StiffFit {
+            f0_hz: 250.0,
+            b: 3e-4,
+        };
+        let seconds = 1.2;
+        let frames = (seconds * fs) as usize;
+        let attack = (ATTACK_SPAN_S * fs) as usize;
+        let hum: Vec<f64> = (0..frames)
+            .map(|i| 0.01 * (2.0 * PI * 60.0 * i as f64 / fs).sin())
+            .collect();
+        let thump: Vec<f64> = (0..frames)
+            .map(|i| {
+                let gate = if i < attack { 1.0 } else { 0.0 };
+                gate * 0.05 * (2.0 * PI * 100.0 * i as f64 / fs).sin()
+            })
+            .collect();
+        let floor = attack_noise(&note_lasting(&fit, fs, 2.0, &hum, seconds), fs, &fit).unwrap();
+        let later = floor.below_later_db.unwrap();
+        assert!((later - floor.below_db).abs() < 1.0, "{floor:?}");
+        let blow = attack_noise(&note_lasting(&fit, fs, 2.0, &thump, seconds), fs, &fit).unwrap();
+        assert!(
+            blow.below_later_db.unwrap() < blow.below_db - 30.0,
+            "{blow:?}"
+        );
+        let short = attack_noise(&note(&fit, fs, 2.0, &thump), fs, &fit).unwrap();
+        assert_eq!(short.below_later_db, None);
     }
 
     /// Partials too close together for the window, silence, and a signal

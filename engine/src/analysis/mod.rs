@@ -28,7 +28,9 @@ mod spectrum;
 mod stereo;
 mod stft;
 
-pub use attack::{ATTACK_SPAN_S, ATTACK_TOP_HZ, AttackNoise, BELOW_FIRST_FRACTION, attack_noise};
+pub use attack::{
+    ATTACK_SPAN_S, ATTACK_TOP_HZ, AttackNoise, BELOW_FIRST_FRACTION, LATER_S, attack_noise,
+};
 pub use centroid::{CENTROID_SPAN_S, centroid_first, power_centroid, spectral_centroid};
 pub use clicks::click_onsets;
 pub use decay::{
