@@ -47,8 +47,8 @@ fn first_seconds(channel: &[f32], sample_rate: f64, seconds: f64) -> Option<&[f3
 /// each channel's centroid ([`centroid_first`]) weighted by its energy over
 /// that span.
 pub fn centroid_heard(channels: &[&[f32]], sample_rate: f64, seconds: f64) -> Option<f64> {
-    let [centroid] = energy_weighted(channels, sample_rate, seconds, |c| {
-        Some([centroid_first(c, sample_rate, seconds)?])
+    let [centroid] = energy_weighted(channels, sample_rate, seconds, |i| {
+        Some([centroid_first(channels[i], sample_rate, seconds)?])
     })?;
     Some(centroid)
 }
@@ -59,14 +59,18 @@ pub fn centroid_heard(channels: &[&[f32]], sample_rate: f64, seconds: f64) -> Op
 /// by each channel's energy over the attack, dB re all of it.
 pub fn attack_heard(channels: &[&[f32]], sample_rate: f64, fit: &StiffFit) -> Option<AttackNoise> {
     let power = |db: f64| 10f64.powf(db / 10.0);
-    let [between, below] = energy_weighted(channels, sample_rate, ATTACK_SPAN_S, |c| {
-        let noise = attack_noise(c, sample_rate, fit)?;
+    let noises: Vec<Option<AttackNoise>> = channels
+        .iter()
+        .map(|c| attack_noise(c, sample_rate, fit))
+        .collect();
+    let [between, below] = energy_weighted(channels, sample_rate, ATTACK_SPAN_S, |i| {
+        let noise = noises[i]?;
         Some([power(noise.between_db), power(noise.below_db)])
     })?;
     let db = |p: f64| 10.0 * p.max(f64::MIN_POSITIVE).log10();
     // Channels whose signal ends before the later window are left out.
-    let later = energy_weighted(channels, sample_rate, ATTACK_SPAN_S, |c| {
-        Some([power(attack_noise(c, sample_rate, fit)?.below_later_db?)])
+    let later = energy_weighted(channels, sample_rate, ATTACK_SPAN_S, |i| {
+        Some([power(noises[i]?.below_later_db?)])
     });
     Some(AttackNoise {
         between_db: db(between),
@@ -75,22 +79,23 @@ pub fn attack_heard(channels: &[&[f32]], sample_rate: f64, fit: &StiffFit) -> Op
     })
 }
 
-/// The mean of the `N` figures `figures` gives over `channels`, each
-/// channel weighted by its energy over the first `seconds` (s) from its
-/// onset; channels without the figures or without energy are left out.
+/// The mean of the `N` figures `figures` gives for each channel (by its
+/// index in `channels`), each channel weighted by its energy over the first
+/// `seconds` (s) from its onset; channels without the figures or without
+/// energy are left out.
 fn energy_weighted<const N: usize>(
     channels: &[&[f32]],
     sample_rate: f64,
     seconds: f64,
-    figures: impl Fn(&[f32]) -> Option<[f64; N]>,
+    figures: impl Fn(usize) -> Option<[f64; N]>,
 ) -> Option<[f64; N]> {
     let (mut weighted, mut total) = ([0.0; N], 0.0);
-    for &channel in channels {
+    for (index, &channel) in channels.iter().enumerate() {
         let Some(span) = first_seconds(channel, sample_rate, seconds) else {
             continue;
         };
         let energy: f64 = span.iter().map(|&s| f64::from(s) * f64::from(s)).sum();
-        if let Some(values) = figures(channel).filter(|_| energy > 0.0) {
+        if let Some(values) = figures(index).filter(|_| energy > 0.0) {
             for (sum, value) in weighted.iter_mut().zip(values) {
                 *sum += energy * value;
             }

@@ -89,11 +89,7 @@ pub struct AttackNoise {
 pub fn attack_noise(signal: &[f32], sample_rate: f64, fit: &StiffFit) -> Option<AttackNoise> {
     let start = onset(signal)?;
     let len = (ATTACK_SPAN_S * sample_rate).round() as usize;
-    let window: Vec<f64> = signal
-        .get(start..start + len)?
-        .iter()
-        .map(|&s| f64::from(s))
-        .collect();
+    let window = samples_at(signal, start, len)?;
     let total: f64 = window.iter().map(|x| x * x).sum();
     let first_hz = fit.partial_hz(1);
     if total <= 0.0 || first_hz.is_nan() || first_hz <= 0.0 {
@@ -117,8 +113,7 @@ pub fn attack_noise(signal: &[f32], sample_rate: f64, fit: &StiffFit) -> Option<
     let below = band(0.0, below_hz);
     let db = |energy: f64| 10.0 * (energy.max(f64::MIN_POSITIVE) / total).log10();
     let later = start + (LATER_S * sample_rate).round() as usize;
-    let below_later_db = signal.get(later..later + len).and_then(|samples| {
-        let window: Vec<f64> = samples.iter().map(|&s| f64::from(s)).collect();
+    let below_later_db = samples_at(signal, later, len).and_then(|window| {
         let residual = without_partials(&window, sample_rate, &frequencies, terms)?;
         Some(db(band_energy(&residual, bin_hz, 0.0, below_hz)))
     });
@@ -127,6 +122,13 @@ pub fn attack_noise(signal: &[f32], sample_rate: f64, fit: &StiffFit) -> Option<
         below_db: db(below),
         below_later_db,
     })
+}
+
+/// The `len` samples of `signal` from `start`, as f64; none if it ends
+/// before.
+fn samples_at(signal: &[f32], start: usize, len: usize) -> Option<Vec<f64>> {
+    let samples = signal.get(start..start.checked_add(len)?)?;
+    Some(samples.iter().map(|&s| f64::from(s)).collect())
 }
 
 /// `window` (sampled at `sample_rate`, Hz) less its least-squares fit by

@@ -42,15 +42,8 @@ impl Action {
                     key.position = from;
                     key.velocity = (speed * speed + 2.0 * GRAVITY * gap).sqrt();
                     key.phase = Phase::Flight;
-                    let key_speed = s.key_speed(key.velocity);
-                    self.emit(
-                        self.now,
-                        ActionEvent::LetOff {
-                            note,
-                            speed,
-                            key_speed,
-                        },
-                    );
+                    let let_off = s.let_off(note, speed, key.velocity);
+                    self.emit(self.now, let_off);
                 }
             }
             ActionCommand::KeyUp { note, velocity } => {
@@ -111,15 +104,7 @@ impl Action {
                         let discriminant = key.velocity * key.velocity - 2.0 * GRAVITY * s.let_off;
                         if discriminant > 0.0 {
                             let speed = discriminant.sqrt();
-                            let key_speed = s.key_speed(key.velocity);
-                            self.emit(
-                                t0 + tau,
-                                ActionEvent::LetOff {
-                                    note,
-                                    speed,
-                                    key_speed,
-                                },
-                            );
+                            self.emit(t0 + tau, s.let_off(note, speed, key.velocity));
                         }
                         self.keys[index] = key;
                         self.evolve_flight(index, t0 + tau, t1);

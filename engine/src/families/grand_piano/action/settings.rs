@@ -4,6 +4,8 @@
 use crate::families::grand_piano::objects::ActionSpec;
 use crate::instrument::VelocityCurve;
 
+use super::ActionEvent;
+
 /// The action's settings (all properties, under `action:`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ActionSettings {
@@ -77,6 +79,17 @@ impl ActionSettings {
     /// blow distance over the key's dip.
     pub fn key_speed(&self, hammer_speed_m_s: f64) -> f64 {
         hammer_speed_m_s * self.key_dip / self.blow_distance
+    }
+
+    /// The let-off of `note`'s hammer, flying at `hammer_speed_m_s` as the
+    /// jack lets go and meeting the string at `speed_m_s` (m/s); its key's
+    /// front goes on down at [`ActionSettings::key_speed`].
+    pub fn let_off(&self, note: u8, speed_m_s: f64, hammer_speed_m_s: f64) -> ActionEvent {
+        ActionEvent::LetOff {
+            note,
+            speed: speed_m_s,
+            key_speed: self.key_speed(hammer_speed_m_s),
+        }
     }
 
     /// Hammer speed at the string for MIDI velocity `velocity`, m/s.
